@@ -1,0 +1,209 @@
+"""The hashlib-compatible object shared by every variant that supplies a block function.
+
+A variant contributes only ``compress(state, data) -> state`` for MD5 and for
+SHA-256, where ``data`` is a ``memoryview`` of whole 64-byte blocks. The shell
+does the rest, identically for all of them: accepting any bytes-like input,
+buffering partial blocks, counting the length, padding, output, ``copy()``
+and locking. Differences in the study's numbers therefore come from the block
+functions alone.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import struct
+import sys
+import threading
+from typing import Callable, ClassVar, Dict, Mapping, NoReturn, Optional, Tuple, Type, TypeVar
+
+from variants._tables import MD5_IV, SHA224_IV, SHA256_IV
+
+State = Tuple[int, ...]
+Compress = Callable[[State, memoryview], State]
+
+_EMPTY = b""  # the default data argument: identity says "not given"
+_PYPY = sys.implementation.name == "pypy"
+_LENGTH_MASK = (1 << 64) - 1
+
+
+class AlgorithmSpec:
+    """What the shell needs to know about one algorithm apart from its block function."""
+
+    __slots__ = ("block_size", "byteorder", "core", "digest_size", "iv", "name")
+
+    def __init__(self, name: str, core: str, iv: State, digest_size: int, byteorder: str) -> None:
+        self.name = name
+        self.core = core  # the block function it runs: "md5" or "sha256"
+        self.iv = iv
+        self.digest_size = digest_size
+        self.block_size = 64
+        self.byteorder = byteorder
+
+    def __repr__(self) -> str:
+        return f"AlgorithmSpec({self.name!r})"
+
+
+ALGORITHMS: Mapping[str, AlgorithmSpec] = {
+    "md5": AlgorithmSpec("md5", "md5", MD5_IV, 16, "little"),
+    "sha224": AlgorithmSpec("sha224", "sha256", SHA224_IV, 28, "big"),
+    "sha256": AlgorithmSpec("sha256", "sha256", SHA256_IV, 32, "big"),
+}
+
+
+def raise_like_hashlib(data: object) -> NoReturn:
+    """Raise the error the running interpreter's hashlib raises for ``data``.
+
+    The messages differ between CPython and PyPy (and between versions), so
+    they are taken from hashlib itself rather than copied.
+    """
+    try:
+        hashlib.sha256(data)  # type: ignore[arg-type]
+    except (TypeError, BufferError) as exc:
+        raise type(exc)(*exc.args) from None
+    raise TypeError(f"object supporting the buffer API required, not {type(data).__name__}")
+
+
+def as_bytes(data: object) -> memoryview:
+    """A flat, C-contiguous view of the bytes of any bytes-like ``data``."""
+    if isinstance(data, str):
+        raise_like_hashlib(data)
+    try:
+        view = memoryview(data)  # type: ignore[arg-type]
+    except TypeError:
+        raise_like_hashlib(data)
+    if not view.c_contiguous:
+        if not _PYPY:  # CPython's hashlib refuses these; PyPy's hashes their bytes
+            raise BufferError("memoryview: underlying buffer is not C-contiguous")
+        return memoryview(view.tobytes())
+    if view.ndim == 1 and view.format == "B":
+        return view
+    try:
+        return view.cast("B")
+    except TypeError:  # formats cast() cannot take (e.g. zero-dimensional views)
+        return memoryview(view.tobytes())
+
+
+_H = TypeVar("_H", bound="ShellHash")
+
+
+class ShellHash:
+    """A hash object with hashlib's interface over one variant's block function.
+
+    Instances are made by the per-variant, per-algorithm subclasses that
+    ``make_type`` creates; those classes are the constructors the registry hands
+    out (``md5(data=b"", *, usedforsecurity=True)``).
+    """
+
+    __slots__ = ("_buffer", "_length", "_lock", "_state")
+
+    name: ClassVar[str]
+    digest_size: ClassVar[int]
+    block_size: ClassVar[int] = 64
+    variant: ClassVar[str]
+    _compress: Compress  # set on each subclass (a class attribute, not a method)
+    _iv: ClassVar[State]
+    _out: ClassVar[struct.Struct]
+    _byteorder: ClassVar[str]
+
+    def __init__(
+        self,
+        data: object = _EMPTY,
+        *,
+        usedforsecurity: bool = True,
+        string: Optional[object] = None,
+    ) -> None:
+        # ``usedforsecurity`` is accepted for hashlib compatibility; every
+        # algorithm here is always available. ``string`` is the name hashlib
+        # gives the data argument on Python 3.9-3.13 and PyPy.
+        if string is not None:
+            if data is not _EMPTY:
+                raise TypeError("'data' and 'string' are mutually exclusive")
+            data = string
+        self._state: State = self._iv
+        self._buffer = _EMPTY
+        self._length = 0
+        self._lock = threading.Lock()
+        if data is not _EMPTY:
+            self.update(data)
+
+    def update(self, data: object) -> None:
+        """Hash the bytes of ``data`` (any bytes-like object) after what came before."""
+        view = as_bytes(data)
+        with self._lock:
+            state = self._state
+            buffer = self._buffer
+            n = len(view)
+            length = self._length + n
+            if buffer:
+                need = 64 - len(buffer)
+                if n < need:
+                    self._buffer = buffer + view
+                    self._length = length
+                    return
+                state = self._compress(state, memoryview(buffer + view[:need]))
+                view = view[need:]
+                n -= need
+            whole = n & ~63
+            if whole:
+                state = self._compress(state, view[:whole])
+            self._state = state
+            self._buffer = view[whole:].tobytes()
+            self._length = length
+
+    def digest(self) -> bytes:
+        """The digest of everything hashed so far; the object stays usable."""
+        with self._lock:
+            state, buffer, length = self._state, self._buffer, self._length
+        tail = buffer + b"\x80" + bytes((55 - len(buffer)) % 64)
+        tail += ((length << 3) & _LENGTH_MASK).to_bytes(8, self._byteorder)  # type: ignore[arg-type]
+        state = self._compress(state, memoryview(tail))
+        return self._out.pack(*state[: self._out.size // 4])
+
+    def hexdigest(self) -> str:
+        """``digest()`` as a string of hexadecimal digits."""
+        return self.digest().hex()
+
+    def copy(self: _H) -> _H:
+        """An independent object in the same state."""
+        other = object.__new__(type(self))
+        with self._lock:
+            other._state = self._state
+            other._buffer = self._buffer
+            other._length = self._length
+        other._lock = threading.Lock()
+        return other
+
+    def __reduce__(self) -> NoReturn:
+        raise TypeError(f"cannot pickle {type(self).__qualname__!r} object")
+
+    def __repr__(self) -> str:
+        return f"<{self.name} {self.variant} HASH object @ {hex(id(self))}>"
+
+
+def make_type(variant: str, spec: AlgorithmSpec, compress: Compress) -> Type[ShellHash]:
+    """The hash class (constructor) of ``spec`` over ``compress`` for ``variant``."""
+    prefix = "<" if spec.byteorder == "little" else ">"
+    namespace = {
+        "__slots__": (),
+        "__doc__": f"{spec.name.upper()} hash object of the {variant!r} variant, like hashlib's.",
+        "__module__": "variants",
+        "name": spec.name,
+        "digest_size": spec.digest_size,
+        "variant": variant,
+        "_compress": staticmethod(compress),
+        "_iv": spec.iv,
+        "_out": struct.Struct(f"{prefix}{spec.digest_size // 4}I"),
+        "_byteorder": spec.byteorder,
+    }
+    cls = type(spec.name, (ShellHash,), namespace)
+    cls.__qualname__ = f"{variant}.{spec.name}"
+    return cls
+
+
+def make_types(variant: str, cores: Mapping[str, Compress]) -> Dict[str, Type[ShellHash]]:
+    """One hash class per algorithm whose core has a block function in ``cores``."""
+    return {
+        name: make_type(variant, spec, cores[spec.core])
+        for name, spec in ALGORITHMS.items()
+        if spec.core in cores
+    }

@@ -1,0 +1,210 @@
+"""The registry of variants: the one list that tests, benchmarks and the drop-in read.
+
+Each entry says what the variant is (name, kind, where its code lives), which
+algorithms it provides and, once asked, whether it can be imported here and why
+not. Loading is lazy: asking for the list imports nothing.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import sys
+from dataclasses import dataclass
+from types import ModuleType
+from typing import Callable, Dict, List, Mapping, Optional, Tuple, Type
+
+from variants._shell import _EMPTY, ALGORITHMS, Compress, ShellHash, make_types
+
+#: Set to a variant name to make it the drop-in's default.
+DEFAULT_ENV = "VARIANTS_DEFAULT"
+#: Set to 1 to make every variant that this interpreter should run a hard
+#: requirement: tests then fail, rather than skip, when one cannot be imported.
+REQUIRE_ALL_ENV = "VARIANTS_REQUIRE_ALL"
+
+KINDS = ("interpreted", "compiled", "native")
+
+
+class VariantUnavailable(ImportError):
+    """The variant exists but cannot be used in this interpreter or install."""
+
+
+@dataclass(frozen=True)
+class Variant:
+    """One way of running the two algorithms."""
+
+    name: str
+    kind: str
+    description: str
+    #: The modules holding ``compress`` for each core ("md5", "sha256") it
+    #: provides, for this interpreter: the variants that plug a block
+    #: function into the shared shell.
+    block_modules: Callable[[], Mapping[str, str]] = dict
+    #: Why this interpreter cannot run the variant at all (None: it can).
+    unsupported: Callable[[], Optional[str]] = lambda: None
+    #: The interpreted variant this one compiles, if it is a compiled twin.
+    source: Optional[str] = None
+
+    @property
+    def algorithms(self) -> Tuple[str, ...]:
+        """The algorithms it provides: each one whose core it has a block function for."""
+        cores = self.block_modules()
+        return tuple(name for name, spec in ALGORITHMS.items() if spec.core in cores)
+
+    def supported(self) -> bool:
+        """Whether this interpreter is one the variant is meant to run on."""
+        return self.unsupported() is None
+
+
+class Loaded:
+    """An importable variant: its constructors and, where it has them, its block functions.
+
+    ``md5``, ``sha224`` and ``sha256`` are the constructors of the algorithms
+    the variant provides (all three for every variant but ``streamlined-words``).
+    """
+
+    md5: Type[ShellHash]
+    sha224: Type[ShellHash]
+    sha256: Type[ShellHash]
+
+    def __init__(
+        self,
+        variant: Variant,
+        types: Mapping[str, Type[ShellHash]],
+        compress: Mapping[str, Compress],
+        modules: Tuple[ModuleType, ...],
+    ) -> None:
+        self.variant = variant
+        self.name = variant.name
+        self.kind = variant.kind
+        self.constructors = dict(types)
+        #: Block functions by core ("md5", "sha256"), for the block-only benchmark.
+        self.compress = dict(compress)
+        #: The modules the code runs from (the compiled-twin tests inspect them).
+        self.modules = modules
+        for algorithm, constructor in types.items():
+            setattr(self, algorithm, constructor)
+        self.algorithms_available = frozenset(types)
+
+    def new(self, name: str, data: object = _EMPTY, **kwargs: object) -> ShellHash:
+        """Like ``hashlib.new``: a hash object for the algorithm called ``name``."""
+        if not isinstance(name, str):
+            raise TypeError(f"new() argument 'name' must be str, not {type(name).__name__}")
+        try:
+            constructor = self.constructors[name.lower()]
+        except KeyError:
+            raise ValueError(f"unsupported hash type {name}") from None
+        return constructor(data, **kwargs)  # type: ignore[arg-type]
+
+    def __repr__(self) -> str:
+        return f"<variant {self.name!r} ({self.kind})>"
+
+
+_PYPY = sys.implementation.name == "pypy"
+
+
+def _streamlined() -> Dict[str, str]:
+    # SHA-256's fastest shape on CPython computes the message schedule in big
+    # integers, which PyPy's JIT cannot keep in machine words: there the
+    # variant runs the machine-word shape, which the JIT compiles well.
+    sha256 = "sha256_words" if _PYPY else "sha256"
+    return {"md5": "variants.streamlined.md5", "sha256": f"variants.streamlined.{sha256}"}
+
+
+VARIANTS: Tuple[Variant, ...] = (
+    Variant(
+        name="streamlined",
+        kind="interpreted",
+        description="pure Python, each block function one unrolled loop body"
+        + (" (SHA-256 in machine words on PyPy)" if _PYPY else ""),
+        block_modules=_streamlined,
+    ),
+    Variant(
+        name="streamlined-words",
+        kind="interpreted",
+        description="streamlined SHA-256 with every value a machine word (PyPy's shape)",
+        block_modules=lambda: {"sha256": "variants.streamlined.sha256_words"},
+    ),
+    Variant(
+        name="helpers",
+        kind="interpreted",
+        description="pure Python, textbook helper functions called per step",
+        block_modules=lambda: {"md5": "variants.helpers.md5", "sha256": "variants.helpers.sha256"},
+    ),
+)
+_BY_NAME: Dict[str, Variant] = {v.name: v for v in VARIANTS}
+_loaded: Dict[str, Loaded] = {}
+_failed: Dict[str, str] = {}
+
+
+def names() -> List[str]:
+    """Every registered variant, fastest first (the drop-in's order of preference)."""
+    return [v.name for v in VARIANTS]
+
+
+def variant(name: str) -> Variant:
+    """The registry entry called ``name``."""
+    try:
+        return _BY_NAME[name]
+    except KeyError:
+        raise ValueError(f"unknown variant {name!r}; known: {', '.join(names())}") from None
+
+
+def load(name: str) -> Loaded:
+    """Import the variant called ``name``; ``VariantUnavailable`` says why it cannot be."""
+    if name in _loaded:
+        return _loaded[name]
+    entry = variant(name)
+    if name in _failed:
+        raise VariantUnavailable(_failed[name])
+    reason = entry.unsupported()
+    if reason is None:
+        try:
+            loaded = _import(entry)
+        except ImportError as exc:
+            reason = f"{type(exc).__name__}: {exc}"
+        else:
+            _loaded[name] = loaded
+            return loaded
+    _failed[name] = reason
+    raise VariantUnavailable(reason)
+
+
+def _import(entry: Variant) -> Loaded:
+    paths = entry.block_modules()
+    modules = {core: importlib.import_module(path) for core, path in paths.items()}
+    compress: Dict[str, Compress] = {core: module.compress for core, module in modules.items()}
+    return Loaded(entry, make_types(entry.name, compress), compress, tuple(modules.values()))
+
+
+def status(name: str) -> Optional[str]:
+    """None if the variant is importable here, else the reason it is not."""
+    try:
+        load(name)
+    except VariantUnavailable as exc:
+        return str(exc)
+    return None
+
+
+def available() -> List[str]:
+    """The variants importable here, fastest first."""
+    return [name for name in names() if status(name) is None]
+
+
+def require_all() -> bool:
+    """Whether the environment demands every supported variant (CI does)."""
+    return os.environ.get(REQUIRE_ALL_ENV, "") not in ("", "0")
+
+
+def default_name() -> str:
+    """The drop-in's variant: the pinned one, or the fastest importable."""
+    pinned = os.environ.get(DEFAULT_ENV)
+    if pinned:
+        problem = status(pinned)
+        if problem is not None:
+            raise VariantUnavailable(f"{DEFAULT_ENV}={pinned}: {problem}")
+        return pinned
+    for name in names():
+        if status(name) is None and set(variant(name).algorithms) == set(ALGORITHMS):
+            return name
+    raise VariantUnavailable("no variant is importable")  # the pure-Python ones always are
