@@ -1,0 +1,64 @@
+"""Parametrization over the registry: every registered variant, every algorithm it provides.
+
+A variant that cannot be imported here is skipped with its reason, unless the
+environment requires every variant (VARIANTS_REQUIRE_ALL=1, as CI sets) and the
+variant is meant to run on this interpreter: then its tests fail.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, List, Tuple
+
+import pytest
+
+from variants import registry
+from variants._shell import ShellHash
+
+Constructor = Callable[..., ShellHash]
+
+
+def pairs() -> List[Tuple[str, str]]:
+    """(variant, algorithm) for every registered variant and algorithm it provides."""
+    return [(v.name, alg) for v in registry.VARIANTS for alg in v.algorithms]
+
+
+def load_or_skip(name: str) -> registry.Loaded:
+    """The loaded variant, or a skip (a failure when every variant is required)."""
+    try:
+        return registry.load(name)
+    except registry.VariantUnavailable as exc:
+        entry = registry.variant(name)
+        if registry.require_all() and entry.supported():
+            pytest.fail(f"variant {name!r} is required but unavailable: {exc}")
+        pytest.skip(f"variant {name!r} unavailable: {exc}")
+
+
+@pytest.fixture(params=[v.name for v in registry.VARIANTS])
+def loaded(request: pytest.FixtureRequest) -> registry.Loaded:
+    """Each registered variant, loaded."""
+    return load_or_skip(request.param)
+
+
+@pytest.fixture(params=[pytest.param(p, id="-".join(p)) for p in pairs()])
+def pair(request: pytest.FixtureRequest) -> Tuple[str, str]:
+    """Each (variant, algorithm) pair."""
+    name, algorithm = request.param
+    load_or_skip(name)
+    return name, algorithm
+
+
+@pytest.fixture
+def algorithm(pair: Tuple[str, str]) -> str:
+    return pair[1]
+
+
+@pytest.fixture
+def constructor(pair: Tuple[str, str]) -> Constructor:
+    """The constructor of one algorithm of one variant."""
+    name, algorithm = pair
+    return registry.load(name).constructors[algorithm]
+
+
+def jdk_pattern(length: int) -> bytes:
+    """The JDK digest tests' data: byte i is i & 0xff."""
+    return bytes(i & 0xFF for i in range(length))
