@@ -1,0 +1,45 @@
+"""Interleaved timing: a quick, fair comparison of a few callables in one process.
+
+Each round runs every candidate once, in turn, so that whatever the shared
+machine is doing slows them alike; the verdict is the median over rounds.
+pyperf (``nox -s bench``) is the careful instrument; this is for targets and
+tricks where only ratios measured side by side matter.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+from typing import Callable, Dict, List, Mapping
+
+
+def measure(
+    candidates: Mapping[str, Callable[[], object]],
+    rounds: int = 15,
+    warmup: int = 1,
+    progress: bool = False,
+) -> Dict[str, float]:
+    """Median seconds per call of each candidate, calls interleaved round by round."""
+    for fn in candidates.values():
+        for _ in range(warmup):
+            fn()
+    times: Dict[str, List[float]] = {name: [] for name in candidates}
+    clock = time.perf_counter
+    for r in range(rounds):
+        for name, fn in candidates.items():
+            start = clock()
+            fn()
+            times[name].append(clock() - start)
+        if progress:
+            print(f"\r  round {r + 1}/{rounds}", end="", flush=True)
+    if progress:
+        print()
+    return {name: statistics.median(ts) for name, ts in times.items()}
+
+
+def table(rows: List[List[str]]) -> str:
+    """A plain Markdown table; the first row is the header."""
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    lines = ["| " + " | ".join(c.ljust(w) for c, w in zip(row, widths)) + " |" for row in rows]
+    lines.insert(1, "|" + "|".join("-" * (w + 2) for w in widths) + "|")
+    return "\n".join(lines)
