@@ -7,14 +7,14 @@ variant is meant to run on this interpreter: then its tests fail.
 
 from __future__ import annotations
 
-from typing import Callable, List, Tuple
+from typing import List, Tuple
 
 import pytest
 
 from variants import registry
-from variants._shell import ShellHash
+from variants._shell import Constructor
 
-Constructor = Callable[..., ShellHash]
+__all__ = ["Constructor", "jdk_pattern", "load_or_skip", "pairs"]
 
 
 def pairs() -> List[Tuple[str, str]]:

@@ -14,12 +14,44 @@ import hashlib
 import struct
 import sys
 import threading
-from typing import Callable, ClassVar, Dict, Mapping, NoReturn, Optional, Tuple, Type, TypeVar
+from typing import (
+    Any,
+    Callable,
+    ClassVar,
+    Dict,
+    Mapping,
+    NoReturn,
+    Optional,
+    Protocol,
+    Tuple,
+    Type,
+    TypeVar,
+)
 
 from variants._tables import MD5_IV, SHA224_IV, SHA256_IV
 
 State = Tuple[int, ...]
+#: A block function: the chaining state after ``data``, whole 64-byte blocks.
 Compress = Callable[[State, memoryview], State]
+
+
+class HashObject(Protocol):
+    """What every variant's hash objects offer: hashlib's interface."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def digest_size(self) -> int: ...
+    @property
+    def block_size(self) -> int: ...
+    def update(self, data: Any, /) -> None: ...
+    def digest(self) -> bytes: ...
+    def hexdigest(self) -> str: ...
+    def copy(self) -> HashObject: ...
+
+
+#: A constructor with hashlib's signature: ``md5(data=b"", *, usedforsecurity=True)``.
+Constructor = Callable[..., HashObject]
 
 _EMPTY = b""  # the default data argument: identity says "not given"
 _PYPY = sys.implementation.name == "pypy"

@@ -12,9 +12,9 @@ import os
 import sys
 from dataclasses import dataclass
 from types import ModuleType
-from typing import Callable, Dict, List, Mapping, Optional, Tuple, Type
+from typing import Callable, Dict, List, Mapping, Optional, Tuple
 
-from variants._shell import _EMPTY, ALGORITHMS, Compress, ShellHash, make_types
+from variants._shell import _EMPTY, ALGORITHMS, Compress, Constructor, HashObject, make_types
 
 #: Set to a variant name to make it the drop-in's default.
 DEFAULT_ENV = "VARIANTS_DEFAULT"
@@ -31,25 +31,38 @@ class VariantUnavailable(ImportError):
 
 @dataclass(frozen=True)
 class Variant:
-    """One way of running the two algorithms."""
+    """One way of running the two algorithms.
+
+    A variant either plugs block functions into the shared shell
+    (``block_modules``) or brings its own hash objects (``provider``: a module
+    with ``constructors()``, ``block_functions()`` and ``describe()``, as the
+    native variant does, keeping the whole state machine in C).
+    """
 
     name: str
     kind: str
     description: str
     #: The modules holding ``compress`` for each core ("md5", "sha256") it
-    #: provides, for this interpreter: the variants that plug a block
-    #: function into the shared shell.
+    #: provides, for this interpreter.
     block_modules: Callable[[], Mapping[str, str]] = dict
+    #: The module that provides the hash objects itself, if not the shell.
+    provider: Optional[str] = None
+    #: The cores a provider implements.
+    provider_cores: Tuple[str, ...] = ()
     #: Why this interpreter cannot run the variant at all (None: it can).
     unsupported: Callable[[], Optional[str]] = lambda: None
     #: The interpreted variant this one compiles, if it is a compiled twin.
     source: Optional[str] = None
 
     @property
+    def cores(self) -> Tuple[str, ...]:
+        """The block functions ("md5", "sha256") it has."""
+        return self.provider_cores if self.provider else tuple(self.block_modules())
+
+    @property
     def algorithms(self) -> Tuple[str, ...]:
-        """The algorithms it provides: each one whose core it has a block function for."""
-        cores = self.block_modules()
-        return tuple(name for name, spec in ALGORITHMS.items() if spec.core in cores)
+        """The algorithms it provides: each one whose core it has."""
+        return tuple(name for name, spec in ALGORITHMS.items() if spec.core in self.cores)
 
     def supported(self) -> bool:
         """Whether this interpreter is one the variant is meant to run on."""
@@ -63,16 +76,17 @@ class Loaded:
     the variant provides (all three for every variant but ``streamlined-words``).
     """
 
-    md5: Type[ShellHash]
-    sha224: Type[ShellHash]
-    sha256: Type[ShellHash]
+    md5: Constructor
+    sha224: Constructor
+    sha256: Constructor
 
     def __init__(
         self,
         variant: Variant,
-        types: Mapping[str, Type[ShellHash]],
+        types: Mapping[str, Constructor],
         compress: Mapping[str, Compress],
         modules: Tuple[ModuleType, ...],
+        details: str = "",
     ) -> None:
         self.variant = variant
         self.name = variant.name
@@ -82,11 +96,13 @@ class Loaded:
         self.compress = dict(compress)
         #: The modules the code runs from (the compiled-twin tests inspect them).
         self.modules = modules
+        #: What else to know about it here (for native: the kernels chosen).
+        self.details = details
         for algorithm, constructor in types.items():
             setattr(self, algorithm, constructor)
         self.algorithms_available = frozenset(types)
 
-    def new(self, name: str, data: object = _EMPTY, **kwargs: object) -> ShellHash:
+    def new(self, name: str, data: object = _EMPTY, **kwargs: object) -> HashObject:
         """Like ``hashlib.new``: a hash object for the algorithm called ``name``."""
         if not isinstance(name, str):
             raise TypeError(f"new() argument 'name' must be str, not {type(name).__name__}")
@@ -94,7 +110,9 @@ class Loaded:
             constructor = self.constructors[name.lower()]
         except KeyError:
             raise ValueError(f"unsupported hash type {name}") from None
-        return constructor(data, **kwargs)  # type: ignore[arg-type]
+        if data is _EMPTY:
+            return constructor(**kwargs)
+        return constructor(data, **kwargs)
 
     def __repr__(self) -> str:
         return f"<variant {self.name!r} ({self.kind})>"
@@ -171,6 +189,15 @@ def load(name: str) -> Loaded:
 
 
 def _import(entry: Variant) -> Loaded:
+    if entry.provider:
+        provider = importlib.import_module(entry.provider)
+        return Loaded(
+            entry,
+            provider.constructors(),
+            provider.block_functions(),
+            (provider,),
+            provider.describe(),
+        )
     paths = entry.block_modules()
     modules = {core: importlib.import_module(path) for core, path in paths.items()}
     compress: Dict[str, Compress] = {core: module.compress for core, module in modules.items()}
