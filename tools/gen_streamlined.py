@@ -35,10 +35,9 @@ HEADER = '''\
 """{doc}"""
 
 from __future__ import annotations
-
-import struct
+{struct_import}
 from typing import {typing}
-
+{extra_imports}
 State = Tuple[int, ...]
 
 '''
@@ -54,6 +53,59 @@ MD5_ROUND_EXPR = (
 )
 
 
+NATIVE_INTS_DOC = (
+    "\n\nLocals are annotated as mypy_extensions.i64: mypyc keeps them in machine\n"
+    "registers; the interpreter ignores local annotations, so this runs as fast\n"
+    "interpreted as the unannotated shape. Every value stays below 2**63."
+)
+
+
+def header(shape: str, doc: str, typing: str, native_ints: bool, uses_struct: bool) -> str:
+    """The module's opening lines, down to the State alias."""
+    extra = "\nfrom mypy_extensions import i64\n" if native_ints else ""
+    if native_ints:
+        doc += NATIVE_INTS_DOC
+    text = HEADER.format(
+        shape=shape,
+        doc=doc,
+        typing=typing,
+        extra_imports=extra,
+        struct_import="\nimport struct" if uses_struct else "",
+    )
+    return text.rstrip("\n")
+
+
+def declare_i64(w: Writer, names: Sequence[str]) -> None:
+    """Bare annotations that make each local an i64 for mypyc (free when interpreted)."""
+    w(*(f"{name}: i64" for name in names))
+
+
+def block_loop(w: Writer, words: str, loads: str, big_endian: bool) -> None:
+    """Open the per-block loop with the 16 message words in locals ``{words}0..15``.
+
+    "struct" unpacks each block with ``struct.Struct.iter_unpack``: one C call
+    per block, the cheapest way for an interpreter. "bytes" copies 4 KiB at a
+    time into ``bytes`` and assembles each word from four indexed bytes:
+    slower interpreted, but the only load mypyc compiles to plain C (it has
+    primitives for bytes indexing, none for struct or memoryview).
+    """
+    if loads == "struct":
+        w(f"for {', '.join(f'{words}{i}' for i in range(16))} in _BLOCKS(data):")
+        w.indent += 4
+        return
+    w("for start in range(0, len(data), 4096):")
+    w("    chunk = bytes(data[start : start + 4096])")
+    w("    for o in range(0, len(chunk), 64):")
+    w.indent += 8
+    shifts = (24, 16, 8, 0) if big_endian else (0, 8, 16, 24)
+    for i in range(16):
+        parts = [
+            f"chunk[o + {4 * i + j}]" + (f" << {shift}" if shift else "")
+            for j, shift in enumerate(shifts)
+        ]
+        w(f"{words}{i} = {' | '.join(parts).replace('o + 0]', 'o]')}")
+
+
 class Writer:
     """Lines of Python at a current indentation."""
 
@@ -67,28 +119,41 @@ class Writer:
             if statement is not None:
                 self.lines.append(" " * self.indent + statement if statement else "")
 
+    def gap(self, blank_lines: int) -> None:
+        """Exactly ``blank_lines`` blank lines before what comes next."""
+        while self.lines and not self.lines[-1]:
+            self.lines.pop()
+        self.lines.extend([""] * blank_lines)
+
     def text(self) -> str:
         return "\n".join(self.lines) + "\n"
 
 
 def render_md5(
-    mask_rotation: bool = False, rotate_by_multiply: bool = False, unroll: bool = True
+    mask_rotation: bool = False,
+    rotate_by_multiply: bool = False,
+    unroll: bool = True,
+    native_ints: bool = False,
+    loads: str = "struct",
 ) -> str:
     """The MD5 module.
 
     Registers are masked to 32 bits only where a rotation needs them exact;
     the sums in between carry garbage above bit 31 that the next mask drops.
-    ``mask_rotation`` also masks each rotated value (the textbook's
+    ``native_ints`` annotates the locals as i64 (the unrolled, machine-word
+    shapes only). ``mask_rotation`` also masks each rotated value (the textbook's
     ``& 0xFFFFFFFF`` after ``<<<``); without it values grow to below 2**62
     within a block, still machine words on PyPy. ``rotate_by_multiply``
     rotates as (t * 0x100000001) >> (32 - s): one operation fewer, but the
     product reaches 2**64, a big integer on PyPy. ``unroll=False`` keeps one
-    loop per round over a table of (word, shift, constant) instead.
+    loop per round over a table of (word, shift, constant) instead. ``loads``
+    is how message words are read (see ``block_loop``).
     """
     shape = (
         f"render_md5(mask_rotation={mask_rotation}, rotate_by_multiply={rotate_by_multiply}, "
-        f"unroll={unroll})"
+        f"unroll={unroll}, native_ints={native_ints}, loads={loads!r})"
     )
+    assert not native_ints or (unroll and not rotate_by_multiply), "i64 needs machine words"
     doc = (
         "MD5 (RFC 1321) block function, streamlined: one function, every step inlined.\n\n"
         "The 64 steps are unrolled with their constants as literals; the four\n"
@@ -110,8 +175,9 @@ def render_md5(
         return f"({expr} & {M})" if mask_rotation else expr
 
     w = Writer()
-    w(HEADER.format(shape=shape, doc=doc, typing="Tuple").rstrip("\n"))
-    w('_BLOCKS = struct.Struct("<16I").iter_unpack', "")
+    w(header(shape, doc, "Tuple", native_ints, uses_struct=loads == "struct" or not unroll))
+    if loads == "struct":
+        w('_BLOCKS = struct.Struct("<16I").iter_unpack', "")
     if not unroll:
         for rnd in range(4):
             table = ", ".join(
@@ -119,15 +185,19 @@ def render_md5(
             )
             w(f"_ROUND{rnd + 1} = ({table})")
         w("")
-    w("", "def compress(state: State, data: memoryview) -> State:")
+    w.gap(2)
+    w("def compress(state: State, data: memoryview) -> State:")
     w.indent = 4
     w('"""Process ``data``, a whole number of 64-byte blocks, from ``state``."""')
+    if native_ints:
+        names = [*"abcd", "aa", "bb", "cc", "dd", *(f"x{i}" for i in range(16))]
+        declare_i64(w, names + (["start", "o"] if loads == "bytes" else []))
     w("a, b, c, d = state")
     if unroll:
-        w(f"for {', '.join(f'x{i}' for i in range(16))} in _BLOCKS(data):")
+        block_loop(w, "x", loads, big_endian=False)
     else:
         w("for x in _BLOCKS(data):")
-    w.indent = 8
+        w.indent = 8
     w("aa, bb, cc, dd = a, b, c, d")
     if not unroll:
         for rnd in range(4):
@@ -218,7 +288,12 @@ def _batched_schedule(w: Writer) -> None:
     w("    return zip(*sums)", "", "")
 
 
-def render_sha256(sigma: str = "multiply", schedule: str = "batched") -> str:
+def render_sha256(
+    sigma: str = "multiply",
+    schedule: str = "batched",
+    native_ints: bool = False,
+    loads: str = "struct",
+) -> str:
     """The SHA-256 module.
 
     ``Maj`` is ((a ^ b) & (b ^ c)) ^ b, whose (b ^ c) is the previous round's
@@ -226,10 +301,15 @@ def render_sha256(sigma: str = "multiply", schedule: str = "batched") -> str:
     "multiply": see ``_rotr_xor``). ``schedule`` is "batched" (big-integer
     lanes over a chunk of blocks, see ``_batched_schedule``) or the shape of
     σ0/σ1 in a per-block schedule kept in 16 rolling locals and computed just
-    before the round that reads it.
+    before the round that reads it. ``native_ints`` annotates the locals as
+    i64 (machine-word shapes only). ``loads`` is how the per-block schedule
+    reads message words (see ``block_loop``).
     """
     batched = schedule == "batched"
-    shape = f"render_sha256(sigma={sigma!r}, schedule={schedule!r})"
+    shape = (
+        f"render_sha256(sigma={sigma!r}, schedule={schedule!r}, native_ints={native_ints}, "
+        f"loads={loads!r})"
+    )
     doc = (
         "SHA-256 (FIPS 180-4) block function, streamlined: one function, every round inlined.\n\n"
         "The 64 rounds are unrolled with their constants as literals; the eight\n"
@@ -245,14 +325,25 @@ def render_sha256(sigma: str = "multiply", schedule: str = "batched") -> str:
     typing = "Dict, Iterator, Tuple" if batched else "Tuple"
     machine_words = sigma != "multiply" and schedule not in ("multiply", "batched")
     shape += ": values stay below 2**63" if machine_words else ": values outgrow 64 bits"
+    assert machine_words or not native_ints, "i64 needs machine words"
     w = Writer()
-    w(HEADER.format(shape=shape, doc=doc, typing=typing).rstrip("\n"))
-    w('_BLOCKS = struct.Struct(">16I").iter_unpack', "", "")
+    w(header(shape, doc, typing, native_ints, uses_struct=batched or loads == "struct"))
+    if batched or loads == "struct":
+        w('_BLOCKS = struct.Struct(">16I").iter_unpack', "", "")
     if batched:
         _batched_schedule(w)
+    w.gap(2)
     w("def compress(state: State, data: memoryview) -> State:")
     w.indent = 4
     w('"""Process ``data``, a whole number of 64-byte blocks, from ``state``."""')
+    if native_ints:
+        names = [*"abcdefgh", *(r + r for r in "abcdefgh"), "t", "ab", "bc"]
+        names += [f"w{i}" for i in range(16)]
+        if sigma != "rotate":
+            names += [f"{r}_" for r in "abcdefgh"]
+        if schedule != "rotate":
+            names += [f"w{i}_" for i in range(16)]
+        declare_i64(w, names + (["start", "o"] if loads == "bytes" else []))
     w("a, b, c, d, e, f, g, h = state")
     if batched:
         w("for start in range(0, len(data), _CHUNK):")
@@ -261,8 +352,7 @@ def render_sha256(sigma: str = "multiply", schedule: str = "batched") -> str:
         w(f"for {sums} in _schedule(data[start : start + _CHUNK]):")
         w.indent = 12
     else:
-        w(f"for {', '.join(f'w{i}' for i in range(16))} in _BLOCKS(data):")
-        w.indent = 8
+        block_loop(w, "w", loads, big_endian=True)
     w("aa, bb, cc, dd, ee, ff, gg, hh = a, b, c, d, e, f, g, h")
     w("bc = b ^ c")
     regs = "abcdefgh"
@@ -293,14 +383,23 @@ def render_sha256(sigma: str = "multiply", schedule: str = "batched") -> str:
     return w.text()
 
 
-#: The committed files and the shapes they are rendered in. ``sha256_words``
-#: keeps every value a machine word (below 2**63), for PyPy's JIT and for
-#: native integers; ``sha256`` is the fastest shape on CPython, where integers
-#: are objects whatever their size.
+#: The committed files and the shapes they are rendered in.
+#: ``md5`` and ``sha256``: the fastest shapes on CPython, where integers are
+#: objects whatever their size. ``sha256_words``: SHA-256 with every value a
+#: machine word (below 2**63), the shape PyPy's JIT wants (``md5`` already is).
+#: ``*_bytes``: machine words, and message words read by indexing bytes, the
+#: shape a compiler can turn into plain C. ``*_i64``: the ``_bytes`` shapes
+#: with native-integer annotations for mypyc, and nothing else changed.
 FILES: Dict[str, Callable[[], str]] = {
     "md5.py": render_md5,
     "sha256.py": render_sha256,
     "sha256_words.py": lambda: render_sha256(sigma="widen", schedule="widen"),
+    "md5_bytes.py": lambda: render_md5(loads="bytes"),
+    "sha256_bytes.py": lambda: render_sha256(sigma="widen", schedule="widen", loads="bytes"),
+    "md5_i64.py": lambda: render_md5(native_ints=True, loads="bytes"),
+    "sha256_i64.py": lambda: render_sha256(
+        sigma="widen", schedule="widen", native_ints=True, loads="bytes"
+    ),
 }
 
 
