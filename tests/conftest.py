@@ -7,14 +7,15 @@ variant is meant to run on this interpreter: then its tests fail.
 
 from __future__ import annotations
 
-from typing import List, Tuple
+import threading
+from typing import Callable, List, Tuple
 
 import pytest
 
 from variants import registry
 from variants._shell import Constructor
 
-__all__ = ["Constructor", "jdk_pattern", "load_or_skip", "pairs"]
+__all__ = ["Constructor", "jdk_pattern", "load_or_skip", "pairs", "run_in_threads"]
 
 
 def pairs() -> List[Tuple[str, str]]:
@@ -57,6 +58,15 @@ def constructor(pair: Tuple[str, str]) -> Constructor:
     """The constructor of one algorithm of one variant."""
     name, algorithm = pair
     return registry.load(name).constructors[algorithm]
+
+
+def run_in_threads(work: Callable[[], object], threads: int) -> None:
+    """Run ``work`` in ``threads`` threads at once and wait for them all."""
+    workers = [threading.Thread(target=work) for _ in range(threads)]
+    for t in workers:
+        t.start()
+    for t in workers:
+        t.join()
 
 
 def jdk_pattern(length: int) -> bytes:

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from conftest import Constructor, jdk_pattern
 
 PYPY = sys.implementation.name == "pypy"
-DATA = jdk_pattern(1 << 17)
+DATA = jdk_pattern((1 << 16) + 3)
 SLOW = settings(
     deadline=None,
     max_examples=40,
@@ -34,7 +34,7 @@ def test_every_length_to_300(constructor: Constructor, algorithm: str) -> None:
 
 
 def test_powers_of_two_boundaries(constructor: Constructor, algorithm: str) -> None:
-    for n in range(6, 17):
+    for n in range(6, 15):
         for length in (2**n - 1, 2**n, 2**n + 1):
             assert constructor(DATA[:length]).digest() == reference(algorithm, DATA[:length])
 

@@ -5,11 +5,10 @@ from __future__ import annotations
 import hashlib
 import hmac
 import pickle
-import threading
 
 import pytest
 
-from conftest import Constructor, jdk_pattern
+from conftest import Constructor, jdk_pattern, run_in_threads
 
 BAD_INPUTS = ["text", None, 42, 4.5, object(), [1, 2], {b"a": 1}]
 
@@ -82,11 +81,7 @@ def test_concurrent_updates_lose_nothing(constructor: Constructor, algorithm: st
         for _ in range(rounds):
             h.update(chunk)
 
-    workers = [threading.Thread(target=work) for _ in range(threads)]
-    for t in workers:
-        t.start()
-    for t in workers:
-        t.join()
+    run_in_threads(work, threads)
     assert h.digest() == hashlib.new(algorithm, chunk * (threads * rounds)).digest()
 
 

@@ -39,12 +39,14 @@ VECTORS = {
 
 
 def test_standard_vectors(constructor: Constructor, algorithm: str) -> None:
+    """The short vectors in one call each (the long one: below)."""
     for message, expected in VECTORS[algorithm]:
-        assert constructor(message).hexdigest() == expected, len(message)
+        if message is not MILLION_A:
+            assert constructor(message).hexdigest() == expected, len(message)
 
 
 def test_million_a_in_chunks(constructor: Constructor, algorithm: str) -> None:
-    """The long vector again, fed in uneven pieces that straddle block edges."""
+    """The long vector, fed in uneven pieces that straddle block edges, then the rest at once."""
     h = constructor()
     fed = 0
     for size in [1, 63, 65, 1000, 4095, 4097, 123_456]:

@@ -115,6 +115,15 @@ def as_bytes(data: object) -> memoryview:
         return memoryview(view.tobytes())
 
 
+def data_argument(data: object, string: Optional[object]) -> object:
+    """The constructors' data: ``data``, or ``string`` (hashlib's name for it on 3.9-3.13)."""
+    if string is None:
+        return data
+    if data is not _EMPTY:
+        raise TypeError("'data' and 'string' are mutually exclusive")
+    return string
+
+
 _H = TypeVar("_H", bound="ShellHash")
 
 
@@ -145,12 +154,8 @@ class ShellHash:
         string: Optional[object] = None,
     ) -> None:
         # ``usedforsecurity`` is accepted for hashlib compatibility; every
-        # algorithm here is always available. ``string`` is the name hashlib
-        # gives the data argument on Python 3.9-3.13 and PyPy.
-        if string is not None:
-            if data is not _EMPTY:
-                raise TypeError("'data' and 'string' are mutually exclusive")
-            data = string
+        # algorithm here is always available.
+        data = data_argument(data, string)
         self._state: State = self._iv
         self._buffer = _EMPTY
         self._length = 0

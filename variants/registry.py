@@ -73,7 +73,7 @@ class Loaded:
     """An importable variant: its constructors and, where it has them, its block functions.
 
     ``md5``, ``sha224`` and ``sha256`` are the constructors of the algorithms
-    the variant provides (all three for every variant but ``streamlined-words``).
+    the variant provides.
     """
 
     md5: Constructor
@@ -129,7 +129,68 @@ def _streamlined() -> Dict[str, str]:
     return {"md5": "variants.streamlined.md5", "sha256": f"variants.streamlined.{sha256}"}
 
 
+def _needs_cpython() -> Optional[str]:
+    if sys.implementation.name != "cpython":
+        return f"compiled twins are built for CPython only; this is {sys.implementation.name}"
+    return None
+
+
+def _needs_mypyc() -> Optional[str]:
+    if sys.implementation.name == "cpython" and sys.version_info < (3, 10):
+        return "mypyc (current mypy) needs CPython 3.10 or newer"
+    return _needs_cpython()
+
+
+def _modules(
+    package: str, md5: str = "md5", sha256: str = "sha256"
+) -> Callable[[], Dict[str, str]]:
+    return lambda: {"md5": f"{package}.{md5}", "sha256": f"{package}.{sha256}"}
+
+
+def _twin(source: str, compiler: str, md5: str = "md5", sha256: str = "sha256") -> Variant:
+    """The compiled twin of ``source``'s modules, built by build_support/compiled.py."""
+    package = f"variants._twins.{source.replace('-', '_')}_{compiler}"
+    return Variant(
+        name=f"{source}-{compiler}",
+        kind="compiled",
+        description=f"{source}'s unchanged sources compiled by {compiler}",
+        block_modules=_modules(package, md5, sha256),
+        unsupported=_needs_mypyc if compiler == "mypyc" else _needs_cpython,
+        source=source,
+    )
+
+
+#: Every variant, in the drop-in's order of preference (fastest first).
 VARIANTS: Tuple[Variant, ...] = (
+    Variant(
+        name="native",
+        kind="native",
+        description="C kernels per architecture behind cffi, dispatched at run time",
+        provider="variants.native",
+        provider_cores=("md5", "sha256"),
+    ),
+    Variant(
+        name="cython",
+        kind="compiled",
+        description="typed Cython: uint32_t arithmetic on a typed memoryview, no GIL",
+        block_modules=_modules("variants.cython"),
+        unsupported=_needs_cpython,
+    ),
+    Variant(
+        name="streamlined-i64-mypyc",
+        kind="compiled",
+        description="streamlined-bytes with i64 locals, compiled by mypyc",
+        block_modules=_modules("variants._twins.streamlined_i64_mypyc", "md5_i64", "sha256_i64"),
+        unsupported=_needs_mypyc,
+        # The annotations are not code: interpreted, these sources are
+        # streamlined-bytes line for line.
+        source="streamlined-bytes",
+    ),
+    _twin("streamlined", "cython"),
+    _twin("streamlined", "mypyc"),
+    _twin("streamlined-bytes", "mypyc", md5="md5_bytes", sha256="sha256_bytes"),
+    _twin("helpers", "cython"),
+    _twin("helpers", "mypyc"),
     Variant(
         name="streamlined",
         kind="interpreted",
@@ -140,14 +201,20 @@ VARIANTS: Tuple[Variant, ...] = (
     Variant(
         name="streamlined-words",
         kind="interpreted",
-        description="streamlined SHA-256 with every value a machine word (PyPy's shape)",
-        block_modules=lambda: {"sha256": "variants.streamlined.sha256_words"},
+        description="streamlined with every value a machine word (PyPy's shape)",
+        block_modules=_modules("variants.streamlined", sha256="sha256_words"),
+    ),
+    Variant(
+        name="streamlined-bytes",
+        kind="interpreted",
+        description="streamlined-words reading message words byte by byte (the compilers' shape)",
+        block_modules=_modules("variants.streamlined", "md5_bytes", "sha256_bytes"),
     ),
     Variant(
         name="helpers",
         kind="interpreted",
         description="pure Python, textbook helper functions called per step",
-        block_modules=lambda: {"md5": "variants.helpers.md5", "sha256": "variants.helpers.sha256"},
+        block_modules=_modules("variants.helpers"),
     ),
 )
 _BY_NAME: Dict[str, Variant] = {v.name: v for v in VARIANTS}

@@ -1,0 +1,174 @@
+"""The native variant's targets, measured against hashlib in one process, interleaved.
+
+    python bench/native_targets.py             # CPython: 64 B per call, 16 KiB and 1 MiB throughput
+    pypy3 bench/native_targets.py              # PyPy: 64 B, 1 KiB, 16 KiB and 1 MiB
+    python bench/native_targets.py --rounds 41 --scale 2
+
+Run it against an installed copy (from outside the source tree, or with the
+extension built in place). Each case times hashlib's and the native variant's
+constructor in turn, round after round, and compares medians. The clock is the
+thread's CPU time by default: on a shared machine it leaves out the time other
+processes take the core (``--clock wall`` for perf_counter, bench/interleaved.py's).
+
+    getAndDigest   construct, update, digest a 64-byte message: md5(data).digest(),
+                   and spelled out, h = md5(); h.update(data); h.digest()
+    one shot       md5(data).digest() of a longer message, as throughput
+
+The targets (issue 4): on CPython, MD5 at least 1.03x hashlib's throughput and
+SHA-256 at least 1.0x at 16 KiB and 1 MiB, and getAndDigest at most 1.25x
+hashlib's time per call; on PyPy, faster than PyPy's hashlib at every length.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import platform
+import sys
+from pathlib import Path
+from typing import Any, Callable, Dict, List, Optional, Sequence
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from interleaved import CLOCKS, measure, table
+
+PYPY = sys.implementation.name == "pypy"
+KIB = 1024
+MIB = 1024 * KIB
+
+
+def repeat(fn: Callable[[], object], times: int) -> Callable[[], object]:
+    """``fn`` run ``times`` times in one call: short cases need batches to be timed."""
+
+    def batch() -> None:
+        for _ in range(times):
+            fn()
+
+    return batch
+
+
+def get_and_digest(constructor: Callable[..., Any], data: bytes) -> Callable[[], object]:
+    return lambda: constructor(data).digest()
+
+
+def get_update_digest(constructor: Callable[..., Any], data: bytes) -> Callable[[], object]:
+    def run() -> object:
+        h = constructor()
+        h.update(data)
+        return h.digest()
+
+    return run
+
+
+class Case:
+    """One comparison: a shape of call at one length, and the target it has."""
+
+    def __init__(
+        self,
+        label: str,
+        length: int,
+        shape: Callable[[Callable[..., Any], bytes], Callable[[], object]],
+        at_least: Optional[float] = None,
+        per_call: bool = False,
+    ) -> None:
+        self.label = label
+        self.length = length
+        self.shape = shape
+        #: the least speed (hashlib's time / ours) that meets the target
+        self.at_least = at_least
+        #: report time per call (short messages) rather than throughput
+        self.per_call = per_call
+
+
+def cases(algorithm: str) -> List[Case]:
+    if PYPY:  # PyPy: faster than PyPy's hashlib at every length
+        return [
+            Case("getAndDigest", 64, get_and_digest, 1.0, per_call=True),
+            Case("one shot", KIB, get_and_digest, 1.0),
+            Case("one shot", 16 * KIB, get_and_digest, 1.0),
+            Case("one shot", MIB, get_and_digest, 1.0),
+        ]
+    throughput = 1.03 if algorithm == "md5" else 1.0
+    return [
+        Case("getAndDigest", 64, get_and_digest, 1 / 1.25, per_call=True),
+        Case("get, update, digest", 64, get_update_digest, 1 / 1.25, per_call=True),
+        Case("one shot", 16 * KIB, get_and_digest, throughput),
+        Case("one shot", MIB, get_and_digest, throughput),
+    ]
+
+
+def calls_per_batch(length: int, scale: float) -> int:
+    """Enough calls that one timed batch takes a few milliseconds."""
+    return max(1, int(scale * 4 * MIB / (length + 512)))
+
+
+def main(argv: Optional[Sequence[str]] = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
+    parser.add_argument("--rounds", type=int, default=31, help="interleaved rounds (median)")
+    parser.add_argument("--scale", type=float, default=1.0, help="batch size factor")
+    parser.add_argument("--warmup", type=int, default=5 if PYPY else 1, help="untimed rounds")
+    parser.add_argument("--clock", choices=sorted(CLOCKS), default="thread", help="what to time")
+    args = parser.parse_args(argv)
+
+    import variants.native as native  # after argparse: --help works without the extension
+
+    print(
+        f"{platform.python_implementation()} {platform.python_version()}, "
+        f"native kernels: {native.describe()}"
+    )
+    rows = [["case", "algorithm", "length", "hashlib", "native", "speed vs hashlib", "target"]]
+    missed = 0
+    for algorithm in ("md5", "sha256"):
+        theirs: Callable[..., Any] = getattr(hashlib, algorithm)
+        ours: Callable[..., Any] = native.constructors()[algorithm]
+        for case in cases(algorithm):
+            data = bytes(i & 0xFF for i in range(case.length))
+            assert ours(data).digest() == theirs(data).digest()
+            times = calls_per_batch(case.length, args.scale)
+            candidates: Dict[str, Callable[[], object]] = {
+                "hashlib": repeat(case.shape(theirs, data), times),
+                "native": repeat(case.shape(ours, data), times),
+            }
+            medians = measure(candidates, args.rounds, args.warmup, clock_name=args.clock)
+            per_call = {name: seconds / times for name, seconds in medians.items()}
+            speed = per_call["hashlib"] / per_call["native"]
+
+            def shown(
+                seconds: float, length: int = case.length, short: bool = case.per_call
+            ) -> str:
+                if short:
+                    return f"{seconds * 1e9:.0f} ns"
+                return f"{length / seconds / 1e6:.0f} MB/s"
+
+            target = "-"
+            if case.at_least is not None:
+                met = speed >= case.at_least
+                missed += not met
+                goal = (
+                    f"time <= {1 / case.at_least:.2f}x"
+                    if case.per_call and case.at_least < 1
+                    else f">= {case.at_least:.2f}x"
+                )
+                target = f"{goal}: {'met' if met else 'MISSED'}"
+            rows.append(
+                [
+                    case.label,
+                    algorithm,
+                    str(case.length),
+                    shown(per_call["hashlib"]),
+                    shown(per_call["native"]),
+                    f"{speed:.3f}",
+                    target,
+                ]
+            )
+            print(f"  {case.label} {algorithm} {case.length}: {speed:.3f}", flush=True)
+    print()
+    print(table(rows))
+    print(
+        f"\nmedians of {args.rounds} interleaved rounds, {args.clock} clock; "
+        f"{missed} target(s) missed"
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,63 @@
+"""Build script for the extensions; the package metadata is in pyproject.toml.
+
+``pip install .`` builds, on CPython, the compiled twins (mypyc, Cython) and the
+typed Cython variant (build_support/compiled.py). On PyPy it installs the
+pure-Python variants and skips what PyPy cannot run. On both it builds the
+native variant's cffi extension (build_support/native.py).
+"""
+
+from __future__ import annotations
+
+import atexit
+import os
+import shutil
+import sys
+import tempfile
+import time
+from typing import Any
+
+from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from build_support import compiled, native
+
+#: Stands in for the extensions until build_ext runs: pip runs this script
+#: three times (requirements, metadata, wheel) and only the last needs the
+#: generated C, which takes mypyc and Cython half a minute to write.
+PLACEHOLDER = Extension("variants._extensions_come_from_build_ext", sources=[])
+#: Commands that need the package's metadata and files, not its extensions.
+METADATA_ONLY = {"egg_info", "dist_info", "sdist"}
+
+
+class BuildExt(build_ext):
+    """build_ext that generates the extensions, compiles them on every core and times each."""
+
+    def finalize_options(self) -> None:
+        # egg_info and sdist finalize build_ext too, only to list sources.
+        if not set(self.distribution.commands) <= METADATA_ONLY:
+            self.distribution.ext_modules = [*compiled.extensions(), *native.extensions()]
+        super().finalize_options()
+        if not self.parallel:
+            self.parallel = os.cpu_count() or 1
+
+    def build_extension(self, ext: Extension) -> None:
+        started = time.perf_counter()
+        super().build_extension(ext)
+        print(f"built {ext.name} in {time.perf_counter() - started:.1f} s", flush=True)
+
+
+def fresh_build_base() -> str:
+    """A build folder of this run's own, so no output of an earlier build reaches the wheel."""
+    os.makedirs("build", exist_ok=True)
+    base = tempfile.mkdtemp(prefix="setup-", dir="build")
+    atexit.register(shutil.rmtree, base, True)
+    return base
+
+
+kwargs: Any = {
+    "cmdclass": {"build_ext": BuildExt},
+    "options": {"build": {"build_base": fresh_build_base()}},
+}
+setup(ext_modules=[PLACEHOLDER], **kwargs)

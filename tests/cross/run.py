@@ -1,0 +1,174 @@
+"""Build the native kernels' C test driver per architecture and run it on CPUs with and without
+their extensions: natively, and under qemu-user.
+
+    python tests/cross/run.py              # what the installed tools allow (nox -s cross)
+    CI=true python tests/cross/run.py      # a missing compiler or qemu is an error
+
+Needs gcc, and for the foreign targets (Debian package names) gcc-aarch64-linux-gnu,
+gcc-riscv64-linux-gnu, libc6-dev-arm64-cross, libc6-dev-riscv64-cross and qemu-user.
+The foreign drivers are linked statically, so qemu needs no sysroot. Each run names
+the kernels dispatch must choose on its CPU model; where every model has an
+extension (all of qemu's AArch64 models have SHA2) the portable path is forced with
+VARIANTS_NATIVE_PORTABLE=1, the same switch the Python module honours.
+"""
+
+from __future__ import annotations
+
+import os
+import platform
+import shutil
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Dict, List, Optional, Sequence
+
+ROOT = Path(__file__).resolve().parents[2]
+NATIVE = ROOT / "variants" / "native"
+DRIVER = Path(__file__).resolve().parent / "driver.c"
+BUILD = ROOT / "build" / "cross"
+CFLAGS = ["-O2", "-std=c11", "-Wall", "-Wextra", "-Werror", "-pthread"]
+PORTABLE = {"VARIANTS_NATIVE_PORTABLE": "1"}
+
+
+@dataclass(frozen=True)
+class Target:
+    """An architecture: how to compile for it and how to run the result here."""
+
+    name: str
+    compiler: str
+    qemu: Optional[str]  # None: runs natively on this machine
+    static: bool
+
+
+@dataclass(frozen=True)
+class Run:
+    """One run of a target's driver: the CPU model, the environment, the kernels expected."""
+
+    target: str
+    cpu: Optional[str]  # qemu's -cpu; None: this machine's CPU, natively
+    md5: str
+    sha256: str
+    env: Dict[str, str] = field(default_factory=dict)
+
+    def label(self) -> str:
+        where = f"qemu -cpu {self.cpu}" if self.cpu else "native"
+        forced = " (portable forced)" if self.env else ""
+        return f"{self.target:8s} {where}{forced}"
+
+
+def _host_is_x86_64() -> bool:
+    return platform.machine() in ("x86_64", "AMD64")
+
+
+def _host_sha256_kernel() -> str:
+    """What dispatch should choose for SHA-256 on this x86-64 machine, from /proc/cpuinfo."""
+    try:
+        flags = next(
+            line.split(":", 1)[1].split()
+            for line in Path("/proc/cpuinfo").read_text().splitlines()
+            if line.startswith("flags")
+        )
+    except (OSError, StopIteration):
+        flags = []
+    has_sha_ni = all(flag in flags for flag in ("sha_ni", "ssse3", "sse4_1"))
+    return "x86-64 SHA-NI" if has_sha_ni else "portable"
+
+
+TARGETS = {
+    "x86-64": Target("x86-64", "gcc", None, static=False),
+    "aarch64": Target("aarch64", "aarch64-linux-gnu-gcc", "qemu-aarch64", static=True),
+    "riscv64": Target("riscv64", "riscv64-linux-gnu-gcc", "qemu-riscv64", static=True),
+}
+
+
+def runs() -> List[Run]:
+    """The matrix: each target on CPU models with and without its extensions."""
+    matrix: List[Run] = []
+    if _host_is_x86_64():
+        matrix += [
+            Run("x86-64", None, "x86-64 scalar", _host_sha256_kernel()),
+            Run("x86-64", None, "portable", "portable", PORTABLE),
+            # qemu's x86 models lack SHA-NI: the detection path that says no
+            Run("x86-64", "qemu64", "x86-64 scalar", "portable"),
+        ]
+    full_rv = "rv64,zbb=true,zknh=true"
+    matrix += [
+        Run("aarch64", "max", "AArch64 scalar", "AArch64 SHA2"),
+        Run("aarch64", "cortex-a53", "AArch64 scalar", "AArch64 SHA2"),
+        Run("aarch64", "max", "portable", "portable", PORTABLE),
+        Run("riscv64", full_rv, "RISC-V Zbb", "RISC-V Zknh"),
+        Run("riscv64", "rv64,zbb=true,zknh=false", "RISC-V Zbb", "RISC-V Zbb"),
+        Run("riscv64", "sifive-u54", "portable", "portable"),
+        Run("riscv64", full_rv, "portable", "portable", PORTABLE),
+    ]
+    return matrix
+
+
+def build(target: Target) -> Path:
+    """Compile the driver with every native source for ``target``."""
+    out = BUILD / target.name / "driver"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    sources = [str(DRIVER), *sorted(str(p) for p in NATIVE.glob("*.c"))]
+    command = [target.compiler, *CFLAGS, f"-I{NATIVE}", *sources, "-o", str(out)]
+    if target.static:
+        command.insert(1, "-static")
+    subprocess.run(command, check=True)
+    return out
+
+
+def command_for(run: Run, target: Target, binary: Path) -> List[str]:
+    expectations = ["--expect", f"md5={run.md5}", "--expect", f"sha256={run.sha256}"]
+    if run.cpu is None:
+        return [str(binary), *expectations]
+    qemu = target.qemu or f"qemu-{platform.machine()}"
+    return [qemu, "-cpu", run.cpu, str(binary), *expectations]
+
+
+def main() -> int:
+    strict = os.environ.get("CI", "").lower() in ("1", "true", "yes")
+    matrix = runs()
+    results: List[List[str]] = []
+    failed = False
+
+    def missing(tool: str, labels: Sequence[str]) -> bool:
+        """Report a missing tool: an error under CI, else the runs needing it are skipped."""
+        if shutil.which(tool):
+            return False
+        if strict:
+            print(f"error: {tool} is missing (CI=true: install it, see .ci/run)", file=sys.stderr)
+            sys.exit(2)
+        results.extend([label, f"skipped: no {tool}"] for label in labels)
+        return True
+
+    for target in TARGETS.values():
+        target_runs = [r for r in matrix if r.target == target.name]
+        if not target_runs or missing(target.compiler, [r.label() for r in target_runs]):
+            continue
+        binary = build(target)
+        for run in target_runs:
+            command = command_for(run, target, binary)
+            if run.cpu and missing(command[0], [run.label()]):
+                continue
+            started = time.perf_counter()
+            result = subprocess.run(
+                command, env={**os.environ, **run.env}, capture_output=True, text=True, check=False
+            )
+            seconds = time.perf_counter() - started
+            summary = (result.stdout.strip().splitlines() or ["(no output)"])[-1]
+            ok = result.returncode == 0
+            failed = failed or not ok
+            print(f"{'ok  ' if ok else 'FAIL'} {run.label()}: {summary} ({seconds:.1f} s)")
+            if not ok:
+                print(result.stdout + result.stderr)
+            results.append([run.label(), "ok" if ok else "FAILED"])
+    print()
+    width = max(len(label) for label, _ in results) if results else 0
+    for label, outcome in results:
+        print(f"  {label:{width}s}  {outcome}")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
