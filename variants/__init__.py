@@ -6,11 +6,27 @@
     >>> variants.new("MD5", b"abc").hexdigest()
     '900150983cd24fb0d6963f7d28e17f72'
 
-``md5``, ``sha224``, ``sha256`` and ``new`` come from the fastest variant that
-is importable here (or the one named by the environment variable
-``VARIANTS_DEFAULT``); ``get(name)`` gives any registered variant's. The
-objects behave like hashlib's: ``update``, ``digest``, ``hexdigest``, ``copy``,
-``name``, ``digest_size``, ``block_size``.
+The drop-in, with hashlib's names and behaviour:
+
+``md5``, ``sha224``, ``sha256``
+    constructors, ``md5(data=b"", *, usedforsecurity=True)``
+``new(name, data=b"")``
+    a hash object by algorithm name (any case)
+``file_digest(fileobj, digest)``
+    hash a binary file in bounded memory, like ``hashlib.file_digest``
+    (also on Python 3.9 and 3.10)
+``algorithms_available``, ``algorithms_guaranteed``
+    ``{"md5", "sha224", "sha256"}``
+
+They come from the fastest variant that is importable here, ``default_variant``
+(or the one named by the environment variable ``VARIANTS_DEFAULT``);
+``get(name)`` gives any registered variant's, and ``variants.registry`` lists
+them all. The hash objects offer ``update``, ``digest``, ``hexdigest``,
+``copy``, ``name``, ``digest_size`` and ``block_size``, accept any bytes-like
+data and raise what hashlib raises; they work with ``hmac``.
+
+On the command line, ``variants-sum`` (or ``python -m variants``) stands in
+for md5sum, sha224sum and sha256sum: see ``variants.cli``.
 
 MD5 is broken for security (collisions are cheap); use it for checksums and
 compatibility only. SHA-224 and SHA-256 are fine.
@@ -19,6 +35,7 @@ compatibility only. SHA-224 and SHA-256 are fine.
 from __future__ import annotations
 
 from variants import registry
+from variants._files import file_digest
 from variants.registry import Loaded, VariantUnavailable
 
 __all__ = [
@@ -27,6 +44,7 @@ __all__ = [
     "algorithms_available",
     "algorithms_guaranteed",
     "default_variant",
+    "file_digest",
     "get",
     "md5",
     "new",

@@ -1,0 +1,1 @@
+"""The pieces of the ``variants-sum`` command line tool (see ``variants.cli``)."""
