@@ -195,11 +195,27 @@ def test_messages_around_the_pending_limit(native: ModuleType, algorithm: str) -
         assert early.digest() == reference(data[:length])
         h.update(bytearray(data[length + 100 : length + 300]))
         assert h.digest() == reference(data[: length + 300])
+    # a whole message in the first update of an empty object is kept as the constructor keeps it
+    for length in (limit + 1, 3 * limit):
+        h = constructor()
+        h.update(data[:length])
+        assert h.digest() == h.digest() == reference(data[:length])
+        h.update(b"y")
+        assert h.digest() == reference(data[:length] + b"y")
     # a buffer that is not bytes moves the message to C at once
     h = constructor(b"abc")
     h.update(memoryview(b"def"))
     h.update(b"ghi")
     assert h.digest() == reference(b"abcdefghi")
+
+
+def test_hash_types_are_made_by_their_constructors_only(native: ModuleType) -> None:
+    """As with hashlib's HASH type, calling the type of a hash object is an error."""
+    for name, constructor in native.constructors().items():
+        h = constructor(b"abc")
+        assert h.name == name and constructor.__name__ == name
+        with pytest.raises(TypeError, match="cannot create"):
+            type(h)()
 
 
 def test_digests_are_plain_values(native: ModuleType) -> None:

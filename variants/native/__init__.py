@@ -135,17 +135,19 @@ class NativeHash:
     - ``bytes``: a short message (up to ``PENDING_LIMIT`` bytes), grown by
       ``update`` (under a lock: it is read-modify-write) and hashed in one call
       into C by each ``digest``;
-    - ``[message, digest]``, a list: a longer message given whole to the
-      constructor, kept as it is (no copy) and hashed in one call into C by
-      the first ``digest``, which stores its result in the list for the next
-      ones (two threads may both compute it: the same value);
+    - ``[message, digest]``, a list: a longer message given whole (to the
+      constructor, or in the first update of an empty object), kept as it is
+      (no copy) and hashed in one call into C by the first ``digest``, which
+      stores its result in the list for the next ones (two threads may both
+      compute it: the same value);
     - a C ``vn_hash``, which takes every update from then on and has a mutex
       of its own: the message moves there once it outgrows the limit, or on
       an update with another kind of buffer, or any update to a whole one.
 
-    So ``md5(data).digest()`` makes no C state at all, at any length. The
-    per-algorithm subclasses below are the constructors:
-    ``md5(data=b"", *, usedforsecurity=True, string=None)``.
+    So ``md5(data).digest()``, like ``h = md5(); h.update(data); h.digest()``,
+    makes no C state at all, at any length. The per-algorithm subclasses below
+    are made by their constructors (functions, which cost less to call than a
+    class with ``__init__``): ``md5(data=b"", *, usedforsecurity=True, string=None)``.
     """
 
     __slots__ = ("_state",)
@@ -156,19 +158,10 @@ class NativeHash:
     _algorithm: ClassVar[int]
     _state: Any  # bytes, [bytes, Optional[bytes]], or cdata "vn_hash[1]"
 
-    def __init__(
-        self,
-        data: object = _EMPTY,
-        *,
-        usedforsecurity: bool = True,
-        string: Optional[object] = None,
-    ) -> None:
-        # ``usedforsecurity`` is accepted for hashlib compatibility.
-        data = data_argument(data, string)
-        if type(data) is bytes:
-            self._state = data if len(data) <= PENDING_LIMIT else [data, None]
-        else:
-            self._state = _started(self._algorithm, data)
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        raise TypeError(
+            f"cannot create {type(self).__qualname__!r} instances: call native.{self.name}()"
+        )
 
     def update(self, data: object) -> None:
         """Hash the bytes of ``data`` (any bytes-like object) after what came before."""
@@ -176,9 +169,13 @@ class NativeHash:
         if type(state) is bytes and type(data) is bytes:
             with _pending_lock:  # a read-modify-write of the message
                 state = self._state
-                if type(state) is bytes and len(state) + len(data) <= PENDING_LIMIT:
-                    self._state = state + data
-                    return
+                if type(state) is bytes:
+                    if len(state) + len(data) <= PENDING_LIMIT:
+                        self._state = state + data
+                        return
+                    if not state:  # a whole message, as if given to the constructor
+                        self._state = [data, None]
+                        return
         if type(state) is bytes or type(state) is list:
             state = self._to_c()
         if type(data) is bytes:  # cffi passes bytes to const char * without a copy
@@ -278,9 +275,33 @@ def _make_type(name: str, digest_size: int) -> Type[NativeHash]:
     return cls
 
 
-md5 = _make_type("md5", 16)
-sha224 = _make_type("sha224", 28)
-sha256 = _make_type("sha256", 32)
+def _make_constructor(cls: Type[NativeHash]) -> Constructor:
+    algorithm = cls._algorithm
+
+    def constructor(
+        data: object = _EMPTY, *, usedforsecurity: bool = True, string: Optional[object] = None
+    ) -> NativeHash:
+        # ``usedforsecurity`` is accepted for hashlib compatibility.
+        if string is not None:
+            data = data_argument(data, string)
+        h = _new_object(cls)
+        if type(data) is bytes:
+            h._state = data if len(data) <= PENDING_LIMIT else [data, None]
+        else:
+            h._state = _started(algorithm, data)
+        return h
+
+    constructor.__name__ = constructor.__qualname__ = cls.name
+    constructor.__doc__ = (
+        f"A new {cls.name.upper()} hash object of the native variant, optionally "
+        "hashing data: hashlib's signature."
+    )
+    return constructor
+
+
+md5 = _make_constructor(_make_type("md5", 16))
+sha224 = _make_constructor(_make_type("sha224", 28))
+sha256 = _make_constructor(_make_type("sha256", 32))
 
 
 def constructors() -> Dict[str, Constructor]:
