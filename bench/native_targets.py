@@ -2,7 +2,7 @@
 
     python bench/native_targets.py             # CPython: 64 B per call, 16 KiB and 1 MiB throughput
     pypy3 bench/native_targets.py              # PyPy: 64 B, 1 KiB, 16 KiB and 1 MiB
-    python bench/native_targets.py --rounds 41 --scale 2
+    python bench/native_targets.py --rounds 41
 
 Run it against an installed copy (from outside the source tree, or with the
 extension built in place). Each case times hashlib's and the native variant's
@@ -35,16 +35,6 @@ from interleaved import CLOCKS, measure, table
 PYPY = sys.implementation.name == "pypy"
 KIB = 1024
 MIB = 1024 * KIB
-
-
-def repeat(fn: Callable[[], object], times: int) -> Callable[[], object]:
-    """``fn`` run ``times`` times in one call: short cases need batches to be timed."""
-
-    def batch() -> None:
-        for _ in range(times):
-            fn()
-
-    return batch
 
 
 def get_and_digest(constructor: Callable[..., Any], data: bytes) -> Callable[[], object]:
@@ -97,15 +87,9 @@ def cases(algorithm: str) -> List[Case]:
     ]
 
 
-def calls_per_batch(length: int, scale: float) -> int:
-    """Enough calls that one timed batch takes a few milliseconds."""
-    return max(1, int(scale * 4 * MIB / (length + 512)))
-
-
 def main(argv: Optional[Sequence[str]] = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     parser.add_argument("--rounds", type=int, default=31, help="interleaved rounds (median)")
-    parser.add_argument("--scale", type=float, default=1.0, help="batch size factor")
     parser.add_argument("--warmup", type=int, default=5 if PYPY else 1, help="untimed rounds")
     parser.add_argument("--clock", choices=sorted(CLOCKS), default="thread", help="what to time")
     args = parser.parse_args(argv)
@@ -124,13 +108,11 @@ def main(argv: Optional[Sequence[str]] = None) -> None:
         for case in cases(algorithm):
             data = bytes(i & 0xFF for i in range(case.length))
             assert ours(data).digest() == theirs(data).digest()
-            times = calls_per_batch(case.length, args.scale)
             candidates: Dict[str, Callable[[], object]] = {
-                "hashlib": repeat(case.shape(theirs, data), times),
-                "native": repeat(case.shape(ours, data), times),
+                "hashlib": case.shape(theirs, data),
+                "native": case.shape(ours, data),
             }
-            medians = measure(candidates, args.rounds, args.warmup, clock_name=args.clock)
-            per_call = {name: seconds / times for name, seconds in medians.items()}
+            per_call = measure(candidates, args.rounds, args.warmup, clock_name=args.clock)
             speed = per_call["hashlib"] / per_call["native"]
 
             def shown(
