@@ -3,6 +3,12 @@
     nox -s tests          # CPython 3.10-3.13 and PyPy 3.9, each in its own virtualenv
     nox -s tests-3.12     # one interpreter
     nox -s lint           # ruff, mypy --strict, generated code up to date
+    nox -s cross          # native C kernels on x86-64, AArch64, RISC-V 64 under qemu-user
+    nox -s sanitize       # native variant with ASan and UBSan, against hashlib
+    nox -s bench          # the study: every interpreter, variant, length (bench/study.py)
+    nox -s bench -- --mode quick --interpreters 3.12,pypy3.9 --variants 'helpers*'
+    nox -s memory         # memray: peak memory and allocations per variant (CPython)
+    nox -s bytecode       # instructions and calls per block, time per instruction
 
 The pyenv interpreters are found without any setup: nox only sees them when
 PYENV_VERSION names them, so this file sets it from ``$(pyenv root)/versions``.
@@ -10,11 +16,16 @@ PYENV_VERSION names them, so this file sets it from ``$(pyenv root)/versions``.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
 import re
+import shutil
 import subprocess
+import sys
+import time
 from pathlib import Path
-from typing import Dict, List, Tuple
+from typing import Dict, List, Optional, Tuple
 
 import nox
 
@@ -64,7 +75,7 @@ _expose_pyenv_versions()
 @nox.session(python=INTERPRETERS)
 def tests(session: nox.Session) -> None:
     """The test suite against an installed copy of the package."""
-    session.install(".[test]")
+    session.install(".[test]", "pyperf")  # pyperf: test_bench.py reads and writes its files
     # Run from the tests folder so that the installed package, not the
     # source tree, is the one imported.
     session.chdir("tests")
@@ -75,7 +86,292 @@ def tests(session: nox.Session) -> None:
 def lint(session: nox.Session) -> None:
     """ruff, mypy --strict, and the generated sources up to date."""
     session.install("ruff", "mypy", "nox", "pytest", "hypothesis")
+    # What bench/ and build_support/ import, so that mypy checks their use of it.
+    session.install("pyperf", "matplotlib", "memray", "cython", "cffi", "setuptools>=75")
+    session.install("types-setuptools")
     session.run("ruff", "check", ".")
     session.run("ruff", "format", "--check", ".")
     session.run("mypy")
     session.run("python", "tools/gen_streamlined.py", "--check")
+
+
+@nox.session(python=False)
+def cross(session: nox.Session) -> None:
+    """The native C kernels on x86-64, AArch64 and RISC-V 64 (qemu-user), with and without
+    their CPU extensions (tests/cross/run.py; with CI=true a missing tool is an error)."""
+    session.run(sys.executable, "tests/cross/run.py", external=True)
+
+
+@nox.session(python="3.11")
+def sanitize(session: nox.Session) -> None:
+    """The native variant built with -fsanitize=address,undefined, tested against hashlib.
+
+    Only the native extension is built (build_support/native.py --into), beside a copy
+    of the pure-Python package. CPython is not built with ASan, so its runtime is
+    preloaded; leak detection is off (the interpreter keeps memory at exit).
+    """
+    session.install("cffi", "setuptools", "pytest", "hypothesis")
+    target = os.path.abspath(os.path.join(session.create_tmp(), "native-sanitized"))
+    session.run("python", "build_support/native.py", "--into", target, "--sanitize")
+    libasan = str(
+        session.run("gcc", "-print-file-name=libasan.so", external=True, silent=True)
+    ).strip()
+    env = {
+        "PYTHONPATH": target,
+        "LD_PRELOAD": libasan,
+        "ASAN_OPTIONS": "detect_leaks=0:abort_on_error=1",
+        "UBSAN_OPTIONS": "halt_on_error=1:print_stacktrace=1",
+        "PYTHONDONTWRITEBYTECODE": "1",
+        "VARIANTS_REQUIRE_ALL": "0",  # the other compiled variants are not built here
+    }
+    # From the tests folder, so that the sanitized build, not the source tree, is imported.
+    session.chdir("tests")
+    check = "import sys, variants.native as n; assert n.__file__.startswith(sys.argv[1])"
+    session.run("python", "-c", f"{check}; print(n.describe())", target, env=env)
+    # test_native.py, and the native variant's cases of the hashlib-compatibility suite
+    tests = ["test_native.py", "test_agreement.py", "test_vectors.py", "test_behaviour.py"]
+    pytest = ["python", "-m", "pytest", "-p", "no:cacheprovider", "-k", "native", *tests]
+    session.run(*pytest, *session.posargs, env=env)
+    session.run(*pytest, *session.posargs, env={**env, "VARIANTS_NATIVE_PORTABLE": "1"})
+
+
+# --- the study: nox -s bench, memory, bytecode ------------------------------------------
+#
+# Each interpreter gets one environment, ``bench_env-<version>`` (the package
+# installed from this tree, compiled variants included, and pyperf), reused
+# between runs and reinstalled only when the sources change. ``bench``,
+# ``memory`` and ``bytecode`` queue those, then a session that drives them all:
+# the study interleaves interpreters, so no single nox session can hold it.
+
+STUDY_PYTHON = "3.12"  # runs the study's driver and report (pyperf, matplotlib)
+MEMORY_PYTHON = "3.11"  # memray's interpreter: the fastest CPython here for pure Python
+ENVS = Path("results") / "envs"
+_STAMP = ".variants-source-digest"
+_BUILD_TIMES = ".variants-build-seconds.json"
+
+
+def _interpreter_available(label: str) -> bool:
+    name = label if label.startswith("pypy") else f"python{label}"
+    path = shutil.which(name)
+    return bool(path) and subprocess.run([str(path), "-c", ""], capture_output=True).returncode == 0
+
+
+def _take_option(args: List[str], name: str) -> Tuple[List[str], Optional[str]]:
+    """``args`` without ``name VALUE`` (or ``name=VALUE``), and that value."""
+    rest: List[str] = []
+    value: Optional[str] = None
+    it = iter(args)
+    for arg in it:
+        if arg == name:
+            value = next(it, None)
+        elif arg.startswith(name + "="):
+            value = arg.split("=", 1)[1]
+        else:
+            rest.append(arg)
+    return rest, value
+
+
+def _study_interpreters(session: nox.Session, default: List[str]) -> Tuple[List[str], List[str]]:
+    """(posargs without --interpreters, the interpreters to use: asked for, or available)."""
+    rest, chosen = _take_option(list(session.posargs), "--interpreters")
+    if chosen:
+        labels = [label.strip() for label in chosen.split(",") if label.strip()]
+        unknown = [label for label in labels if label not in INTERPRETERS]
+        if unknown:
+            session.error(f"unknown interpreters {unknown}; known: {', '.join(INTERPRETERS)}")
+        return rest, labels
+    labels = [label for label in default if _interpreter_available(label)]
+    missing = [label for label in default if label not in labels]
+    if missing:
+        session.warn(f"not found, left out: {', '.join(missing)}")
+    if not labels:
+        session.error("no interpreter found")
+    return rest, labels
+
+
+#: What ``pip install .`` builds from: the environments are reinstalled when it changes.
+_BUILD_INPUTS = (
+    "variants",
+    "build_support",
+    "setup.py",
+    "setup.cfg",
+    "pyproject.toml",
+    "README.md",
+)
+
+
+def _project_files() -> List[Path]:
+    """The project's files: tracked or new, not ignored (build output, results, caches)."""
+    try:
+        listed = subprocess.run(
+            ["git", "ls-files", "-co", "--exclude-standard"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.splitlines()
+        files = [Path(name) for name in listed]
+    except (OSError, subprocess.CalledProcessError):  # not a git checkout
+        skip = {".git", ".nox", "build", "results", "__pycache__"}
+        files = [p for p in Path().rglob("*") if not skip.intersection(p.parts)]
+    return sorted(p for p in files if p.is_file() and "_twins" not in p.parts)
+
+
+def _keep_envs(args: List[str]) -> Tuple[List[str], List[str]]:
+    """``--keep-envs``: use the environments as installed, even if the tree changed since."""
+    rest = [arg for arg in args if arg != "--keep-envs"]
+    return rest, ["--keep-envs"] if len(rest) < len(args) else []
+
+
+def _source_digest(files: List[Path]) -> str:
+    """A digest of the build inputs among ``files``."""
+    digest = hashlib.sha256()
+    for path in files:
+        if path.parts[0] in _BUILD_INPUTS and "__pycache__" not in path.parts:
+            digest.update(str(path).encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()
+
+
+def _installed(labels: List[str], session: nox.Session) -> List[str]:
+    """The interpreters among ``labels`` whose environment is ready (others: warned, left out)."""
+    ready = [label for label in labels if (ENVS / f"{label}.json").exists()]
+    for label in labels:
+        if label not in ready:
+            session.warn(f"{label} left out: its environment failed to install (bench_env-{label})")
+    if not ready:
+        session.error("no environment is ready")
+    return ready
+
+
+def _build_seconds(pip_output: str) -> Dict[str, float]:
+    """What setup.py reports of its build: seconds per extension, and generating the C."""
+    seconds: Dict[str, float] = {}
+    for line in pip_output.splitlines():
+        built = re.search(r"built (\S+) in ([\d.]+) s", line)
+        generated = re.search(r"compiled variants: C generated in ([\d.]+) s", line)
+        if built:
+            seconds[built.group(1)] = float(built.group(2))
+        elif generated:
+            seconds["(mypyc and Cython writing the C)"] = float(generated.group(1))
+    return seconds
+
+
+def _env_python(session: nox.Session, label: str) -> str:
+    record = ENVS / f"{label}.json"
+    if not record.exists():
+        session.error(f"no environment recorded for {label}: run nox -s bench_env-{label}")
+    return str(json.loads(record.read_text())["python"])
+
+
+@nox.session(python=INTERPRETERS, reuse_venv=True)
+def bench_env(session: nox.Session) -> None:
+    """(Run by bench, memory, bytecode.) The package and pyperf in a reused environment."""
+    started = time.perf_counter()
+    (ENVS / f"{session.python}.json").unlink(missing_ok=True)  # written back once installed
+    stamp = Path(session.virtualenv.location) / _STAMP
+    files = _project_files()
+    digest = _source_digest(files)
+    keep = "--keep-envs" in session.posargs and stamp.exists()
+    reinstalled = not keep and (not stamp.exists() or stamp.read_text() != digest)
+    if keep and stamp.read_text() != digest:
+        session.warn("--keep-envs: the package installed here is older than this tree")
+    if reinstalled:
+        session.log("installing this tree: compiling the compiled variants takes minutes")
+        # From a copy of the tree: the build writes into its source folder
+        # (variants/_twins), which another build from the same tree must not see.
+        tmp = Path(session.create_tmp())
+        copy = tmp / "source"
+        shutil.rmtree(copy, ignore_errors=True)
+        for path in files:
+            (copy / path).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(path, copy / path)
+        # pip -v shows what setup.py prints: how long each extension took to build.
+        pip = ["python", "-m", "pip", "install", "-v", "pyperf", str(copy.resolve())]
+        output = str(session.run(*pip, silent=True))
+        build_seconds = _build_seconds(output)
+        for name, seconds in build_seconds.items():
+            session.log(f"  {name}: {seconds} s")
+        (Path(session.virtualenv.location) / _BUILD_TIMES).write_text(json.dumps(build_seconds))
+        stamp.write_text(digest)
+    else:
+        session.log("package up to date in this environment: not reinstalled")
+    ENVS.mkdir(parents=True, exist_ok=True)
+    times = Path(session.virtualenv.location) / _BUILD_TIMES
+    record = {
+        "python": str(Path(session.bin) / "python"),
+        "reinstalled": reinstalled,
+        "install_seconds": round(time.perf_counter() - started, 1),
+        # of the build that installed the package, now or in an earlier run
+        "build_seconds": json.loads(times.read_text()) if times.exists() else {},
+    }
+    (ENVS / f"{session.python}.json").write_text(json.dumps(record))
+
+
+def _queue_study(session: nox.Session, driver: str) -> None:
+    """Queue each chosen interpreter's environment, then ``driver`` with the options."""
+    rest, labels = _study_interpreters(session, INTERPRETERS)
+    rest, keep = _keep_envs(rest)
+    for label in labels:
+        session.notify(f"bench_env-{label}", keep)
+    session.notify(driver, [*rest, "--interpreters", ",".join(labels)])
+
+
+@nox.session(python=False)
+def bench(session: nox.Session) -> None:
+    """The interpreter-overhead study (bench/study.py): options after --, e.g. --mode quick."""
+    _queue_study(session, "bench_study")
+
+
+@nox.session(python=STUDY_PYTHON, reuse_venv=True)
+def bench_study(session: nox.Session) -> None:
+    """(Run by bench.) Measure on every environment, interleaved; report and plots."""
+    session.install("pyperf", "matplotlib")
+    rest, chosen = _take_option(list(session.posargs), "--interpreters")
+    labels = _installed((chosen or ",".join(INTERPRETERS)).split(","), session)
+    pythons = [f"--python={label}={_env_python(session, label)}" for label in labels]
+    session.run("python", "bench/study.py", *pythons, *rest)
+
+
+@nox.session(python=False)
+def memory(session: nox.Session) -> None:
+    """memray: peak memory and allocations of every variant (bench/memory.py; CPython only)."""
+    rest, label = _take_option(list(session.posargs), "--interpreter")
+    label = label or MEMORY_PYTHON
+    if label not in CPYTHONS:
+        session.error("memray runs on CPython only (it has no PyPy build)")
+    rest, keep = _keep_envs(rest)
+    session.notify(f"bench_env-{label}", keep)
+    session.notify("memory_study", [*rest, "--interpreter", label])
+
+
+@nox.session(python=False)
+def memory_study(session: nox.Session) -> None:
+    """(Run by memory.) Install memray in the environment if needed; run bench/memory.py."""
+    rest, label = _take_option(list(session.posargs), "--interpreter")
+    python = _env_python(session, label or MEMORY_PYTHON)
+    if subprocess.run([python, "-c", "import memray"], capture_output=True).returncode:
+        session.run(python, "-m", "pip", "install", "-q", "memray", external=True)
+    session.run(python, "bench/memory.py", *rest, external=True)
+
+
+@nox.session(python=False)
+def bytecode(session: nox.Session) -> None:
+    """Bytecode per block, calls, static size, time per instruction (bench/bytecode_view.py)."""
+    _queue_study(session, "bytecode_study")
+
+
+@nox.session(python=False)
+def bytecode_study(session: nox.Session) -> None:
+    """(Run by bytecode.) Count and time under each interpreter, then one report."""
+    rest, chosen = _take_option(list(session.posargs), "--interpreters")
+    labels = _installed((chosen or ",".join(INTERPRETERS)).split(","), session)
+    folder = Path("results") / "bytecode" / time.strftime("%Y%m%d-%H%M%S")
+    script = "bench/bytecode_view.py"
+    for label in labels:
+        out = str(folder / f"{label}.json")
+        python = _env_python(session, label)
+        session.run(python, script, "measure", "--out", out, *rest, external=True)
+    # Two more timing rounds, interpreters in turn, so that drift spreads over all of them.
+    for label in [*reversed(labels), *labels]:
+        python = _env_python(session, label)
+        session.run(python, script, "time", str(folder / f"{label}.json"), external=True)
+    session.run(_env_python(session, labels[0]), script, "report", str(folder), external=True)

@@ -596,6 +596,32 @@ def headlines(results: Results, tables: Sequence[RatioTable]) -> List[str]:
     return [f"- {line} ({_size(length)} messages, digest)." for line in lines]
 
 
+def build_section(builds: Dict[str, Dict[str, float]]) -> List[str]:
+    """Seconds each extension took to build (``pip install -v`` of each environment)."""
+    if not builds:
+        return []
+    labels = list(builds)
+    names = sorted({name for seconds in builds.values() for name in seconds})
+    rows = [[name, *[_build_cell(builds[label].get(name)) for label in labels]] for name in names]
+    totals = [f"{sum(builds[label].values()):.0f}" for label in labels]
+    rows.append(["(sum; the build runs extensions on every core)", *totals])
+    text = table([["extension", *labels], *rows], "l" + "r" * len(labels))
+    return [
+        "## Build times",
+        "",
+        "Seconds to build each extension when the interpreter's environment was installed "
+        "(`pip install .` from this tree, which prints them; gcc at the flags in "
+        "build_support/).",
+        "",
+        text,
+        "",
+    ]
+
+
+def _build_cell(seconds: Optional[float]) -> str:
+    return "—" if seconds is None else f"{seconds:.1f}"
+
+
 def render(results: Results, tables: Sequence[RatioTable], plots: Sequence[Path]) -> str:
     out = ["# Interpreter-overhead study: results", "", *header(results), ""]
     out += [
@@ -619,6 +645,7 @@ def render(results: Results, tables: Sequence[RatioTable], plots: Sequence[Path]
         out += ["## Plots", ""]
         out += [f"![{p.stem}]({p.name})" for p in plots]
         out += [""]
+    out += build_section(results.study.get("builds") or {})
     out += ["## Every benchmark, in the shape of JMH's output", ""]
     for interp in results.interpreters:
         out += [f"### {results.interpreter_title(interp)} ({interp})", "", "```text"]

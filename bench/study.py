@@ -71,7 +71,7 @@ class Settings:
 
 SETTINGS: Dict[str, Settings] = {
     "quick": Settings(1, 0.005, 3, 40.0, (0.15, 1.0), (64, 1024, 16384)),
-    "default": Settings(3, 0.01, 5, 100.0, (0.3, 2.0)),
+    "default": Settings(3, 0.01, 5, 60.0, (0.3, 2.0)),
     "rigorous": Settings(6, 0.05, 10, 900.0, (1.0, 5.0)),
 }
 
@@ -360,7 +360,25 @@ def arguments(argv: Sequence[str]) -> argparse.Namespace:
     parser.add_argument("--clock", choices=("cpu", "wall"), help="cpu (default) or wall time")
     parser.add_argument("--results", type=Path, default=RESULTS / "bench")
     parser.add_argument("--no-report", action="store_true", help="measure and merge only")
+    parser.add_argument(
+        "--envs",
+        type=Path,
+        default=RESULTS / "envs",
+        help="where nox's bench_env records each environment (build times go in the report)",
+    )
     return parser.parse_args(argv)
+
+
+def builds(envs: Path, labels: Sequence[str]) -> Dict[str, Dict[str, float]]:
+    """Seconds per extension of the build installed in each interpreter's environment."""
+    found: Dict[str, Dict[str, float]] = {}
+    for label in labels:
+        record = envs / f"{label}.json"
+        if record.exists():
+            seconds = json.loads(record.read_text()).get("build_seconds") or {}
+            if seconds:
+                found[label] = {str(k): float(v) for k, v in seconds.items()}
+    return found
 
 
 def main(argv: Sequence[str]) -> int:
@@ -408,6 +426,7 @@ def main(argv: Sequence[str]) -> int:
         "started": time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(started)),
         "wall_seconds": time.time() - started,
         **outcome,
+        "builds": builds(args.envs, [i.label for i in interpreters]),
         "interpreters": {
             i.label: {
                 "python": i.python,
