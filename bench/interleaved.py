@@ -40,10 +40,18 @@ def measure(
     progress: bool = False,
     clock_name: str = "wall",
     min_time: float = 0.005,
+    warmup_time: float = 0.0,
 ) -> Dict[str, float]:
-    """Median seconds per call of each candidate, interleaved round by round."""
+    """Median seconds per call of each candidate, interleaved round by round.
+
+    Each candidate first runs ``warmup`` times, then for at least
+    ``warmup_time`` seconds (a JIT's warm-up is a matter of time, not calls).
+    """
     for fn in candidates.values():
         for _ in range(warmup):
+            fn()
+        deadline = time.perf_counter() + warmup_time
+        while time.perf_counter() < deadline:
             fn()
     loops = {name: calls_per_round(fn, min_time) for name, fn in candidates.items()}
     times: Dict[str, List[float]] = {name: [] for name in candidates}

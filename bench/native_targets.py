@@ -91,6 +91,12 @@ def main(argv: Optional[Sequence[str]] = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     parser.add_argument("--rounds", type=int, default=31, help="interleaved rounds (median)")
     parser.add_argument("--warmup", type=int, default=5 if PYPY else 1, help="untimed rounds")
+    parser.add_argument(
+        "--warmup-seconds",
+        type=float,
+        default=1.0 if PYPY else 0.1,
+        help="untimed running of each candidate before a case (PyPy's JIT warms up)",
+    )
     parser.add_argument("--clock", choices=sorted(CLOCKS), default="thread", help="what to time")
     args = parser.parse_args(argv)
 
@@ -112,7 +118,13 @@ def main(argv: Optional[Sequence[str]] = None) -> None:
                 "hashlib": case.shape(theirs, data),
                 "native": case.shape(ours, data),
             }
-            per_call = measure(candidates, args.rounds, args.warmup, clock_name=args.clock)
+            per_call = measure(
+                candidates,
+                args.rounds,
+                args.warmup,
+                clock_name=args.clock,
+                warmup_time=args.warmup_seconds,
+            )
             speed = per_call["hashlib"] / per_call["native"]
 
             def shown(
