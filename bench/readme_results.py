@@ -86,6 +86,17 @@ def throughput_table(summary: Dict[str, Any], length: int) -> str:
     return table(rows, "ll" + "r" * len(interps))
 
 
+def build_table(builds: Dict[str, Dict[str, float]]) -> str:
+    """Seconds per extension (rows) and interpreter (columns), with each build's sum."""
+    labels = list(builds)
+    names = sorted({name for seconds in builds.values() for name in seconds})
+    rows = [["extension", *labels]]
+    for name in names:
+        rows.append([name, *(_fmt(builds[label].get(name)) for label in labels)])
+    rows.append(["sum", *(_fmt(sum(builds[label].values())) for label in labels)])
+    return table(rows, "l" + "r" * len(labels))
+
+
 def bench_section(folder: Path, assets: Optional[Path]) -> List[str]:
     summary = json.loads((folder / "summary.json").read_text())
     study = summary["study"]
@@ -140,6 +151,15 @@ def bench_section(folder: Path, assets: Optional[Path]) -> List[str]:
             f"**The same variant across interpreters**, {length} B: {across['meaning']}:",
             "",
             _render(across),
+            "",
+        ]
+    builds = study.get("builds") or {}
+    if builds:
+        lines += [
+            "**Build times**, seconds per extension, of the `pip install .` that made each "
+            "interpreter's environment for this run (the build compiles on both cores):",
+            "",
+            build_table(builds),
             "",
         ]
     if assets:

@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
 
 from machine import latest, table
+from readme_results import build_table
 
 #: Student's t for a two-sided 99.9% interval, by degrees of freedom (JMH's error).
 _T9995 = {
@@ -600,26 +601,16 @@ def build_section(builds: Dict[str, Dict[str, float]]) -> List[str]:
     """Seconds each extension took to build (``pip install -v`` of each environment)."""
     if not builds:
         return []
-    labels = list(builds)
-    names = sorted({name for seconds in builds.values() for name in seconds})
-    rows = [[name, *[_build_cell(builds[label].get(name)) for label in labels]] for name in names]
-    totals = [f"{sum(builds[label].values()):.0f}" for label in labels]
-    rows.append(["(sum; the build runs extensions on every core)", *totals])
-    text = table([["extension", *labels], *rows], "l" + "r" * len(labels))
     return [
         "## Build times",
         "",
         "Seconds to build each extension when the interpreter's environment was installed "
-        "(`pip install .` from this tree, which prints them; gcc at the flags in "
-        "build_support/).",
+        "(`pip install .` from this tree prints them; gcc at the flags in build_support/, "
+        "extensions compiled on every core at once).",
         "",
-        text,
+        build_table(builds),
         "",
     ]
-
-
-def _build_cell(seconds: Optional[float]) -> str:
-    return "—" if seconds is None else f"{seconds:.1f}"
 
 
 def render(results: Results, tables: Sequence[RatioTable], plots: Sequence[Path]) -> str:
