@@ -56,6 +56,9 @@ Constructor = Callable[..., HashObject]
 _EMPTY = b""  # the default data argument: identity says "not given"
 _PYPY = sys.implementation.name == "pypy"
 _LENGTH_MASK = (1 << 64) - 1
+#: The padding after a final partial block of n bytes, before the length:
+#: 0x80, then zeros up to 56 bytes modulo 64.
+_PADDING = tuple(b"\x80" + bytes((55 - n) % 64) for n in range(64))
 
 
 class AlgorithmSpec:
@@ -143,8 +146,12 @@ class ShellHash:
     variant: ClassVar[str]
     _compress: Compress  # set on each subclass (a class attribute, not a method)
     _iv: ClassVar[State]
-    _out: ClassVar[struct.Struct]
-    _byteorder: ClassVar[str]
+    #: struct packers, set on each subclass like ``_compress``: the digest from
+    #: the state's first ``_words`` words, and the message's length in bits, in
+    #: the algorithm's byte order.
+    _out: Callable[..., bytes]
+    _words: ClassVar[int]
+    _bit_length: Callable[[int], bytes]
 
     def __init__(
         self,
@@ -155,7 +162,8 @@ class ShellHash:
     ) -> None:
         # ``usedforsecurity`` is accepted for hashlib compatibility; every
         # algorithm here is always available.
-        data = data_argument(data, string)
+        if string is not None:
+            data = data_argument(data, string)
         self._state: State = self._iv
         self._buffer = _EMPTY
         self._length = 0
@@ -165,7 +173,8 @@ class ShellHash:
 
     def update(self, data: object) -> None:
         """Hash the bytes of ``data`` (any bytes-like object) after what came before."""
-        view = as_bytes(data)
+        # bytes, the common case, is a flat buffer of unsigned bytes: no checks needed.
+        view = memoryview(data) if type(data) is bytes else as_bytes(data)
         with self._lock:
             state = self._state
             buffer = self._buffer
@@ -181,20 +190,24 @@ class ShellHash:
                 view = view[need:]
                 n -= need
             whole = n & ~63
-            if whole:
-                state = self._compress(state, view[:whole])
+            if whole == n:  # no partial block left over (n == 0 too)
+                if n:
+                    state = self._compress(state, view)
+                self._buffer = _EMPTY
+            else:
+                if whole:
+                    state = self._compress(state, view[:whole])
+                self._buffer = view[whole:].tobytes()
             self._state = state
-            self._buffer = view[whole:].tobytes()
             self._length = length
 
     def digest(self) -> bytes:
         """The digest of everything hashed so far; the object stays usable."""
         with self._lock:
             state, buffer, length = self._state, self._buffer, self._length
-        tail = buffer + b"\x80" + bytes((55 - len(buffer)) % 64)
-        tail += ((length << 3) & _LENGTH_MASK).to_bytes(8, self._byteorder)  # type: ignore[arg-type]
+        tail = buffer + _PADDING[len(buffer)] + self._bit_length((length << 3) & _LENGTH_MASK)
         state = self._compress(state, memoryview(tail))
-        return self._out.pack(*state[: self._out.size // 4])
+        return self._out(*state[: self._words])
 
     def hexdigest(self) -> str:
         """``digest()`` as a string of hexadecimal digits."""
@@ -229,8 +242,9 @@ def make_type(variant: str, spec: AlgorithmSpec, compress: Compress) -> Type[She
         "variant": variant,
         "_compress": staticmethod(compress),
         "_iv": spec.iv,
-        "_out": struct.Struct(f"{prefix}{spec.digest_size // 4}I"),
-        "_byteorder": spec.byteorder,
+        "_out": staticmethod(struct.Struct(f"{prefix}{spec.digest_size // 4}I").pack),
+        "_words": spec.digest_size // 4,
+        "_bit_length": staticmethod(struct.Struct(f"{prefix}Q").pack),
     }
     cls = type(spec.name, (ShellHash,), namespace)
     cls.__qualname__ = f"{variant}.{spec.name}"
