@@ -18,6 +18,7 @@ import re
 import shutil
 import subprocess
 import sys
+import threading
 from pathlib import Path
 from typing import Callable, Dict, List, NamedTuple, Optional, Sequence, Tuple, Union
 
@@ -421,6 +422,62 @@ def test_read_error_after_some_data(corpus: Path, monkeypatch: pytest.MonkeyPatc
     assert got.status == 1
     assert got.stdout == theirs("md5", ["plain.txt"], corpus).stdout
     assert got.stderr == b"variants-sum: binary.bin: Input/output error\n"
+
+
+@pytest.mark.parametrize("read_ahead", [False, True])
+@pytest.mark.parametrize("length", [0, 63, 64, 65, 64 * 8, 64 * 8 + 1, 64 * 8 * 3 + 7, 10_000])
+def test_chunked_reading_loses_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, read_ahead: bool, length: int
+) -> None:
+    """Reading in turn or ahead on a thread, any file length hashes whole (64-byte chunks)."""
+    monkeypatch.setattr(cli, "CHUNK", 64)
+    data = bytes((i * 7 + 3) & 0xFF for i in range(length))
+    path = tmp_path / "data.bin"
+    path.write_bytes(data)
+    hasher = cli.Hasher(registry.load("native").constructors, read_ahead=read_ahead)
+    for algorithm in ("md5", "sha256"):
+        outcome = hasher(os.fsencode(path), algorithm)
+        assert outcome.digest == hashlib.new(algorithm, data).digest()
+
+
+def test_read_ahead_stops_its_thread_on_errors(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A read error on the reading thread is the file's error, and the thread ends."""
+    monkeypatch.setattr(cli, "CHUNK", 64)
+    real = cli._reader
+    reads: List[int] = []
+
+    def failing(fd: int) -> Callable[[memoryview], int]:
+        read = real(fd)
+
+        def flaky(view: memoryview) -> int:
+            reads.append(len(view))
+            if len(reads) == 4:
+                raise OSError(errno.EIO, os.strerror(errno.EIO))
+            return read(view)
+
+        return flaky
+
+    monkeypatch.setattr(cli, "_reader", failing)
+    path = tmp_path / "data.bin"
+    path.write_bytes(bytes(64 * 8 * 10))
+    hasher = cli.Hasher(registry.load("helpers").constructors, read_ahead=True)
+    outcome = hasher(os.fsencode(path), "md5")
+    assert outcome.digest is None and outcome.error is not None
+    assert outcome.error.errno == errno.EIO
+    assert reads[:2] == [64, 64 * 8]  # one chunk in turn, then the thread's larger buffers
+    assert not [t for t in threading.enumerate() if t.name == "variants-sum read-ahead"]
+    # Cancelled part way (as -j does on an error elsewhere): the thread ends too.
+    monkeypatch.setattr(cli, "_reader", real)
+    hasher.cancel.set()
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        with pytest.raises(cli._Cancelled):
+            hasher._hash(fd, "md5")
+    finally:
+        os.close(fd)
+    assert not [t for t in threading.enumerate() if t.name == "variants-sum read-ahead"]
 
 
 def test_invalid_jobs(corpus: Path) -> None:
