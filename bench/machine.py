@@ -37,6 +37,15 @@ def stamp() -> str:
     return datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
 
 
+def size_label(length: int) -> str:
+    """A message length as the reports name it: "64 B", "16 KiB", "1 MiB"."""
+    if length >= 1 << 20 and length % (1 << 20) == 0:
+        return f"{length >> 20} MiB"
+    if length >= 1024 and length % 1024 == 0:
+        return f"{length >> 10} KiB"
+    return f"{length} B"
+
+
 def latest(kind: str) -> Path:
     """The newest run folder under results/<kind>/."""
     runs = sorted(p for p in (RESULTS / kind).glob("2*") if p.is_dir())

@@ -20,14 +20,10 @@ import sys
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence
 
-from machine import RESULTS, ROOT, table
+from machine import RESULTS, ROOT, size_label, table
 
 START, END = "<!-- results:start -->", "<!-- results:end -->"
 ASSETS = ROOT / "docs" / "bench"
-
-
-def _size(length: int) -> str:
-    return f"{length >> 10} KiB" if length >= 1024 and length % 1024 == 0 else f"{length} B"
 
 
 def _fmt(x: Optional[float]) -> str:
@@ -124,7 +120,7 @@ def bench_section(folder: Path, assets: Optional[Path]) -> List[str]:
             "**Streamlined vs helpers** (the JDK's 4-5x question): time of the helper style "
             f"÷ time of the streamlined one, same interpreter and build, {length} B (digest):",
             "",
-            _pivot(style, f"digest {_size(length)}", interps_order),
+            _pivot(style, f"digest {size_label(length)}", interps_order),
             "",
         ]
     compiled = _table_by_key(summary, "compiled")
@@ -133,7 +129,7 @@ def bench_section(folder: Path, assets: Optional[Path]) -> List[str]:
             "**Compiled builds vs their interpreted source** (time of the source ÷ time of "
             f"the build), {length} B (digest):",
             "",
-            _pivot(compiled, f"digest {_size(length)}", interps_order),
+            _pivot(compiled, f"digest {size_label(length)}", interps_order),
             "",
         ]
     hashlib = _table_by_key(summary, f"hashlib-{length}")

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
 
-from machine import latest, table
+from machine import latest, size_label, table
 from readme_results import build_table
 
 #: Student's t for a two-sided 99.9% interval, by degrees of freedom (JMH's error).
@@ -257,14 +257,6 @@ def _ratio(x: Optional[float]) -> str:
     return f"{x:.3g}" if x < 100 else f"{x:.0f}"
 
 
-def _size(length: int) -> str:
-    if length >= 1 << 20 and length % (1 << 20) == 0:
-        return f"{length >> 20} MiB"
-    if length >= 1024 and length % 1024 == 0:
-        return f"{length >> 10} KiB"
-    return f"{length} B"
-
-
 # --- the ratio tables ------------------------------------------------------------------
 
 
@@ -344,9 +336,11 @@ def _ratio_columns(results: Results) -> List[Tuple[str, str, int]]:
     at 1 MiB the slow variants have one whole-message value or two per run (see
     the JMH tables), too few for a ratio that holds from one run to the next.
     """
-    cols = [(f"digest {_size(n)}", "digest", n) for n in results.lengths() if n <= RATIO_LENGTH]
+    cols = [
+        (f"digest {size_label(n)}", "digest", n) for n in results.lengths() if n <= RATIO_LENGTH
+    ]
     cols += [
-        (f"block {_size(n)}", "block", n)
+        (f"block {size_label(n)}", "block", n)
         for n in (SHORT_LENGTH, results.ratio_length())
         if any(k[1] == "block" and k[4] == n for k in results.stats)
     ]
@@ -379,19 +373,28 @@ def style_pairs(results: Results) -> List[Tuple[str, str, str]]:
     return pairs
 
 
+def _ratio_row(
+    results: Results,
+    interp: str,
+    alg: str,
+    slower: str,
+    faster: str,
+    cols: Sequence[Tuple[str, str, int]],
+) -> List[Optional[float]]:
+    """Time of ``slower`` ÷ time of ``faster`` in each (title, mode, length) column."""
+    return [
+        _over(results.get(interp, m, alg, slower, n), results.get(interp, m, alg, faster, n))
+        for _, m, n in cols
+    ]
+
+
 def style_table(results: Results) -> RatioTable:
     cols = _ratio_columns(results)
     rows = []
     for build, fast, slow in style_pairs(results):
         for interp in results.interpreters:
             for alg in results.algorithms():
-                values = [
-                    _over(
-                        results.get(interp, m, alg, slow, n),
-                        results.get(interp, m, alg, fast, n),
-                    )
-                    for _, m, n in cols
-                ]
+                values = _ratio_row(results, interp, alg, slow, fast, cols)
                 if any(v is not None for v in values):
                     rows.append(([build, interp, alg], values))
     return RatioTable(
@@ -415,13 +418,7 @@ def compiled_table(results: Results) -> RatioTable:
             if info.get("kind") != "compiled" or not source:
                 continue
             for alg in results.algorithms():
-                values = [
-                    _over(
-                        results.get(interp, m, alg, source, n),
-                        results.get(interp, m, alg, name, n),
-                    )
-                    for _, m, n in cols
-                ]
+                values = _ratio_row(results, interp, alg, source, name, cols)
                 if any(v is not None for v in values):
                     rows.append(([name, source, interp, alg], values))
     return RatioTable(
@@ -451,7 +448,7 @@ def hashlib_table(results: Results, length: int) -> RatioTable:
                 rows.append(([name, alg], values))
     return RatioTable(
         f"hashlib-{length}",
-        f"Every variant vs hashlib, {_size(length)} messages (digest)",
+        f"Every variant vs hashlib, {size_label(length)} messages (digest)",
         "time of the variant ÷ time of the interpreter's own hashlib (how many times slower)",
         ["variant", "algorithm"],
         results.interpreters,
@@ -478,7 +475,7 @@ def interpreter_table(results: Results, length: int) -> Optional[RatioTable]:
                 rows.append(([name, alg], values))
     return RatioTable(
         f"interpreters-{length}",
-        f"The same variant across interpreters, {_size(length)} messages (digest)",
+        f"The same variant across interpreters, {size_label(length)} messages (digest)",
         f"time on {base} ÷ time on the interpreter of the column (>1: faster than on {base})",
         ["variant", "algorithm"],
         [f"{interp} vs {base}" for interp in results.interpreters[1:]],
@@ -554,7 +551,7 @@ def headlines(results: Results, tables: Sequence[RatioTable]) -> List[str]:
     """The answers in a sentence each, from the ratio tables (digest, the ratio length)."""
     by_key = {t.key: t for t in tables}
     length = results.ratio_length()
-    column = f"digest {_size(length)}"
+    column = f"digest {size_label(length)}"
     lines = []
     style = by_key.get("style")
     if style and column in style.columns:
@@ -594,7 +591,7 @@ def headlines(results: Results, tables: Sequence[RatioTable]) -> List[str]:
                 lines.append(
                     f"{labels[0]} {labels[1]} vs {results.interpreters[0]}: " + ", ".join(parts)
                 )
-    return [f"- {line} ({_size(length)} messages, digest)." for line in lines]
+    return [f"- {line} ({size_label(length)} messages, digest)." for line in lines]
 
 
 def build_section(builds: Dict[str, Dict[str, float]]) -> List[str]:
