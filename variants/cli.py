@@ -482,10 +482,10 @@ def _chunks_read_ahead(
     """As ``_chunks``, with a thread reading ahead once the file outgrows one chunk."""
     view = _buffer()
     size = read(view)
-    if size < len(view):  # all of it, or a pipe's first bytes: no thread for that
-        while size:
+    if size < len(view):  # the whole file fits in a chunk: no thread for that
+        if size:
             yield view[:size]
-            size = read(view)
+            yield from _chunks(read)  # (a file that grew meanwhile)
         return
     yield view
     free: queue.SimpleQueue[Optional[memoryview]] = queue.SimpleQueue()
