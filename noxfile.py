@@ -104,9 +104,10 @@ def cross(session: nox.Session) -> None:
 
 @nox.session(python="3.11")
 def sanitize(session: nox.Session) -> None:
-    """The native variant built with -fsanitize=address,undefined, tested against hashlib.
+    """The native variants (both bridges) built with -fsanitize=address,undefined, tested
+    against hashlib.
 
-    Only the native extension is built (build_support/native.py --into), beside a copy
+    Only the native extensions are built (build_support/native.py --into), beside a copy
     of the pure-Python package. CPython is not built with ASan, so its runtime is
     preloaded; leak detection is off (the interpreter keeps memory at exit).
     """
@@ -126,8 +127,12 @@ def sanitize(session: nox.Session) -> None:
     }
     # From the tests folder, so that the sanitized build, not the source tree, is imported.
     session.chdir("tests")
-    check = "import sys, variants.native as n; assert n.__file__.startswith(sys.argv[1])"
-    session.run("python", "-c", f"{check}; print(n.describe())", target, env=env)
+    check = (
+        "import sys, variants.native._capi as a, variants.native._cffi as b, variants.native as n\n"
+        "assert all(m.__file__.startswith(sys.argv[1]) for m in (a, b))\n"
+        "print(n.describe())"
+    )
+    session.run("python", "-c", check, target, env=env)
     # test_native.py, and the native variant's cases of the hashlib-compatibility suite
     tests = ["test_native.py", "test_agreement.py", "test_vectors.py", "test_behaviour.py"]
     pytest = ["python", "-m", "pytest", "-p", "no:cacheprovider", "-k", "native", *tests]

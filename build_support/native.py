@@ -1,15 +1,16 @@
-"""The native variant's C extension, for setup.py and on its own.
+"""The native variant's extensions, for setup.py and on their own.
 
-``setup.py`` calls ``extensions()``: the cffi extension ``variants.native._native``
-as a setuptools Extension (cffi writes its C wrapper under ``build/native-cffi/``).
-The extension is optional: if cffi is missing or the compiler fails, the rest
-of the package still installs and the registry says the native variant is
-unavailable, and why. When every variant is required (``VARIANTS_REQUIRE_ALL=1``,
-as CI sets) a failure fails the build instead.
+``setup.py`` calls ``extensions()``: on CPython the C-API module
+``variants.native._capi``, and wherever cffi can build (CPython with a GIL,
+PyPy) the cffi module ``variants.native._cffi`` (cffi writes its C wrapper
+under ``build/native-cffi/``). Both are optional: if the compiler fails, the
+rest of the package still installs and the registry says the variant is
+unavailable, and why. When every variant is required
+(``VARIANTS_REQUIRE_ALL=1``, as CI sets) a failure fails the build instead.
 
-Run as a script, it builds only this extension, next to a copy of the pure-Python
-package, so that it can be tried without installing anything (the sanitize
-session does this):
+Run as a script, it builds only these extensions, next to a copy of the
+pure-Python package, so that they can be tried without installing anything
+(the sanitize session does this):
 
     python build_support/native.py --into /tmp/native           # then PYTHONPATH=/tmp/native
     python build_support/native.py --into /tmp/native --sanitize
@@ -24,6 +25,7 @@ import importlib.util
 import os
 import shutil
 import sys
+import sysconfig
 import time
 from pathlib import Path
 from types import ModuleType
@@ -43,6 +45,16 @@ def _flag(name: str) -> bool:
     return os.environ.get(name, "") not in ("", "0")
 
 
+def free_threaded() -> bool:
+    """Whether this is a CPython built without the GIL (3.13t and later)."""
+    return bool(sysconfig.get_config_var("Py_GIL_DISABLED"))
+
+
+def cffi_supported() -> bool:
+    """Whether cffi builds for this interpreter: not on the free-threaded 3.13."""
+    return not (free_threaded() and sys.version_info < (3, 14))
+
+
 def _builder() -> ModuleType:
     """variants/native/_build.py, loaded by path (the package need not be importable)."""
     spec = importlib.util.spec_from_file_location("_variants_native_build", BUILDER)
@@ -52,31 +64,41 @@ def _builder() -> ModuleType:
     return module
 
 
-def native_extension(sanitize: bool = False) -> Extension:
-    """The Extension; raises ImportError if cffi is not installed."""
+def capi_extension(sanitize: bool = False) -> Extension:
+    extension: Extension = _builder().capi_extension(sanitize=sanitize)
+    return extension
+
+
+def cffi_extension(sanitize: bool = False) -> Extension:
+    """The cffi Extension; raises ImportError if cffi is not installed."""
     ffi = _builder().make_ffi(sanitize=sanitize)
     GENERATED.mkdir(parents=True, exist_ok=True)
     extension: Extension = ffi.distutils_extension(tmpdir=os.path.relpath(GENERATED), verbose=False)
     return extension
 
 
-def extensions() -> List[Extension]:
-    """What setup.py builds for the native variant: the extension, or nothing without cffi."""
+def extensions(sanitize: Optional[bool] = None) -> List[Extension]:
+    """What this interpreter builds for the native variants."""
     required = _flag(REQUIRE_ALL_ENV)
-    try:
-        extension = native_extension(sanitize=_flag(SANITIZE_ENV))
-    except ImportError as exc:
-        if required:
-            raise
-        print(f"variants: not building the native variant: {exc}", file=sys.stderr)
-        return []
-    # Optional: a compiler failure leaves the variant out instead of the install.
-    extension.optional = not required
-    return [extension]
+    sanitize = _flag(SANITIZE_ENV) if sanitize is None else sanitize
+    result: List[Extension] = []
+    if sys.implementation.name == "cpython":
+        result.append(capi_extension(sanitize))
+    if cffi_supported():
+        try:
+            result.append(cffi_extension(sanitize))
+        except ImportError as exc:
+            if required:
+                raise
+            print(f"variants: not building the cffi bridge: {exc}", file=sys.stderr)
+    for extension in result:
+        # Optional: a compiler failure leaves the variant out instead of the install.
+        extension.optional = not required
+    return result
 
 
-def build_into(target: Path, sanitize: bool = False) -> Path:
-    """Build the extension into ``target``, beside a copy of the package; return its path."""
+def build_into(target: Path, sanitize: bool = False) -> List[Path]:
+    """Build the extensions into ``target``, beside a copy of the package; their paths."""
     target = target.resolve()
     shutil.rmtree(target / "variants", ignore_errors=True)
     shutil.copytree(
@@ -86,16 +108,17 @@ def build_into(target: Path, sanitize: bool = False) -> Path:
         ignore=shutil.ignore_patterns("__pycache__", "*.so", "*.pyd", "_twins"),
     )
     os.chdir(ROOT)  # the source paths are relative to the project
-    extension = native_extension(sanitize=sanitize)
-    distribution = Distribution({"name": "variants-native", "ext_modules": [extension]})
+    built = extensions(sanitize=sanitize)
+    distribution = Distribution({"name": "variants-native", "ext_modules": built})
     command: Any = distribution.get_command_obj("build_ext")
     command.build_lib = str(target)
     command.build_temp = str(target / "temp")
     started = time.perf_counter()
     distribution.run_command("build_ext")
-    print(f"built {extension.name} in {time.perf_counter() - started:.1f} s", file=sys.stderr)
-    built = sorted((target / "variants" / "native").glob("_native.*"))
-    return next(p for p in built if p.suffix in (".so", ".pyd"))
+    seconds = time.perf_counter() - started
+    print(f"built {[e.name for e in built]} in {seconds:.1f} s", file=sys.stderr)
+    native = target / "variants" / "native"
+    return sorted(p for p in native.iterdir() if p.suffix in (".so", ".pyd"))
 
 
 def main(argv: Optional[Sequence[str]] = None) -> None:
@@ -103,7 +126,8 @@ def main(argv: Optional[Sequence[str]] = None) -> None:
     parser.add_argument("--into", type=Path, required=True, help="folder to build into")
     parser.add_argument("--sanitize", action="store_true", help="-fsanitize=address,undefined")
     args = parser.parse_args(argv)
-    print(build_into(args.into, sanitize=args.sanitize))
+    for path in build_into(args.into, sanitize=args.sanitize):
+        print(path)
 
 
 if __name__ == "__main__":

@@ -1,20 +1,23 @@
-"""The native variant itself: kernels and their dispatch, the switch to the
-portable kernels, the bytes-then-C state, threads, and random use against hashlib.
+"""The native variant itself, through both bridges: kernels and their dispatch, the switch to
+the portable kernels, each bridge's object, threads, leaks, and random use against hashlib.
 
 The hashlib-compatibility suite (test_agreement, test_behaviour, test_vectors)
-covers the native variant too, through the registry; this file tests what is
-particular to it. The sanitize session runs it against a build with
+covers ``native`` and ``native-cffi`` too, through the registry; this file tests
+what is particular to them. The sanitize session runs it against builds with
 AddressSanitizer and UBSan.
 """
 
 from __future__ import annotations
 
+import gc
 import hashlib
+import importlib
 import io
 import os
 import platform
 import subprocess
 import sys
+import sysconfig
 import threading
 from types import ModuleType
 from typing import Any, Callable, Dict, List, Tuple
@@ -38,15 +41,44 @@ RANDOM = settings(
     max_examples=60,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 )
+#: The variants over the native kernels, one per bridge.
+BRIDGES = [v.name for v in registry.VARIANTS if v.kind == "native"]
+PORTABLE_ENV = "VARIANTS_NATIVE_PORTABLE"
+CPYTHON = sys.implementation.name == "cpython"
+FREE_THREADED = bool(sysconfig.get_config_var("Py_GIL_DISABLED"))
+
+
+def provider(name: str) -> ModuleType:
+    """The module behind a native variant, or a skip (a failure where it is required)."""
+    load_or_skip(name)
+    module = registry.variant(name).provider
+    assert module is not None
+    return importlib.import_module(module)
+
+
+@pytest.fixture(scope="module", params=BRIDGES)
+def native(request: pytest.FixtureRequest) -> ModuleType:
+    """The provider module of each native variant (each bridge)."""
+    return provider(request.param)
 
 
 @pytest.fixture(scope="module")
-def native() -> ModuleType:
-    """variants.native, or a skip (a failure where every variant is required)."""
-    load_or_skip("native")
-    import variants.native
+def cffi_bridge() -> ModuleType:
+    """The cffi wrapper: ``native`` on PyPy, ``native-cffi`` on CPython."""
+    name = "native-cffi" if CPYTHON else "native"
+    module = provider(name)
+    assert module.__name__ == "variants.native.cffi_wrapper"
+    return module
 
-    return variants.native
+
+@pytest.fixture(scope="module")
+def capi() -> ModuleType:
+    """The C-API bridge (CPython only)."""
+    if not CPYTHON:
+        pytest.skip("the C-API bridge is CPython's")
+    module = provider("native")
+    assert module.__name__ == "variants.native.capi"
+    return module
 
 
 def run_python(code: str, **env: str) -> str:
@@ -81,14 +113,15 @@ def test_describe_names_the_chosen_kernels(native: ModuleType) -> None:
     chosen = native.kernel()
     assert set(chosen) == {"md5", "sha256"}
     assert native.describe() == f"md5: {chosen['md5']}, sha256: {chosen['sha256']}"
-    assert registry.load("native").details == native.describe()
+    names = [n for n in BRIDGES if registry.variant(n).provider == native.__name__]
+    assert registry.load(names[0]).details == native.describe()
     for core, kernels in native.kernels().items():
         assert kernels[0] == ("portable", True)  # the fallback, everywhere
         assert (chosen[core], True) in kernels  # only a kernel this CPU runs is chosen
 
 
 def test_dispatch_picks_the_fastest_kernel_here(native: ModuleType) -> None:
-    if os.environ.get(native.PORTABLE_ENV, "") not in ("", "0"):
+    if os.environ.get(PORTABLE_ENV, "") not in ("", "0"):
         assert native.kernel() == {"md5": "portable", "sha256": "portable"}
         return
     if platform.machine() not in ("x86_64", "AMD64"):
@@ -104,7 +137,7 @@ def test_dispatch_picks_the_fastest_kernel_here(native: ModuleType) -> None:
 @pytest.mark.parametrize("value", ["1", "0"])
 def test_environment_forces_the_portable_kernels(native: ModuleType, value: str) -> None:
     code = (
-        "import hashlib, variants.native as n\n"
+        f"import hashlib, {native.__name__} as n\n"
         "for algorithm in ('md5', 'sha224', 'sha256'):\n"
         "    for length in range(0, 300, 7):\n"
         "        data = bytes(range(256)) * 2\n"
@@ -112,7 +145,7 @@ def test_environment_forces_the_portable_kernels(native: ModuleType, value: str)
         "        assert ours == hashlib.new(algorithm, data[:length]).digest()\n"
         "print(n.describe())\n"
     )
-    described = run_python(code, **{native.PORTABLE_ENV: value}).strip()
+    described = run_python(code, **{PORTABLE_ENV: value}).strip()
     if value == "1":
         assert described == "md5: portable, sha256: portable"
     else:  # the rule: the last kernel of each core this CPU runs
@@ -167,14 +200,14 @@ def test_block_function_refuses_unknown_kernels(native: ModuleType) -> None:
                     native.block_function(core, name)
 
 
-# ---- the state: bytes first, then C -------------------------------------------
+# ---- the cffi wrapper's state: bytes first, then C ------------------------------
 
 
 @pytest.mark.parametrize("algorithm", ALGORITHMS)
-def test_messages_around_the_pending_limit(native: ModuleType, algorithm: str) -> None:
-    limit = native.PENDING_LIMIT
+def test_messages_around_the_pending_limit(cffi_bridge: ModuleType, algorithm: str) -> None:
+    limit = cffi_bridge.PENDING_LIMIT
     data = jdk_pattern(3 * limit + 300)
-    constructor = native.constructors()[algorithm]
+    constructor = cffi_bridge.constructors()[algorithm]
 
     def reference(message: bytes) -> bytes:
         return hashlib.new(algorithm, message).digest()
@@ -195,18 +228,14 @@ def test_messages_around_the_pending_limit(native: ModuleType, algorithm: str) -
         assert early.digest() == reference(data[:length])
         h.update(bytearray(data[length + 100 : length + 300]))
         assert h.digest() == reference(data[: length + 300])
-    # a whole message in the first update of an empty object is kept as the constructor keeps it
-    for length in (limit + 1, 3 * limit):
-        h = constructor()
-        h.update(data[:length])
-        assert h.digest() == h.digest() == reference(data[:length])
-        h.update(b"y")
-        assert h.digest() == reference(data[:length] + b"y")
     # a buffer that is not bytes moves the message to C at once
     h = constructor(b"abc")
     h.update(memoryview(b"def"))
     h.update(b"ghi")
     assert h.digest() == reference(b"abcdefghi")
+
+
+# ---- both bridges' objects --------------------------------------------------------
 
 
 def test_hash_types_are_made_by_their_constructors_only(native: ModuleType) -> None:
@@ -219,7 +248,7 @@ def test_hash_types_are_made_by_their_constructors_only(native: ModuleType) -> N
 
 
 def test_digests_are_plain_values(native: ModuleType) -> None:
-    """Digests written by C into new bytes objects (on CPython) behave as values."""
+    """Digests are new objects, never overwritten by later updates."""
     for constructor in native.constructors().values():
         for h in (constructor(b"abc"), constructor(bytes(5000)), constructor(bytearray(5))):
             first, second = h.digest(), h.digest()
@@ -229,21 +258,18 @@ def test_digests_are_plain_values(native: ModuleType) -> None:
             assert h.digest() != first and first == second  # not overwritten
 
 
-def test_digest_through_a_cdata_buffer(native: ModuleType) -> None:
-    """The digest path of interpreters where C does not fill bytes (PyPy's), here too."""
-    code = (
-        "import hashlib, sys, types\n"
-        "sys.implementation = types.SimpleNamespace(**{**vars(sys.implementation), 'name': 'x'})\n"
-        "import variants.native as n\n"
-        "assert not n.FILLS_BYTES\n"
-        "for algorithm in ('md5', 'sha224', 'sha256'):\n"
-        "    for data in (b'abc', bytes(5000), bytearray(100)):\n"
-        "        h = n.constructors()[algorithm](data)\n"
-        "        assert h.digest() == h.digest() == hashlib.new(algorithm, data).digest()\n"
-        "        h.update(b'x')\n"
-        "        assert h.digest() == hashlib.new(algorithm, bytes(data) + b'x').digest()\n"
-    )
-    run_python(code)
+def test_buffers_are_released(native: ModuleType) -> None:
+    """A bytearray can be resized after being hashed, and after a refused update."""
+    for constructor in native.constructors().values():
+        data = bytearray(jdk_pattern(3000))
+        h = constructor(data)
+        h.update(data)
+        h.update(memoryview(data)[:10])
+        data.extend(b"more")  # BufferError if a buffer export were still held
+        with pytest.raises(BufferError):
+            h.update(memoryview(data)[::2])
+        data.extend(b"again")
+        assert h.digest() == hashlib.new(h.name, jdk_pattern(3000) * 2 + jdk_pattern(10)).digest()
 
 
 CHUNK_KINDS: Dict[str, Callable[[bytes], object]] = {
@@ -306,9 +332,11 @@ def test_threads_racing_on_new_objects(native: ModuleType, chunk_size: int) -> N
         assert all(h.digest() == expected for h in hashes)
 
 
-def test_digests_and_copies_while_other_threads_update(native: ModuleType) -> None:
-    """Every digest taken during updates is the digest of a whole number of chunks."""
-    chunk = jdk_pattern(700)
+@pytest.mark.parametrize("chunk_size", [700, 5000])
+def test_digests_and_copies_while_other_threads_update(native: ModuleType, chunk_size: int) -> None:
+    """Every digest taken during updates is the digest of a whole number of chunks
+    (updates of 5000 bytes run without the GIL, under the object's lock)."""
+    chunk = jdk_pattern(chunk_size)
     threads, rounds = 3, 30
     h = native.md5()
     prefixes = {hashlib.md5(chunk * k).digest() for k in range(threads * rounds + 1)}
@@ -337,16 +365,133 @@ def test_digests_and_copies_while_other_threads_update(native: ModuleType) -> No
     assert set(seen) <= prefixes
 
 
+@pytest.mark.parametrize("algorithm", ALGORITHMS)
+def test_short_and_long_updates_from_four_threads(native: ModuleType, algorithm: str) -> None:
+    """Updates on both sides of the GIL threshold, to one object, from threads started
+    together: the first long one turns the lock on while short ones run. Every
+    chunk repeats the same 4 bytes, so every order of whole updates gives one message."""
+    pattern = b"wxyz"
+    sizes = [100, 3000, 4, 8192, 60, 2048]
+    threads, rounds = 4, 25
+    h = native.constructors()[algorithm]()
+    barrier = threading.Barrier(threads)
+
+    def work() -> None:
+        barrier.wait()
+        for i in range(rounds):
+            h.update(pattern * (sizes[i % len(sizes)] // 4))
+
+    run_in_threads(work, threads)
+    total = threads * sum(sizes[i % len(sizes)] for i in range(rounds))
+    assert h.digest() == hashlib.new(algorithm, pattern * (total // 4)).digest()
+
+
+# ---- the C-API bridge ---------------------------------------------------------------
+
+
+def test_capi_objects_release_what_they_hold(capi: ModuleType) -> None:
+    """Objects give back their reference to the type; error paths leak no reference."""
+    data = bytearray(b"x" * 100)
+    bad = memoryview(b"abcdefgh")[::2]
+    gc.collect()
+    before = (sys.getrefcount(capi.HASH), sys.getrefcount(data), sys.getrefcount(bad))
+    for _ in range(1000):
+        for constructor in capi.constructors().values():
+            h = constructor(data)
+            h.update(data)
+            h.copy().digest()
+            h.hexdigest()
+            for wrong in ("text", None, 7, bad):
+                with pytest.raises((TypeError, BufferError)):
+                    constructor(wrong)
+                with pytest.raises((TypeError, BufferError)):
+                    h.update(wrong)
+            with pytest.raises(TypeError):
+                constructor(data, b"two")
+            with pytest.raises(TypeError):
+                constructor(data, colour=1)
+    del h, wrong
+    gc.collect()
+    assert (sys.getrefcount(capi.HASH), sys.getrefcount(data), sys.getrefcount(bad)) == before
+
+
+def rss_kib() -> int:
+    with open("/proc/self/status") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    raise AssertionError("no VmRSS")
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/status"), reason="reads /proc")
+@pytest.mark.skipif(
+    "asan" in os.environ.get("LD_PRELOAD", ""),
+    reason="AddressSanitizer holds freed memory in quarantine; it checks memory itself",
+)
+def test_a_million_objects_leak_nothing(native: ModuleType) -> None:
+    """Constructions, updates, copies and digests, a million in all: the memory stays flat."""
+    md5, sha256 = native.md5, native.sha256
+    chunk = jdk_pattern(100)
+
+    def run(rounds: int) -> None:
+        for _ in range(rounds):
+            h = md5(chunk)
+            h.update(chunk)
+            h.copy().digest()
+            g = sha256()
+            g.update(chunk)
+            g.hexdigest()
+
+    run(20_000)  # allocator pools and caches reach their size
+    gc.collect()
+    before = rss_kib()
+    run(170_000)  # 1,020,000 calls
+    gc.collect()
+    grown = rss_kib() - before
+    # one leaked object or state per call would be well over 100 MiB
+    assert grown < 8 * 1024, f"RSS grew by {grown} KiB"
+
+
+def test_capi_releases_the_gil_from_hashlibs_threshold(capi: ModuleType) -> None:
+    assert capi.GIL_MINSIZE == 2048
+
+
+@pytest.mark.skipif(not FREE_THREADED, reason="a free-threaded CPython")
+def test_capi_keeps_the_gil_off_on_free_threaded_builds() -> None:
+    code = (
+        "import sys, variants.native.capi as c\n"
+        "c.sha256(b'abc').digest()\n"
+        "print(sys._is_gil_enabled())\n"
+    )
+    assert run_python(code).strip() == "False"
+
+
 # ---- the registry and the drop-in --------------------------------------------------
 
 
-def test_registered_first_so_the_drop_in_prefers_it(native: ModuleType) -> None:
+def test_registered_first_so_the_drop_in_prefers_it() -> None:
     entry = registry.variant("native")
     assert registry.names()[0] == "native"
-    assert entry.kind == "native" and entry.provider == "variants.native"
+    assert entry.kind == "native"
+    expected = "variants.native.capi" if CPYTHON else "variants.native.cffi_wrapper"
+    assert entry.provider == expected
     assert set(entry.algorithms) == set(ALGORITHMS)
+    native = provider("native")
     if not os.environ.get(registry.DEFAULT_ENV):
         import variants
 
         assert variants.default_variant.name == "native"
-        assert isinstance(variants.md5(b""), native.NativeHash)
+        assert variants.md5 is native.md5
+        assert type(variants.md5(b"")) is type(native.md5(b""))
+
+
+def test_cffi_bridge_is_a_variant_of_its_own_on_cpython() -> None:
+    entry = registry.variant("native-cffi")
+    assert entry.provider == "variants.native.cffi_wrapper"
+    reason = entry.unsupported()
+    if not CPYTHON:
+        assert reason is not None and "cffi" in reason
+    elif FREE_THREADED and sys.version_info < (3, 14):
+        assert reason is not None and "free-threaded" in reason
+    else:
+        assert reason is None

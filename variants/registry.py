@@ -10,6 +10,7 @@ from __future__ import annotations
 import importlib
 import os
 import sys
+import sysconfig
 from dataclasses import dataclass
 from types import ModuleType
 from typing import Callable, Dict, List, Mapping, Optional, Tuple
@@ -119,6 +120,15 @@ class Loaded:
 
 
 _PYPY = sys.implementation.name == "pypy"
+_CPYTHON = sys.implementation.name == "cpython"
+
+
+def _cffi_on_cpython() -> Optional[str]:
+    if not _CPYTHON:
+        return "here the native variant itself runs through cffi"
+    if sysconfig.get_config_var("Py_GIL_DISABLED") and sys.version_info < (3, 14):
+        return "cffi does not support the free-threaded CPython 3.13"
+    return None
 
 
 def _streamlined() -> Dict[str, str]:
@@ -165,9 +175,21 @@ VARIANTS: Tuple[Variant, ...] = (
     Variant(
         name="native",
         kind="native",
-        description="C kernels per architecture behind cffi, dispatched at run time",
-        provider="variants.native",
+        description=(
+            "C kernels per architecture behind a CPython C-API type, dispatched at run time"
+            if _CPYTHON
+            else "C kernels per architecture behind cffi (PyPy's fast way into C)"
+        ),
+        provider="variants.native.capi" if _CPYTHON else "variants.native.cffi_wrapper",
         provider_cores=("md5", "sha256"),
+    ),
+    Variant(
+        name="native-cffi",
+        kind="native",
+        description="the native kernels behind cffi on CPython: what that bridge costs",
+        provider="variants.native.cffi_wrapper",
+        provider_cores=("md5", "sha256"),
+        unsupported=_cffi_on_cpython,
     ),
     Variant(
         name="cython",

@@ -47,9 +47,10 @@ static void hex(const unsigned char *digest, int size, char *out) {
 /* The digest of `length` bytes at `data`, with kernel `blocks`. */
 static int digest_with(int algorithm, vn_blocks_fn *blocks, const unsigned char *data,
                        size_t length, unsigned char *out) {
-    vn_hash h;
-    vn_start_with(&h, algorithm, blocks, (const char *)data, length);
-    return vn_digest(&h, (char *)out);
+    vn_state s;
+    vn_init(&s, algorithm, blocks);
+    vn_absorb(&s, data, length);
+    return vn_final(&s, out);
 }
 
 /* ---- standard vectors --------------------------------------------------- */
@@ -99,16 +100,16 @@ static void check_vectors(int core, int index, const unsigned char *million) {
         check(strcmp(text, vec->digest) == 0, "standard vector", name, vec->algorithm, length, 0);
         if (vec->message) continue;
         /* the million again, in uneven pieces across block edges */
-        vn_hash h;
-        vn_start_with(&h, vec->algorithm, blocks, NULL, 0);
+        vn_state h;
+        vn_init(&h, vec->algorithm, blocks);
         static const size_t pieces[] = {1, 63, 65, 1000, 4095, 4097, 123456};
         size_t fed = 0;
         for (size_t p = 0; p < sizeof pieces / sizeof pieces[0]; p++) {
-            vn_update(&h, (const char *)million + fed, pieces[p]);
+            vn_absorb(&h, million + fed, pieces[p]);
             fed += pieces[p];
         }
-        vn_update(&h, (const char *)million + fed, length - fed);
-        hex(digest, vn_digest(&h, (char *)digest), text);
+        vn_absorb(&h, million + fed, length - fed);
+        hex(digest, vn_final(&h, digest), text);
         check(strcmp(text, vec->digest) == 0, "standard vector in pieces", name, vec->algorithm,
               length, 0);
     }
@@ -147,17 +148,18 @@ static void check_agreement(int core, int index, const unsigned char *data) {
             }
             /* two pieces, split where the length says, and a copy taken between them */
             const size_t cut = length ? (length * 7919) % (length + 1) : 0;
-            vn_hash h, c;
-            vn_start_with(&h, algorithm, blocks, (const char *)data + 1, 0);
-            vn_update(&h, (const char *)data, cut);
-            vn_copy(&c, &h);
-            vn_digest(&h, (char *)got); /* does not end the hash */
-            vn_update(&h, (const char *)data + cut, length - cut);
-            vn_digest(&h, (char *)got);
+            vn_state h, c;
+            vn_init(&h, algorithm, blocks);
+            vn_absorb(&h, data + 1, 0);
+            vn_absorb(&h, data, cut);
+            c = h;
+            vn_final(&h, got); /* does not end the hash */
+            vn_absorb(&h, data + cut, length - cut);
+            vn_final(&h, got);
             check(memcmp(got, expected, (size_t)size) == 0, "two pieces", name, algorithm, length,
                   cut);
-            vn_update(&c, (const char *)data + cut, length - cut);
-            vn_digest(&c, (char *)got);
+            vn_absorb(&c, data + cut, length - cut);
+            vn_final(&c, got);
             check(memcmp(got, expected, (size_t)size) == 0, "copy", name, algorithm, length, cut);
         }
     }

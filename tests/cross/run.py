@@ -14,6 +14,7 @@ VARIANTS_NATIVE_PORTABLE=1, the same switch the Python module honours.
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import platform
 import shutil
@@ -106,11 +107,20 @@ def runs() -> List[Run]:
     return matrix
 
 
+def kernel_sources() -> List[str]:
+    """The kernels, dispatch and state machine, as variants/native/_build.py lists them."""
+    spec = importlib.util.spec_from_file_location("_variants_native_build", NATIVE / "_build.py")
+    assert spec is not None and spec.loader is not None
+    builder = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(builder)
+    return list(builder.KERNEL_SOURCES)
+
+
 def build(target: Target) -> Path:
     """Compile the driver with every native source for ``target``."""
     out = BUILD / target.name / "driver"
     out.parent.mkdir(parents=True, exist_ok=True)
-    sources = [str(DRIVER), *sorted(str(p) for p in NATIVE.glob("*.c"))]
+    sources = [str(DRIVER), *(str(NATIVE / name) for name in kernel_sources())]
     command = [target.compiler, *CFLAGS, f"-I{NATIVE}", *sources, "-o", str(out)]
     if target.static:
         command.insert(1, "-static")

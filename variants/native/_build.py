@@ -1,14 +1,20 @@
-"""The cffi builder of ``variants.native._native``: the C sources and the API they expose.
+"""How the native variant's two extension modules are built: sources, flags, and the bridges.
 
-API (out-of-line) mode: cffi writes a C extension module that calls the
-functions declared in ``CDEF`` directly, releasing the GIL around each call.
-``build_support/native.py`` turns the builder into the setuptools Extension
-that ``pip install .`` compiles; nothing here runs at import time of the package.
+- ``variants.native._capi``: the kernels behind a CPython C-API type
+  (``capi.c``), the native variant on CPython; built on CPython only.
+- ``variants.native._cffi``: the same kernels behind cffi (API, out-of-line
+  mode: cffi writes a C extension that calls the functions in ``CDEF``,
+  releasing the GIL around each call), the native variant on PyPy and
+  ``native-cffi`` on CPython; built where cffi can build (not on the
+  free-threaded CPython 3.13).
+
+``build_support/native.py`` turns these into the setuptools Extensions that
+``pip install .`` compiles; nothing here runs when the package is imported.
 
 All C files are compiled with the same flags at the baseline ISA (no
 ``-march``): the kernels that use optional instructions enable them per
-function (target attributes) or per instruction (inline assembly), and
-run only where the CPU has them.
+function (target attributes) or per instruction (inline assembly), and run
+only where the CPU has them.
 """
 
 from __future__ import annotations
@@ -19,9 +25,12 @@ from pathlib import Path
 from typing import Any, List, Sequence
 
 HERE = Path(__file__).resolve().parent
-MODULE = "variants.native._native"
+CAPI_MODULE = "variants.native._capi"
+CFFI_MODULE = "variants.native._cffi"
 
-SOURCES = (
+#: The kernels, their dispatch and the state machine: what both bridges compile
+#: (and what the cross-architecture test driver links).
+KERNEL_SOURCES = (
     "md5_generic.c",
     "md5_amd64.c",
     "md5_arm64.c",
@@ -33,10 +42,14 @@ SOURCES = (
     "dispatch.c",
     "hash.c",
 )
+#: Each bridge's own C.
+CAPI_SOURCES = (*KERNEL_SOURCES, "capi.c")
+CFFI_SOURCES = (*KERNEL_SOURCES, "locked.c")
 HEADERS = ("native.h", "md5_steps.h", "md5_scheduled.h")
 
-#: What the Python side sees of native.h. ``vn_hash`` is opaque to Python
-#: (``...;``): cffi takes its size from the compiler, so ``ffi.new`` can allocate it.
+#: What the Python side of the cffi bridge sees of native.h. ``vn_hash`` is
+#: opaque to Python (``...;``): cffi takes its size from the compiler, so
+#: ``ffi.new`` can allocate it.
 CDEF = """
 typedef struct vn_hash { ...; } vn_hash;
 
@@ -71,19 +84,40 @@ def _relative(path: Path) -> str:
     return os.path.relpath(path)
 
 
-def make_ffi(sanitize: bool = False, extra_compile_args: Sequence[str] = ()) -> Any:
-    """A cffi FFI builder for the extension (cffi is a build-time dependency)."""
-    ffi = importlib.import_module("cffi").FFI()
-    ffi.cdef(CDEF)
+def _flags(sanitize: bool, extra_compile_args: Sequence[str]) -> tuple[List[str], List[str]]:
+    """(compile arguments, link arguments)."""
     compile_args: List[str] = [*COMPILE_ARGS, *extra_compile_args]
     link_args: List[str] = []
     if sanitize:
         compile_args += SANITIZE_ARGS
         link_args += SANITIZE_ARGS[:1]
+    return compile_args, link_args
+
+
+def capi_extension(sanitize: bool = False, extra_compile_args: Sequence[str] = ()) -> Any:
+    """The setuptools Extension of ``variants.native._capi``."""
+    from setuptools import Extension
+
+    compile_args, link_args = _flags(sanitize, extra_compile_args)
+    return Extension(
+        CAPI_MODULE,
+        sources=[_relative(HERE / name) for name in CAPI_SOURCES],
+        include_dirs=[_relative(HERE)],
+        depends=[_relative(HERE / name) for name in HEADERS],
+        extra_compile_args=compile_args,
+        extra_link_args=link_args,
+    )
+
+
+def make_ffi(sanitize: bool = False, extra_compile_args: Sequence[str] = ()) -> Any:
+    """A cffi FFI builder for ``variants.native._cffi`` (cffi is a build-time dependency)."""
+    ffi = importlib.import_module("cffi").FFI()
+    ffi.cdef(CDEF)
+    compile_args, link_args = _flags(sanitize, extra_compile_args)
     ffi.set_source(
-        MODULE,
+        CFFI_MODULE,
         '#include "native.h"',
-        sources=[_relative(HERE / name) for name in SOURCES],
+        sources=[_relative(HERE / name) for name in CFFI_SOURCES],
         include_dirs=[_relative(HERE)],
         depends=[_relative(HERE / name) for name in HEADERS],
         extra_compile_args=compile_args,

@@ -1,9 +1,7 @@
 /*
- * The hash state machine around the kernels: start, update with buffering,
- * digest (which leaves the object usable), copy, and a one-shot digest of a
- * whole message. Each object has a mutex: the Python binding releases the
- * GIL around every call, so two threads can be in here with the same
- * object, and hashlib promises that their updates do not mix.
+ * The hash state machine around the kernels: start, absorb with buffering,
+ * the final digest (which leaves the state as it was), and a one-shot
+ * digest of a whole message. No locks: the bridges bring their own.
  */
 #include <string.h>
 
@@ -22,65 +20,52 @@ int vn_digest_size(int algorithm) {
 /* The initial chaining state of `algorithm`, and the kernel it runs unless told otherwise. */
 static vn_blocks_fn *initial(int algorithm, uint32_t state[8]) {
     if (algorithm == VN_MD5) {
-        memset(state, 0, 8 * sizeof state[0]);
         memcpy(state, md5_iv, sizeof md5_iv);
+        memset(state + 4, 0, 4 * sizeof state[0]);
         return vn_chosen(VN_CORE_MD5);
     }
     memcpy(state, algorithm == VN_SHA224 ? sha224_iv : sha256_iv, 8 * sizeof state[0]);
     return vn_chosen(VN_CORE_SHA256);
 }
 
-/* Hash `length` bytes: complete a buffered block, run the whole blocks
- * straight from `data`, buffer what is left. The caller holds the lock. */
-static void absorb(vn_hash *h, const unsigned char *data, size_t length) {
+void vn_init(vn_state *s, int algorithm, vn_blocks_fn *blocks) {
+    vn_blocks_fn *chosen = initial(algorithm, s->state);
+    s->blocks = blocks ? blocks : chosen;
+    s->algorithm = algorithm;
+    s->length = 0;
+}
+
+/* Complete a buffered block, run the whole blocks straight from `data`,
+ * buffer what is left. */
+void vn_absorb(vn_state *s, const unsigned char *data, size_t length) {
     if (!length) return;
-    const size_t used = (size_t)(h->length % 64);
-    h->length += length;
+    const size_t used = (size_t)(s->length % 64);
+    s->length += length;
     if (used) {
         const size_t need = 64 - used;
         if (length < need) {
-            memcpy(h->buffer + used, data, length);
+            memcpy(s->buffer + used, data, length);
             return;
         }
-        memcpy(h->buffer + used, data, need);
-        h->blocks(h->state, h->buffer, 1);
+        memcpy(s->buffer + used, data, need);
+        s->blocks(s->state, s->buffer, 1);
         data += need;
         length -= need;
     }
     const size_t whole = length / 64;
     if (whole) {
-        h->blocks(h->state, data, whole);
+        s->blocks(s->state, data, whole);
         data += 64 * whole;
         length -= 64 * whole;
     }
-    if (length) memcpy(h->buffer, data, length);
-}
-
-void vn_start_with(vn_hash *h, int algorithm, vn_blocks_fn *blocks, const char *data,
-                   size_t length) {
-    vn_blocks_fn *chosen = initial(algorithm, h->state);
-    h->blocks = blocks ? blocks : chosen;
-    h->algorithm = algorithm;
-    h->length = 0;
-    pthread_mutex_init(&h->lock, NULL);
-    absorb(h, (const unsigned char *)data, length);
-}
-
-void vn_start(vn_hash *h, int algorithm, const char *data, size_t length) {
-    vn_start_with(h, algorithm, NULL, data, length);
-}
-
-void vn_update(vn_hash *h, const char *data, size_t length) {
-    pthread_mutex_lock(&h->lock);
-    absorb(h, (const unsigned char *)data, length);
-    pthread_mutex_unlock(&h->lock);
+    if (length) memcpy(s->buffer, data, length);
 }
 
 /* Pad the message of `length` bytes whose last `length % 64` are `tail` (the
  * blocks before them are already in `state`), run the last block or two, and
  * write the digest of `algorithm` to `out`. Returns the digest size. */
 static int finish(int algorithm, vn_blocks_fn *blocks, uint32_t *state, const unsigned char *tail,
-                  uint64_t length, char *out) {
+                  uint64_t length, unsigned char *out) {
     /* the tail, 0x80, zeros, and the length in bits as 64 bits: one block or two */
     unsigned char last[128];
     const size_t used = (size_t)(length % 64);
@@ -97,25 +82,19 @@ static int finish(int algorithm, vn_blocks_fn *blocks, uint32_t *state, const un
 
     /* MD5 writes its words little-endian, SHA-2 big-endian */
     const int digest_size = vn_digest_size(algorithm);
-    unsigned char *o = (unsigned char *)out;
     for (int i = 0; i < digest_size / 4; i++) {
         for (int j = 0; j < 4; j++) {
             const int shift = algorithm == VN_MD5 ? 8 * j : 24 - 8 * j;
-            o[4 * i + j] = (unsigned char)(state[i] >> shift);
+            out[4 * i + j] = (unsigned char)(state[i] >> shift);
         }
     }
     return digest_size;
 }
 
-int vn_digest(vn_hash *h, char *out) {
+int vn_final(const vn_state *s, unsigned char *out) {
     uint32_t state[8];
-    unsigned char tail[64];
-    pthread_mutex_lock(&h->lock);
-    memcpy(state, h->state, sizeof state);
-    const uint64_t length = h->length;
-    memcpy(tail, h->buffer, (size_t)(length % 64));
-    pthread_mutex_unlock(&h->lock);
-    return finish(h->algorithm, h->blocks, state, tail, length, out);
+    memcpy(state, s->state, sizeof state);
+    return finish(s->algorithm, s->blocks, state, s->buffer, s->length, out);
 }
 
 int vn_oneshot(int algorithm, const char *data, size_t length, char *out) {
@@ -124,16 +103,5 @@ int vn_oneshot(int algorithm, const char *data, size_t length, char *out) {
     const size_t whole = length / 64;
     if (whole) blocks(state, (const unsigned char *)data, whole);
     const unsigned char *tail = length % 64 ? (const unsigned char *)data + 64 * whole : NULL;
-    return finish(algorithm, blocks, state, tail, length, out);
-}
-
-void vn_copy(vn_hash *dst, vn_hash *src) {
-    pthread_mutex_lock(&src->lock);
-    memcpy(dst->state, src->state, sizeof dst->state);
-    dst->length = src->length;
-    memcpy(dst->buffer, src->buffer, (size_t)(src->length % 64));
-    dst->blocks = src->blocks;
-    dst->algorithm = src->algorithm;
-    pthread_mutex_unlock(&src->lock);
-    pthread_mutex_init(&dst->lock, NULL);
+    return finish(algorithm, blocks, state, tail, length, (unsigned char *)out);
 }

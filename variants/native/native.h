@@ -10,7 +10,9 @@
  *   md5_arm64.c, sha256_arm64.c       AArch64: scalar MD5, SHA-256 with SHA2
  *   md5_riscv64.c, sha256_riscv64.c   RISC-V 64: Zbb rotates, Zknh SHA-256
  *   dispatch.c                        CPU features, the kernel tables, the choice
- *   hash.c                            init, update with buffering, digest, copy
+ *   hash.c                            the state machine: init, update with buffering, digest
+ *   locked.c                          its objects behind a mutex, for the cffi bridge
+ *   capi.c                            the CPython C-API module (the native variant on CPython)
  *
  * Everything is built at the baseline ISA; only functions that use optional
  * instructions ask for them, with a per-function target attribute or inside
@@ -84,36 +86,52 @@ int vn_compress(int core, int index, uint32_t *state, const char *data, size_t b
 
 /* ---- hash.c -------------------------------------------------------------- */
 
-/* One hash object. `lock` serialises updates, digests and copies from
- * several threads: the Python binding drops the GIL around every call.
- * Python frees the memory without pthread_mutex_destroy: a default mutex
- * that is not held owns nothing on Linux (glibc and musl). */
-typedef struct vn_hash {
+/* The state of one message being hashed. It has no lock: each bridge keeps
+ * its objects' states safe from several threads in its own way (the C-API
+ * type with the interpreter's locks, the cffi bridge with vn_hash below).
+ * A plain struct copy is a copy of the hash. */
+typedef struct vn_state {
     uint32_t state[8];
     uint64_t length; /* bytes hashed so far, mod 2**64; length % 64 are buffered */
     unsigned char buffer[64];
     vn_blocks_fn *blocks;
     int algorithm;
+} vn_state;
+
+/* Start `s` as `algorithm` with kernel `blocks` (NULL: the one vn_setup chose). */
+void vn_init(vn_state *s, int algorithm, vn_blocks_fn *blocks);
+/* Hash `length` more bytes. */
+void vn_absorb(vn_state *s, const unsigned char *data, size_t length);
+/* Write the digest of everything so far to `out` (16, 28 or 32 bytes); `s`
+ * is not changed. Returns the digest size. */
+int vn_final(const vn_state *s, unsigned char *out);
+/* The digest of the `length` bytes at `data` as one message, written to
+ * `out`, with the chosen kernel and no object. Returns the digest size. */
+int vn_oneshot(int algorithm, const char *data, size_t length, char *out);
+/* The digest size of an algorithm. */
+int vn_digest_size(int algorithm);
+
+/* ---- locked.c: the cffi bridge's objects --------------------------------- */
+
+/* A state with a mutex: cffi releases the GIL around every call, so two
+ * threads can be in here with the same object, and hashlib promises that
+ * their updates do not mix. Python frees the memory without
+ * pthread_mutex_destroy: a default mutex that is not held owns nothing on
+ * Linux (glibc and musl). */
+typedef struct vn_hash {
+    vn_state s;
     pthread_mutex_t lock;
 } vn_hash;
 
 /* Start `h` (fresh memory) as `algorithm` and hash `length` bytes of `data`:
  * construction with data in one call. No lock is taken: `h` is not shared yet. */
 void vn_start(vn_hash *h, int algorithm, const char *data, size_t length);
-/* vn_start with a given kernel instead of the chosen one (the tests use it). */
-void vn_start_with(vn_hash *h, int algorithm, vn_blocks_fn *blocks, const char *data,
-                   size_t length);
 /* Hash `length` more bytes. */
 void vn_update(vn_hash *h, const char *data, size_t length);
-/* Write the digest of everything so far to `out` (16, 28 or 32 bytes);
- * `h` stays usable. Returns the digest size. */
+/* Write the digest of everything so far to `out`; `h` stays usable.
+ * Returns the digest size. */
 int vn_digest(vn_hash *h, char *out);
-/* The digest of the `length` bytes at `data` as one message, written to
- * `out`, with the chosen kernel and no object. Returns the digest size. */
-int vn_oneshot(int algorithm, const char *data, size_t length, char *out);
 /* Make `dst` (fresh memory) an independent copy of `src`. */
 void vn_copy(vn_hash *dst, vn_hash *src);
-/* The digest size of an algorithm. */
-int vn_digest_size(int algorithm);
 
 #endif

@@ -1,0 +1,579 @@
+/*
+ * variants.native._capi: the native kernels as a CPython extension type,
+ * written against the C API (no cffi, no Cython): the native variant on CPython.
+ *
+ * Shaped after CPython's own Modules/md5module.c and sha2module.c:
+ *  - multi-phase initialisation, one heap type (HASH, as _hashlib's) kept in
+ *    the module's state; the type cannot be called: the module functions
+ *    md5(), sha224() and sha256() are the constructors, with hashlib's
+ *    signature, parsed by hand from METH_FASTCALL | METH_KEYWORDS;
+ *  - the GIL is released only for inputs of at least GIL_MINSIZE bytes, as
+ *    hashlib does; only then, and from then on, does the object take its
+ *    lock (PyMutex from 3.13, a PyThread lock before). On the free-threaded
+ *    build there is no GIL to protect a state, so the lock is always taken
+ *    (an uncontended PyMutex is one atomic operation) and the module
+ *    declares Py_MOD_GIL_NOT_USED;
+ *  - digest() and hexdigest() write straight into the new bytes or str.
+ *
+ * The state machine (hash.c) and the kernels and their dispatch are the
+ * same C as the cffi bridge's.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include "native.h"
+
+/* hashlib's threshold: shorter inputs are hashed with the GIL held. */
+#define GIL_MINSIZE 2048
+
+#if PY_VERSION_HEX < 0x030A0000 /* 3.9 */
+static inline PyObject *Py_NewRef(PyObject *obj) {
+    Py_INCREF(obj);
+    return obj;
+}
+static int PyModule_AddObjectRef(PyObject *module, const char *name, PyObject *value) {
+    Py_INCREF(value);
+    if (PyModule_AddObject(module, name, value) < 0) {
+        Py_DECREF(value);
+        return -1;
+    }
+    return 0;
+}
+#endif
+
+#if PY_VERSION_HEX >= 0x030D0000
+#define VN_PYMUTEX 1
+#endif
+
+typedef struct {
+    PyTypeObject *hash_type;
+    PyObject *names[3]; /* "md5", "sha224", "sha256", by algorithm number */
+} module_state;
+
+typedef struct {
+    PyObject_HEAD
+#if defined(VN_PYMUTEX)
+    PyMutex mutex;
+#if !defined(Py_GIL_DISABLED)
+    char use_mutex; /* set for good by the first update that releases the GIL */
+#endif
+#else
+    PyThread_type_lock lock; /* made by the first update that releases the GIL */
+#endif
+    vn_state s;
+} HashObject;
+
+static inline module_state *state_of_module(PyObject *module) {
+    return (module_state *)PyModule_GetState(module);
+}
+
+/* ---- the object's lock ---------------------------------------------------- */
+
+/* Whether the state must be locked: always without a GIL; with one, once
+ * an update has released it. Read and set only while holding the GIL. */
+static inline int uses_lock(HashObject *self) {
+#if defined(Py_GIL_DISABLED)
+    (void)self;
+    return 1;
+#elif defined(VN_PYMUTEX)
+    return self->use_mutex;
+#else
+    return self->lock != NULL;
+#endif
+}
+
+/* Make the object take its lock from now on (with the GIL held). Returns
+ * 0 if no lock could be made: then the caller keeps the GIL while hashing. */
+static int start_locking(HashObject *self) {
+#if defined(Py_GIL_DISABLED)
+    (void)self;
+#elif defined(VN_PYMUTEX)
+    self->use_mutex = 1;
+#else
+    if (self->lock == NULL) {
+        self->lock = PyThread_allocate_lock();
+        if (self->lock == NULL) return 0;
+    }
+#endif
+    return 1;
+}
+
+/* Take the lock while the thread holds the GIL (or is attached): waiting
+ * lets other threads run. */
+static inline void lock_attached(HashObject *self) {
+#if defined(VN_PYMUTEX)
+    PyMutex_Lock(&self->mutex); /* detaches the thread state while it waits */
+#else
+    if (!PyThread_acquire_lock(self->lock, NOWAIT_LOCK)) {
+        Py_BEGIN_ALLOW_THREADS
+        PyThread_acquire_lock(self->lock, WAIT_LOCK);
+        Py_END_ALLOW_THREADS
+    }
+#endif
+}
+
+/* Take the lock with the GIL released. */
+static inline void lock_detached(HashObject *self) {
+#if defined(VN_PYMUTEX)
+    PyMutex_Lock(&self->mutex);
+#else
+    PyThread_acquire_lock(self->lock, WAIT_LOCK);
+#endif
+}
+
+static inline void unlock(HashObject *self) {
+#if defined(VN_PYMUTEX)
+    PyMutex_Unlock(&self->mutex);
+#else
+    PyThread_release_lock(self->lock);
+#endif
+}
+
+/* ---- buffers, with hashlib's errors --------------------------------------- */
+
+/* The bytes of `obj`, as hashlib takes them (Modules/hashlib.h). */
+static int get_buffer(PyObject *obj, Py_buffer *view) {
+    if (PyUnicode_Check(obj)) {
+        PyErr_SetString(PyExc_TypeError, "Strings must be encoded before hashing");
+        return -1;
+    }
+    if (!PyObject_CheckBuffer(obj)) {
+        PyErr_SetString(PyExc_TypeError, "object supporting the buffer API required");
+        return -1;
+    }
+    if (PyObject_GetBuffer(obj, view, PyBUF_SIMPLE) == -1) return -1;
+    if (view->ndim > 1) {
+        PyErr_SetString(PyExc_BufferError, "Buffer must be single dimension");
+        PyBuffer_Release(view);
+        return -1;
+    }
+    return 0;
+}
+
+/* Hash `length` bytes into `self`, which other threads may be using
+ * unless it is `fresh` (being made by its constructor). */
+static void absorb(HashObject *self, const unsigned char *data, Py_ssize_t length, int fresh) {
+    if (length >= GIL_MINSIZE && fresh) { /* nobody else can see it yet: no lock */
+        Py_BEGIN_ALLOW_THREADS
+        vn_absorb(&self->s, data, (size_t)length);
+        Py_END_ALLOW_THREADS
+    } else if (length >= GIL_MINSIZE && start_locking(self)) {
+        Py_BEGIN_ALLOW_THREADS
+        lock_detached(self);
+        vn_absorb(&self->s, data, (size_t)length);
+        unlock(self);
+        Py_END_ALLOW_THREADS
+    } else if (uses_lock(self)) {
+        lock_attached(self);
+        vn_absorb(&self->s, data, (size_t)length);
+        unlock(self);
+    } else {
+        vn_absorb(&self->s, data, (size_t)length);
+    }
+}
+
+/* Hash the bytes of `obj` into `self`; -1 with hashlib's error if it has none. */
+static int absorb_object(HashObject *self, PyObject *obj, int fresh) {
+    if (PyBytes_CheckExact(obj)) { /* immutable: no buffer to hold */
+        absorb(self, (const unsigned char *)PyBytes_AS_STRING(obj), PyBytes_GET_SIZE(obj), fresh);
+        return 0;
+    }
+    Py_buffer view;
+    if (get_buffer(obj, &view) < 0) return -1;
+    absorb(self, (const unsigned char *)view.buf, view.len, fresh);
+    PyBuffer_Release(&view);
+    return 0;
+}
+
+/* ---- the HASH type ------------------------------------------------------------ */
+
+static HashObject *new_object(PyTypeObject *type) {
+    HashObject *self = PyObject_New(HashObject, type); /* a new reference to type, too */
+    if (self == NULL) return NULL;
+#if defined(VN_PYMUTEX)
+    self->mutex = (PyMutex){0};
+#if !defined(Py_GIL_DISABLED)
+    self->use_mutex = 0;
+#endif
+#else
+    self->lock = NULL;
+#endif
+    return self;
+}
+
+static void hash_dealloc(HashObject *self) {
+    PyTypeObject *type = Py_TYPE(self);
+#if !defined(VN_PYMUTEX)
+    if (self->lock != NULL) PyThread_free_lock(self->lock);
+#endif
+    PyObject_Free(self);
+    Py_DECREF(type);
+}
+
+/* The digest of everything so far, into `out`; returns its size. */
+static int final(HashObject *self, unsigned char *out) {
+    int size;
+    if (uses_lock(self)) {
+        lock_attached(self);
+        size = vn_final(&self->s, out);
+        unlock(self);
+    } else {
+        size = vn_final(&self->s, out);
+    }
+    return size;
+}
+
+PyDoc_STRVAR(update_doc, "update($self, data, /)\n--\n\n"
+                         "Hash the bytes of data (any bytes-like object) after what came before.");
+
+static PyObject *hash_update(HashObject *self, PyObject *data) {
+    if (absorb_object(self, data, 0) < 0) return NULL;
+    Py_RETURN_NONE;
+}
+
+PyDoc_STRVAR(digest_doc, "digest($self, /)\n--\n\n"
+                         "The digest of everything hashed so far; the object stays usable.");
+
+static PyObject *hash_digest(HashObject *self, PyObject *Py_UNUSED(ignored)) {
+    PyObject *out = PyBytes_FromStringAndSize(NULL, vn_digest_size(self->s.algorithm));
+    if (out == NULL) return NULL;
+    final(self, (unsigned char *)PyBytes_AS_STRING(out));
+    return out;
+}
+
+PyDoc_STRVAR(hexdigest_doc, "hexdigest($self, /)\n--\n\n"
+                            "digest() as a string of hexadecimal digits.");
+
+static PyObject *hash_hexdigest(HashObject *self, PyObject *Py_UNUSED(ignored)) {
+    static const char digits[] = "0123456789abcdef";
+    unsigned char digest[32];
+    const int size = final(self, digest);
+    PyObject *out = PyUnicode_New(2 * size, 127);
+    if (out == NULL) return NULL;
+    Py_UCS1 *text = PyUnicode_1BYTE_DATA(out);
+    for (int i = 0; i < size; i++) {
+        text[2 * i] = (Py_UCS1)digits[digest[i] >> 4];
+        text[2 * i + 1] = (Py_UCS1)digits[digest[i] & 15];
+    }
+    return out;
+}
+
+PyDoc_STRVAR(copy_doc, "copy($self, /)\n--\n\nAn independent object in the same state.");
+
+static PyObject *hash_copy(HashObject *self, PyObject *Py_UNUSED(ignored)) {
+    HashObject *other = new_object(Py_TYPE(self));
+    if (other == NULL) return NULL;
+    if (uses_lock(self)) {
+        lock_attached(self);
+        other->s = self->s;
+        unlock(self);
+    } else {
+        other->s = self->s;
+    }
+    return (PyObject *)other;
+}
+
+static PyObject *hash_repr(HashObject *self) {
+    module_state *st = (module_state *)PyType_GetModuleState(Py_TYPE(self));
+    if (st == NULL) return NULL;
+    return PyUnicode_FromFormat("<%U native HASH object @ %p>", st->names[self->s.algorithm],
+                                (void *)self);
+}
+
+static PyObject *hash_get_name(HashObject *self, void *Py_UNUSED(closure)) {
+    module_state *st = (module_state *)PyType_GetModuleState(Py_TYPE(self));
+    if (st == NULL) return NULL;
+    return Py_NewRef(st->names[self->s.algorithm]);
+}
+
+static PyObject *hash_get_digest_size(HashObject *self, void *Py_UNUSED(closure)) {
+    return PyLong_FromLong(vn_digest_size(self->s.algorithm));
+}
+
+static PyObject *hash_get_block_size(HashObject *self, void *Py_UNUSED(closure)) {
+    (void)self;
+    return PyLong_FromLong(64);
+}
+
+static PyMethodDef hash_methods[] = {
+    {"update", (PyCFunction)hash_update, METH_O, update_doc},
+    {"digest", (PyCFunction)hash_digest, METH_NOARGS, digest_doc},
+    {"hexdigest", (PyCFunction)hash_hexdigest, METH_NOARGS, hexdigest_doc},
+    {"copy", (PyCFunction)hash_copy, METH_NOARGS, copy_doc},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyGetSetDef hash_getset[] = {
+    {"name", (getter)hash_get_name, NULL, "The algorithm's name, as hashlib.new takes it.", NULL},
+    {"digest_size", (getter)hash_get_digest_size, NULL, "The size of the digest in bytes.", NULL},
+    {"block_size", (getter)hash_get_block_size, NULL, "The algorithm's block size in bytes.",
+     NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+PyDoc_STRVAR(hash_doc, "A hash object of the native variant, like hashlib's.\n\n"
+                       "Made by md5(), sha224() and sha256(), not by calling the type.");
+
+static PyType_Slot hash_slots[] = {
+    {Py_tp_dealloc, hash_dealloc}, {Py_tp_repr, hash_repr},     {Py_tp_methods, hash_methods},
+    {Py_tp_getset, hash_getset},   {Py_tp_doc, (void *)hash_doc}, {0, NULL},
+};
+
+#if PY_VERSION_HEX >= 0x030A0000
+#define VN_TPFLAGS (Py_TPFLAGS_DEFAULT | Py_TPFLAGS_IMMUTABLETYPE | Py_TPFLAGS_DISALLOW_INSTANTIATION)
+#else
+#define VN_TPFLAGS Py_TPFLAGS_DEFAULT
+#endif
+
+static PyType_Spec hash_spec = {
+    .name = "variants.native.HASH",
+    .basicsize = sizeof(HashObject),
+    .flags = VN_TPFLAGS,
+    .slots = hash_slots,
+};
+
+/* ---- the constructors ------------------------------------------------------ */
+
+/* md5(data=b"", *, usedforsecurity=True, string=None), and the same for the others. */
+static PyObject *construct(PyObject *module, int algorithm, const char *function,
+                           PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    PyObject *data = NULL, *string = NULL;
+    if (nargs > 1) {
+        PyErr_Format(PyExc_TypeError, "%s() takes at most 1 positional argument (%zd given)",
+                     function, nargs);
+        return NULL;
+    }
+    if (nargs == 1) data = args[0];
+    if (kwnames != NULL) {
+        const Py_ssize_t count = PyTuple_GET_SIZE(kwnames);
+        for (Py_ssize_t i = 0; i < count; i++) {
+            PyObject *key = PyTuple_GET_ITEM(kwnames, i);
+            PyObject *value = args[nargs + i];
+            if (PyUnicode_CompareWithASCIIString(key, "data") == 0) {
+                if (data != NULL) {
+                    PyErr_Format(PyExc_TypeError,
+                                 "argument for %s() given by name ('data') and position (1)",
+                                 function);
+                    return NULL;
+                }
+                data = value;
+            } else if (PyUnicode_CompareWithASCIIString(key, "string") == 0) {
+                string = value;
+            } else if (PyUnicode_CompareWithASCIIString(key, "usedforsecurity") != 0) {
+                /* usedforsecurity is accepted and means nothing: every algorithm is there */
+                PyErr_Format(PyExc_TypeError, "%s() got an unexpected keyword argument '%U'",
+                             function, key);
+                return NULL;
+            }
+        }
+    }
+    if (string != NULL && string != Py_None) {
+        if (data != NULL) {
+            PyErr_SetString(PyExc_TypeError, "'data' and 'string' are mutually exclusive");
+            return NULL;
+        }
+        data = string;
+    }
+    HashObject *self = new_object(state_of_module(module)->hash_type);
+    if (self == NULL) return NULL;
+    vn_init(&self->s, algorithm, NULL);
+    if (data != NULL && absorb_object(self, data, 1) < 0) {
+        Py_DECREF(self);
+        return NULL;
+    }
+    return (PyObject *)self;
+}
+
+#define CONSTRUCTOR(name, ALGORITHM)                                                        \
+    static PyObject *construct_##name(PyObject *module, PyObject *const *args,              \
+                                      Py_ssize_t nargs, PyObject *kwnames) {                \
+        return construct(module, ALGORITHM, #name, args, nargs, kwnames);                   \
+    }                                                                                       \
+    PyDoc_STRVAR(name##_doc, #name "($module, /, data=b'', *, usedforsecurity=True, "       \
+                                   "string=None)\n--\n\n"                                   \
+                                   "A new hash object of the native variant, optionally "   \
+                                   "hashing data: hashlib's signature.");
+
+CONSTRUCTOR(md5, VN_MD5)
+CONSTRUCTOR(sha224, VN_SHA224)
+CONSTRUCTOR(sha256, VN_SHA256)
+
+/* ---- the kernels, for describe() and the block benchmark ------------------- */
+
+PyDoc_STRVAR(kernels_doc, "kernels($module, /)\n--\n\n"
+                          "Each core's kernels in this build, portable first: a tuple per core "
+                          "(md5, sha256) of (name, usable on this CPU) pairs.");
+
+static PyObject *module_kernels(PyObject *module, PyObject *Py_UNUSED(ignored)) {
+    (void)module;
+    PyObject *result = PyTuple_New(VN_CORES);
+    if (result == NULL) return NULL;
+    for (int core = 0; core < VN_CORES; core++) {
+        const int count = vn_kernel_count(core);
+        PyObject *list = PyTuple_New(count);
+        if (list == NULL) goto error;
+        PyTuple_SET_ITEM(result, core, list);
+        for (int i = 0; i < count; i++) {
+            PyObject *pair = Py_BuildValue("(sO)", vn_kernel_name(core, i),
+                                           vn_kernel_usable(core, i) ? Py_True : Py_False);
+            if (pair == NULL) goto error;
+            PyTuple_SET_ITEM(list, i, pair);
+        }
+    }
+    return result;
+error:
+    Py_DECREF(result);
+    return NULL;
+}
+
+PyDoc_STRVAR(chosen_doc, "chosen($module, core, /)\n--\n\n"
+                         "The index of the kernel dispatch chose for core (0: md5, 1: sha256).");
+
+static PyObject *module_chosen(PyObject *module, PyObject *core) {
+    (void)module;
+    const long number = PyLong_AsLong(core);
+    if (number == -1 && PyErr_Occurred()) return NULL;
+    if (number < 0 || number >= VN_CORES) {
+        PyErr_Format(PyExc_ValueError, "no core %ld", number);
+        return NULL;
+    }
+    return PyLong_FromLong(vn_kernel_chosen((int)number));
+}
+
+PyDoc_STRVAR(compress_doc,
+             "compress($module, core, kernel, state, data, /)\n--\n\n"
+             "Run kernel number `kernel` of `core` (-1: the chosen one) over data, whole "
+             "64-byte blocks, from the chaining state (a tuple of 8 ints); the new state.");
+
+static PyObject *module_compress(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
+    (void)module;
+    if (nargs != 4) {
+        PyErr_Format(PyExc_TypeError, "compress() takes 4 arguments (%zd given)", nargs);
+        return NULL;
+    }
+    const long core = PyLong_AsLong(args[0]);
+    const long index = PyLong_AsLong(args[1]);
+    if ((core == -1 || index == -1) && PyErr_Occurred()) return NULL;
+    if (core < 0 || core >= VN_CORES) {
+        PyErr_Format(PyExc_ValueError, "no core %ld", core);
+        return NULL;
+    }
+    PyObject *words = PySequence_Fast(args[2], "state must be a sequence of ints");
+    if (words == NULL) return NULL;
+    uint32_t state[8] = {0};
+    const Py_ssize_t count = PySequence_Fast_GET_SIZE(words);
+    if (count > 8) {
+        Py_DECREF(words);
+        PyErr_SetString(PyExc_ValueError, "a state has at most 8 words");
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < count; i++) {
+        state[i] = (uint32_t)PyLong_AsUnsignedLongMask(PySequence_Fast_GET_ITEM(words, i));
+    }
+    Py_DECREF(words);
+    if (PyErr_Occurred()) return NULL;
+    Py_buffer view;
+    if (get_buffer(args[3], &view) < 0) return NULL;
+    int status = -1;
+    if (view.len % 64 == 0) {
+        Py_BEGIN_ALLOW_THREADS
+        status = vn_compress((int)core, (int)index, state, view.buf, (size_t)view.len / 64);
+        Py_END_ALLOW_THREADS
+    }
+    const Py_ssize_t length = view.len;
+    PyBuffer_Release(&view);
+    if (length % 64) {
+        PyErr_Format(PyExc_ValueError, "%zd bytes is not whole 64-byte blocks", length);
+        return NULL;
+    }
+    if (status < 0) {
+        PyErr_Format(PyExc_ValueError, "no kernel %ld of core %ld runs on this CPU", index, core);
+        return NULL;
+    }
+    PyObject *result = PyTuple_New(count);
+    if (result == NULL) return NULL;
+    for (Py_ssize_t i = 0; i < count; i++) {
+        PyObject *word = PyLong_FromUnsignedLong(state[i]);
+        if (word == NULL) {
+            Py_DECREF(result);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(result, i, word);
+    }
+    return result;
+}
+
+static PyMethodDef module_methods[] = {
+    {"md5", (PyCFunction)(void (*)(void))construct_md5, METH_FASTCALL | METH_KEYWORDS, md5_doc},
+    {"sha224", (PyCFunction)(void (*)(void))construct_sha224, METH_FASTCALL | METH_KEYWORDS,
+     sha224_doc},
+    {"sha256", (PyCFunction)(void (*)(void))construct_sha256, METH_FASTCALL | METH_KEYWORDS,
+     sha256_doc},
+    {"kernels", module_kernels, METH_NOARGS, kernels_doc},
+    {"chosen", module_chosen, METH_O, chosen_doc},
+    {"compress", (PyCFunction)(void (*)(void))module_compress, METH_FASTCALL, compress_doc},
+    {NULL, NULL, 0, NULL},
+};
+
+/* ---- the module ------------------------------------------------------------ */
+
+static int module_exec(PyObject *module) {
+    module_state *st = state_of_module(module);
+    /* Reads VARIANTS_NATIVE_PORTABLE; idempotent, and each import chooses the same. */
+    vn_setup();
+    st->hash_type = (PyTypeObject *)PyType_FromModuleAndSpec(module, &hash_spec, NULL);
+    if (st->hash_type == NULL) return -1;
+#if PY_VERSION_HEX < 0x030A0000
+    st->hash_type->tp_new = NULL; /* before Py_TPFLAGS_DISALLOW_INSTANTIATION */
+#endif
+    static const char *const names[3] = {"md5", "sha224", "sha256"};
+    for (int i = 0; i < 3; i++) {
+        st->names[i] = PyUnicode_InternFromString(names[i]);
+        if (st->names[i] == NULL) return -1;
+    }
+    if (PyModule_AddObjectRef(module, "HASH", (PyObject *)st->hash_type) < 0) return -1;
+    if (PyModule_AddIntConstant(module, "GIL_MINSIZE", GIL_MINSIZE) < 0) return -1;
+    return 0;
+}
+
+static int module_traverse(PyObject *module, visitproc visit, void *arg) {
+    module_state *st = state_of_module(module);
+    Py_VISIT(st->hash_type);
+    return 0;
+}
+
+static int module_clear(PyObject *module) {
+    module_state *st = state_of_module(module);
+    Py_CLEAR(st->hash_type);
+    for (int i = 0; i < 3; i++) Py_CLEAR(st->names[i]);
+    return 0;
+}
+
+static void module_free(void *module) { module_clear((PyObject *)module); }
+
+static PyModuleDef_Slot module_slots[] = {
+    {Py_mod_exec, module_exec},
+#if PY_VERSION_HEX >= 0x030C0000
+    {Py_mod_multiple_interpreters, Py_MOD_PER_INTERPRETER_GIL_SUPPORTED},
+#endif
+#if PY_VERSION_HEX >= 0x030D0000
+    {Py_mod_gil, Py_MOD_GIL_NOT_USED},
+#endif
+    {0, NULL},
+};
+
+PyDoc_STRVAR(module_doc, "The native kernels behind a CPython extension type (see capi.c).");
+
+static struct PyModuleDef module_def = {
+    PyModuleDef_HEAD_INIT,
+    .m_name = "variants.native._capi",
+    .m_doc = module_doc,
+    .m_size = sizeof(module_state),
+    .m_methods = module_methods,
+    .m_slots = module_slots,
+    .m_traverse = module_traverse,
+    .m_clear = module_clear,
+    .m_free = module_free,
+};
+
+PyMODINIT_FUNC PyInit__capi(void) { return PyModuleDef_Init(&module_def); }

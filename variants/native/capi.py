@@ -1,0 +1,64 @@
+"""The native variant on CPython: the kernels behind a C-API extension type (``capi.c``).
+
+``md5``, ``sha224`` and ``sha256`` are the extension's own functions, with
+hashlib's signature; the objects they make are ``HASH`` instances with
+hashlib's interface. The GIL is released for inputs of 2 KiB and more, as
+hashlib does. The registry reaches this module as the ``provider`` of the
+``native`` variant on CPython: ``constructors()``, ``block_functions()`` and
+``describe()``.
+"""
+
+from __future__ import annotations
+
+from typing import Dict
+
+from variants._shell import Constructor, State
+from variants.native._kernels import KernelTable
+
+try:
+    import variants.native._capi as _capi
+except ImportError as exc:  # not built here (no C compiler at install time), or not CPython
+    raise ImportError(
+        f"the C extension variants.native._capi is not importable ({exc}); `pip install .` "
+        "builds it on CPython with a C compiler (VARIANTS_REQUIRE_ALL=1 makes a failed build "
+        "an error)"
+    ) from exc
+
+__all__ = [
+    "GIL_MINSIZE",
+    "HASH",
+    "block_function",
+    "block_functions",
+    "constructors",
+    "describe",
+    "kernel",
+    "kernels",
+    "md5",
+    "sha224",
+    "sha256",
+]
+
+HASH = _capi.HASH
+#: Inputs this long or longer are hashed with the GIL released (hashlib's threshold).
+GIL_MINSIZE: int = _capi.GIL_MINSIZE
+md5: Constructor = _capi.md5
+sha224: Constructor = _capi.sha224
+sha256: Constructor = _capi.sha256
+
+
+def _run(core: int, index: int, state: State, data: memoryview) -> State:
+    result: State = _capi.compress(core, index, state, data)
+    return result
+
+
+_table = KernelTable(_capi.kernels(), _capi.chosen, _run)
+kernels = _table.kernels
+kernel = _table.kernel
+describe = _table.describe
+block_function = _table.block_function
+block_functions = _table.block_functions
+
+
+def constructors() -> Dict[str, Constructor]:
+    """hashlib-compatible constructors by algorithm name."""
+    return {"md5": md5, "sha224": sha224, "sha256": sha256}

@@ -1,0 +1,253 @@
+"""The native kernels behind cffi: the native variant on PyPy, ``native-cffi`` on CPython.
+
+The whole state machine (start, update with buffering, digest, copy) is C,
+``hash.c`` behind the per-object mutex of ``locked.c``; this module is the
+hashlib-shaped wrapper around it. cffi releases the GIL around every call
+into C, so long updates run in parallel with other threads, and the mutex
+keeps updates from several threads to one object whole, as hashlib does.
+
+On PyPy, cffi is the fast way into C (its C-API emulation is slow), and
+this is the native variant there. On CPython the C-API type (``capi.py``)
+is the native variant; this bridge stays as ``native-cffi``, so that the
+study can show what each bridge costs over the same kernels.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any, ClassVar, Dict, NoReturn, Optional, Type, TypeVar
+
+from variants._shell import _EMPTY, Constructor, State, as_bytes, data_argument
+from variants.native._kernels import STATE_WORDS, KernelTable
+
+try:
+    from variants.native._cffi import ffi, lib
+except ImportError as exc:  # not built here (no compiler or cffi at install time), or no cffi
+    raise ImportError(
+        f"the C extension variants.native._cffi is not importable ({exc}); `pip install .` "
+        "builds it with cffi and a C compiler where cffi supports the interpreter "
+        "(VARIANTS_REQUIRE_ALL=1 makes a failed build an error)"
+    ) from exc
+
+__all__ = [
+    "PENDING_LIMIT",
+    "NativeHash",
+    "block_function",
+    "block_functions",
+    "constructors",
+    "describe",
+    "kernel",
+    "kernels",
+]
+
+#: The algorithms, numbered as in native.h.
+_ALGORITHMS: Dict[str, int] = {"md5": 0, "sha224": 1, "sha256": 2}
+
+lib.vn_setup()
+
+# Bound once: every attribute lookup saved counts on the 64-byte path.
+_new = ffi.new
+_unpack = ffi.unpack
+_from_buffer = ffi.from_buffer
+_start = lib.vn_start
+_update = lib.vn_update
+_digest = lib.vn_digest
+_copy = lib.vn_copy
+_oneshot = lib.vn_oneshot
+_HASH = ffi.typeof("vn_hash[1]")  # one allocation, where "vn_hash *" makes two
+_OUT = ffi.typeof("char[32]")
+_new_object = object.__new__
+#: Guards the short step from pending bytes to longer bytes or to a C state;
+#: never held across a call into C.
+_pending_lock = threading.Lock()
+
+#: Up to this length, a message given as bytes stays bytes (grown by copying)
+#: and each digest() hashes it whole in one call into C (see NativeHash).
+PENDING_LIMIT = 1024
+
+_H = TypeVar("_H", bound="NativeHash")
+
+
+def _buffer(data: object) -> Any:
+    """The bytes of ``data`` for C, with hashlib's errors for anything that has none.
+
+    A cdata view where cffi can make one; a copy of the bytes where it cannot
+    (on PyPy, some memoryviews, e.g. ``io.BytesIO().getbuffer()``, have no
+    fixed address).
+    """
+    view = as_bytes(data)
+    try:
+        return _from_buffer(view)
+    except TypeError:
+        return view.tobytes()
+
+
+class NativeHash:
+    """A hash object with hashlib's interface over the C state machine.
+
+    ``_state`` holds the message in one of two forms:
+
+    - ``bytes``: a short message (up to ``PENDING_LIMIT`` bytes, given as
+      ``bytes``), grown by ``update`` (under a lock: it is read-modify-write)
+      and hashed in one call into C by each ``digest``, with no C object;
+    - a C ``vn_hash``, which takes every update from then on and has a mutex
+      of its own: the message moves there once it outgrows the limit, or on
+      an update with another kind of buffer.
+
+    On PyPy the first form makes ``md5(data).digest()`` of a short message
+    cheaper by a fifth to a half (no C object to allocate and free); on
+    CPython this bridge is only the study's ``native-cffi``.
+
+    The per-algorithm subclasses below are made by their constructors
+    (functions, which cost less to call than a class with ``__init__``):
+    ``md5(data=b"", *, usedforsecurity=True, string=None)``.
+    """
+
+    __slots__ = ("_state",)
+
+    name: ClassVar[str]
+    digest_size: ClassVar[int]
+    block_size: ClassVar[int] = 64
+    _algorithm: ClassVar[int]
+    _state: Any  # bytes, or cdata "vn_hash[1]"
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        raise TypeError(f"cannot create {type(self).__qualname__!r} instances: call {self.name}()")
+
+    def update(self, data: object, /) -> None:
+        """Hash the bytes of ``data`` (any bytes-like object) after what came before."""
+        state = self._state
+        if type(state) is bytes:
+            state = self._grow(data)
+            if state is None:
+                return
+        if type(data) is bytes:  # cffi passes bytes to const char * without a copy
+            _update(state, data, len(data))
+        else:
+            view = _buffer(data)
+            _update(state, view, len(view))
+
+    def _grow(self, data: object) -> Any:
+        """Append ``data`` to the pending bytes if it fits (None), else the C state to update."""
+        while True:
+            with _pending_lock:
+                state = self._state
+                if type(state) is not bytes:
+                    return state  # another thread moved the message to C
+                if type(data) is bytes and len(state) + len(data) <= PENDING_LIMIT:
+                    self._state = state + data
+                    return None
+            # Start a C state with the message so far, then publish it unless the
+            # message changed meanwhile (an update from another thread): then again.
+            h = _new(_HASH)
+            _start(h, self._algorithm, state, len(state))
+            with _pending_lock:
+                if self._state is state:
+                    self._state = h
+                    return h
+
+    def digest(self) -> bytes:
+        """The digest of everything hashed so far; the object stays usable."""
+        state = self._state
+        out = _new(_OUT)
+        if type(state) is bytes:
+            size = _oneshot(self._algorithm, state, len(state), out)
+        else:
+            size = _digest(state, out)
+        result: bytes = _unpack(out, size)
+        return result
+
+    def hexdigest(self) -> str:
+        """``digest()`` as a string of hexadecimal digits."""
+        return self.digest().hex()
+
+    def copy(self: _H) -> _H:
+        """An independent object in the same state."""
+        other = _new_object(type(self))
+        state = self._state
+        if type(state) is bytes:
+            other._state = state  # immutable: shared
+        else:
+            h = _new(_HASH)
+            _copy(h, state)
+            other._state = h
+        return other
+
+    def __reduce__(self) -> NoReturn:
+        raise TypeError(f"cannot pickle {type(self).__qualname__!r} object")
+
+    def __repr__(self) -> str:
+        return f"<{self.name} native HASH object @ {hex(id(self))}>"
+
+
+def _make_constructor(name: str, digest_size: int) -> Constructor:
+    algorithm = _ALGORITHMS[name]
+    namespace = {
+        "__slots__": (),
+        "__doc__": f"{name.upper()} hash object over cffi, like hashlib's.",
+        "__module__": __name__,
+        "name": name,
+        "digest_size": digest_size,
+        "_algorithm": algorithm,
+    }
+    cls: Type[NativeHash] = type(name, (NativeHash,), namespace)
+
+    def constructor(
+        data: object = _EMPTY, *, usedforsecurity: bool = True, string: Optional[object] = None
+    ) -> NativeHash:
+        # ``usedforsecurity`` is accepted for hashlib compatibility.
+        if string is not None:
+            data = data_argument(data, string)
+        obj = _new_object(cls)
+        if type(data) is bytes and len(data) <= PENDING_LIMIT:
+            obj._state = data
+        else:
+            view: Any = data if type(data) is bytes else _buffer(data)
+            h = _new(_HASH)
+            _start(h, algorithm, view, len(view))
+            obj._state = h
+        return obj
+
+    constructor.__name__ = constructor.__qualname__ = name
+    constructor.__doc__ = (
+        f"A new {name.upper()} hash object over cffi, optionally hashing data: hashlib's signature."
+    )
+    return constructor
+
+
+md5 = _make_constructor("md5", 16)
+sha224 = _make_constructor("sha224", 28)
+sha256 = _make_constructor("sha256", 32)
+
+
+def constructors() -> Dict[str, Constructor]:
+    """hashlib-compatible constructors by algorithm name."""
+    return {"md5": md5, "sha224": sha224, "sha256": sha256}
+
+
+def _run(core: int, index: int, state: State, data: memoryview) -> State:
+    size = data.nbytes
+    if size % 64:
+        raise ValueError(f"{size} bytes is not whole 64-byte blocks")
+    words = _new("uint32_t[]", list(state))
+    if lib.vn_compress(core, index, words, _buffer(data), size // 64) < 0:
+        raise ValueError(f"no kernel {index} of core {core} runs on this CPU")
+    return tuple(words)
+
+
+_table = KernelTable(
+    [
+        [
+            (ffi.string(lib.vn_kernel_name(core, i)).decode(), bool(lib.vn_kernel_usable(core, i)))
+            for i in range(lib.vn_kernel_count(core))
+        ]
+        for core in range(len(STATE_WORDS))
+    ],
+    lib.vn_kernel_chosen,
+    _run,
+)
+kernels = _table.kernels
+kernel = _table.kernel
+describe = _table.describe
+block_function = _table.block_function
+block_functions = _table.block_functions
