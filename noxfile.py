@@ -34,6 +34,9 @@ PYPY = "pypy3.9"
 INTERPRETERS = [*CPYTHONS, PYPY]
 
 nox.options.sessions = ["lint", "tests"]
+
+#: The environment of a build with every variant of the study (variants/_settings.py).
+STUDY_BUILD = {"VARIANTS_BUILD": "study"}
 nox.options.error_on_missing_interpreters = True
 
 
@@ -74,8 +77,9 @@ _expose_pyenv_versions()
 
 @nox.session(python=INTERPRETERS)
 def tests(session: nox.Session) -> None:
-    """The test suite against an installed copy of the package."""
-    session.install(".[test]", "pyperf")  # pyperf: test_bench.py reads and writes its files
+    """The test suite against an installed copy of the package, the study's variants included."""
+    # pyperf: test_bench.py reads and writes its files
+    session.install(".[test,study]", "pyperf", env=STUDY_BUILD)
     # Run from the tests folder so that the installed package, not the
     # source tree, is the one imported.
     session.chdir("tests")
@@ -93,6 +97,7 @@ def lint(session: nox.Session) -> None:
     session.run("ruff", "format", "--check", ".")
     session.run("mypy")
     session.run("python", "tools/gen_streamlined.py", "--check")
+    session.run("python", "tools/gen_constants.py", "--check")
 
 
 @nox.session(python=False)
@@ -113,7 +118,7 @@ def sanitize(session: nox.Session) -> None:
     """
     session.install("cffi", "setuptools", "pytest", "hypothesis")
     target = os.path.abspath(os.path.join(session.create_tmp(), "native-sanitized"))
-    session.run("python", "build_support/native.py", "--into", target, "--sanitize")
+    session.run("python", "-m", "build_support.native", "--into", target, "--sanitize")
     libasan = str(
         session.run("gcc", "-print-file-name=libasan.so", external=True, silent=True)
     ).strip()
@@ -290,8 +295,8 @@ def bench_env(session: nox.Session) -> None:
             (copy / path).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(path, copy / path)
         # pip -v shows what setup.py prints: how long each extension took to build.
-        pip = ["python", "-m", "pip", "install", "-v", "pyperf", str(copy.resolve())]
-        output = str(session.run(*pip, silent=True))
+        pip = ["python", "-m", "pip", "install", "-v", "pyperf", f"{copy.resolve()}[study]"]
+        output = str(session.run(*pip, silent=True, env=STUDY_BUILD))
         build_seconds = _build_seconds(output)
         for name, seconds in build_seconds.items():
             session.log(f"  {name}: {seconds} s")

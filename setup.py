@@ -1,9 +1,11 @@
 """Build script for the extensions; the package metadata is in pyproject.toml.
 
-``pip install .`` builds, on CPython, the compiled twins (mypyc, Cython) and the
-typed Cython variant (build_support/compiled.py). On PyPy it installs the
-pure-Python variants and skips what PyPy cannot run. On both it builds the
-native variant's cffi extension (build_support/native.py).
+``pip install .`` builds the native variant: on CPython its C-API module, on
+PyPy its cffi module (build_support/native.py). The study's build
+(``VARIANTS_BUILD=study pip install .``) adds, on CPython, the compiled twins
+(mypyc, Cython), the typed Cython variant (build_support/compiled.py) and the
+cffi bridge. What each build needs installed first, build_support/backend.py
+tells pip.
 """
 
 from __future__ import annotations

@@ -27,32 +27,36 @@ from interleaved import measure, table  # noqa: E402
 from variants._tables import MD5_IV, SHA256_IV  # noqa: E402
 
 #: (algorithm, label, source). The first shape of each algorithm is the baseline.
-SHAPES: List[Tuple[str, str, str]] = [
-    ("md5", "rolled: a loop per round, textbook masks", gen.render_md5(True, unroll=False)),
-    ("md5", "rolled, no mask after rotate", gen.render_md5(unroll=False)),
-    ("md5", "unrolled, textbook masks", gen.render_md5(mask_rotation=True)),
-    ("md5", "unrolled, no mask after rotate", gen.render_md5()),
-    ("md5", "unrolled, no mask, rotate by multiply", gen.render_md5(rotate_by_multiply=True)),
-    ("md5", "unrolled, no mask, words from bytes", gen.render_md5(loads="bytes")),
-    ("md5", "... and i64 annotations", gen.render_md5(native_ints=True, loads="bytes")),
-    ("sha256", "rotations, rolling schedule", gen.render_sha256("rotate", "rotate")),
-    ("sha256", "widened Σ, rolling schedule", gen.render_sha256("widen", "rotate")),
-    ("sha256", "widened Σ and σ", gen.render_sha256("widen", "widen")),
+M, S = gen.Md5Shape, gen.Sha256Shape
+_SHAPES: List[Tuple[str, gen.Shape]] = [
+    ("rolled: a loop per round, textbook masks", M(unroll=False, mask_rotation=True)),
+    ("rolled, no mask after rotate", M(unroll=False)),
+    ("unrolled, textbook masks", M(mask_rotation=True)),
+    ("unrolled, no mask after rotate", M()),
+    ("unrolled, no mask, rotate by multiply", M(rotate_by_multiply=True)),
+    ("unrolled, no mask, words from bytes", M(loads="bytewise")),
+    ("... and i64 annotations", M(loads="bytewise", native_ints=True)),
     (
-        "sha256",
-        "widened Σ and σ, words from bytes",
-        gen.render_sha256("widen", "widen", loads="bytes"),
+        "rotations, rolling schedule",
+        S(rounds="rotate", schedule="rolling", schedule_sigma="rotate"),
     ),
+    ("widened Σ, rolling schedule", S(rounds="widen", schedule="rolling", schedule_sigma="rotate")),
+    ("widened Σ and σ", S(rounds="widen", schedule="rolling")),
+    ("widened Σ and σ, words from bytes", S(rounds="widen", schedule="rolling", loads="bytewise")),
     (
-        "sha256",
         "... and i64 annotations",
-        gen.render_sha256("widen", "widen", native_ints=True, loads="bytes"),
+        S(rounds="widen", schedule="rolling", loads="bytewise", native_ints=True),
     ),
-    ("sha256", "multiplied Σ and σ", gen.render_sha256("multiply", "multiply")),
-    ("sha256", "widened Σ, batched schedule", gen.render_sha256("widen", "batched")),
-    ("sha256", "multiplied Σ, batched schedule", gen.render_sha256("multiply", "batched")),
+    ("multiplied Σ and σ", S(schedule="rolling", schedule_sigma="multiply")),
+    ("widened Σ, batched schedule", S(rounds="widen")),
+    ("multiplied Σ, batched schedule", S()),
 ]
-COMMITTED = {render() for render in gen.FILES.values()}
+#: (algorithm, label, source). The first shape of each algorithm is the baseline.
+SHAPES: List[Tuple[str, str, str]] = [
+    ("md5" if isinstance(shape, M) else "sha256", label, gen.render(shape))
+    for label, shape in _SHAPES
+]
+COMMITTED = {gen.render(shape) for shape in gen.FILES.values()}
 
 
 def compile_shape(source: str) -> Callable[..., object]:

@@ -1,17 +1,25 @@
-"""The compiled twins (mypyc, Cython pure-Python mode) and the typed Cython variant.
+"""The study's compiled variants: the twins (mypyc, Cython pure-Python mode) and typed Cython.
+
+Built only by the study's build (``VARIANTS_BUILD=study``, see
+``variants/_settings.py``); the default install leaves them out.
 
 mypyc and Cython name a module after its path, so a twin cannot be compiled
 from ``variants/helpers/md5.py`` where it stands without replacing the
-interpreted module. Each build therefore copies the unchanged sources into a
+interpreted module. Each build therefore writes the twins' sources into a
 package of their own, ``variants._twins.<twin>``, inside a fresh private
-working folder under ``build/`` (never beside the sources, so that nothing
-stale survives from one build to the next and two builds cannot trip over
-each other), and compiles the copies there. The wheel carries the extensions only: a twin can
-only be imported compiled. ``variants._twins`` and its subpackages are
-namespace packages (no ``__init__.py``), which is all the extensions need.
+copy of the package under ``build/`` (never beside the sources, so that
+nothing stale survives from one build to the next and two builds cannot
+trip over each other), and compiles them there: copies of the interpreted
+modules, or, for a twin with ``annotations``, those modules rendered again
+with annotated locals by ``tools/gen_streamlined.py``. The wheel carries the
+extensions only: a twin can only be imported compiled. ``variants._twins``
+and its subpackages are namespace packages (no ``__init__.py``), which is
+all the extensions need. Which twins exist is ``variants/_catalog.py``'s
+table, which the registry reads too.
 
-Only CPython gets them (mypyc: 3.10+, as current mypy needs); on PyPy the
-registry reports them unavailable and says why.
+Only CPython gets them (mypyc: 3.10+, as current mypy needs, and not the
+free-threaded build); elsewhere the registry reports them unavailable and
+says why.
 """
 
 from __future__ import annotations
@@ -20,41 +28,17 @@ import atexit
 import os
 import shutil
 import sys
+import sysconfig
 import tempfile
 import time
 from pathlib import Path
-from typing import Dict, List, NamedTuple, Tuple, cast
+from typing import Any, Dict, List, Tuple, cast
 
 from setuptools import Extension
 
-ROOT = Path(__file__).resolve().parent.parent
+from build_support import ROOT, catalog, load, settings
+
 PACKAGE = ROOT / "variants"
-TWINS_PACKAGE = "variants._twins"
-
-
-class Twin(NamedTuple):
-    """A compiled copy of interpreted sources: its package name, compiler and sources."""
-
-    package: str
-    compiler: str  # "mypyc" or "cython"
-    sources: Tuple[str, ...]  # paths below variants/
-
-
-TWINS: Tuple[Twin, ...] = (
-    Twin("helpers_mypyc", "mypyc", ("helpers/md5.py", "helpers/sha256.py")),
-    Twin("streamlined_mypyc", "mypyc", ("streamlined/md5.py", "streamlined/sha256.py")),
-    Twin(
-        "streamlined_bytes_mypyc",
-        "mypyc",
-        ("streamlined/md5_bytes.py", "streamlined/sha256_bytes.py"),
-    ),
-    Twin("streamlined_i64_mypyc", "mypyc", ("streamlined/md5_i64.py", "streamlined/sha256_i64.py")),
-    Twin("helpers_cython", "cython", ("helpers/md5.py", "helpers/sha256.py")),
-    Twin("streamlined_cython", "cython", ("streamlined/md5.py", "streamlined/sha256.py")),
-)
-
-#: The typed Cython variant (compiled from the working copy, like the rest).
-TYPED_CYTHON = ("variants/cython/md5.pyx", "variants/cython/sha256.pyx")
 
 #: C flags for code that mypyc and Cython generate from the Python sources.
 #: The unrolled block functions become single C functions of tens of
@@ -72,8 +56,12 @@ def is_cpython() -> bool:
     return sys.implementation.name == "cpython"
 
 
+def free_threaded() -> bool:
+    return bool(sysconfig.get_config_var("Py_GIL_DISABLED"))
+
+
 def mypyc_supported() -> bool:
-    return is_cpython() and sys.version_info >= (3, 10)
+    return is_cpython() and sys.version_info >= (3, 10) and not free_threaded()
 
 
 def _workspace() -> Path:
@@ -89,18 +77,28 @@ def _workspace() -> Path:
     return work
 
 
-def _write_twin_sources(work: Path) -> Dict[Twin, List[str]]:
-    """Copy each twin's sources into its package under ``work``; the copies' relative paths."""
-    copies: Dict[Twin, List[str]] = {}
-    for twin in TWINS:
+def _twin_text(twin: Any, module: str) -> str:
+    """The source a twin compiles for ``module`` (e.g. "streamlined.md5_words")."""
+    path = PACKAGE / (module.replace(".", "/") + ".py")
+    if not twin.annotations:
+        return path.read_text()
+    generator = load("tools/gen_streamlined.py")
+    text: str = generator.annotated(path.name, twin.annotations)
+    return text
+
+
+def _write_twin_sources(work: Path) -> Dict[Any, List[str]]:
+    """Write each twin's sources into its package under ``work``; their relative paths."""
+    copies: Dict[Any, List[str]] = {}
+    for twin in catalog.TWINS:
         if twin.compiler == "mypyc" and not mypyc_supported():
             continue
-        folder = work / "variants" / "_twins" / twin.package
+        folder = work / Path(*twin.package.split("."))
         folder.mkdir(parents=True)
         copies[twin] = []
-        for source in twin.sources:
-            target = folder / Path(source).name
-            shutil.copyfile(PACKAGE / source, target)
+        for module in catalog.source(twin.source).modules.values():
+            target = folder / (module.rsplit(".", 1)[1] + ".py")
+            target.write_text(_twin_text(twin, module))
             copies[twin].append(target.relative_to(work).as_posix())
     return copies
 
@@ -149,29 +147,37 @@ def _mypyc(work: Path, paths: List[str]) -> List[Extension]:
 def _cython(base: Path, paths: List[str], flags: List[str]) -> List[Extension]:
     from Cython.Build import cythonize
 
+    # The typed variant includes the generated constants.h of the native kernels.
+    constants = (base / "variants" / "native").relative_to(ROOT).as_posix()
     extensions = [
         Extension(
             path[: -len(Path(path).suffix)].replace("/", "."),
             [(base / path).relative_to(ROOT).as_posix()],
+            include_dirs=[constants],
             extra_compile_args=flags,
         )
         for path in paths
     ]
+    directives: Dict[str, object] = {"language_level": "3"}
+    if free_threaded():
+        # The block functions share no state: they need no GIL (Cython 3.1+).
+        directives["freethreading_compatible"] = True
     result: List[Extension] = cythonize(  # type: ignore[no-untyped-call]
-        extensions, compiler_directives={"language_level": "3"}, quiet=True
+        extensions, compiler_directives=directives, quiet=True
     )
     return result
 
 
 def extensions() -> List[Extension]:
-    """Every extension of the compiled variants this interpreter can build.
+    """Every extension of the study's compiled variants this interpreter can build.
 
-    They are optional (a failure leaves the variant out and the registry says
-    why) unless every variant is required (VARIANTS_REQUIRE_ALL=1, as in CI).
+    None unless the study's build was asked for. They are optional (a failure
+    leaves the variant out and the registry says why) unless every variant is
+    required (VARIANTS_REQUIRE_ALL=1, as in CI).
     """
-    if not is_cpython():
+    if not is_cpython() or settings.build_kind() != settings.BUILD_STUDY:
         return []
-    required = os.environ.get("VARIANTS_REQUIRE_ALL", "") not in ("", "0")
+    required = settings.require_all()
     try:
         result = _generate()
     except Exception as exc:  # a compiler missing or failing to generate C
@@ -184,6 +190,12 @@ def extensions() -> List[Extension]:
     return result
 
 
+def _typed_cython_sources() -> Tuple[str, ...]:
+    return tuple(
+        f"variants/{module.replace('.', '/')}.pyx" for module in catalog.TYPED_CYTHON.values()
+    )
+
+
 def _generate() -> List[Extension]:
     started = time.perf_counter()
     work = _workspace()
@@ -192,6 +204,6 @@ def _generate() -> List[Extension]:
     cython_paths = [p for twin, paths in copies.items() if twin.compiler == "cython" for p in paths]
     result = _mypyc(work, mypyc_paths) if mypyc_paths else []
     result += _cython(work, cython_paths, GENERATED_CODE_FLAGS)
-    result += _cython(work, list(TYPED_CYTHON), TYPED_FLAGS)
+    result += _cython(work, list(_typed_cython_sources()), TYPED_FLAGS)
     print(f"compiled variants: C generated in {time.perf_counter() - started:.1f} s", flush=True)
     return result

@@ -1,19 +1,21 @@
 """The native variant's extensions, for setup.py and on their own.
 
 ``setup.py`` calls ``extensions()``: on CPython the C-API module
-``variants.native._capi``, and wherever cffi can build (CPython with a GIL,
-PyPy) the cffi module ``variants.native._cffi`` (cffi writes its C wrapper
-under ``build/native-cffi/``). Both are optional: if the compiler fails, the
-rest of the package still installs and the registry says the variant is
-unavailable, and why. When every variant is required
-(``VARIANTS_REQUIRE_ALL=1``, as CI sets) a failure fails the build instead.
+``variants.native._capi`` (the native variant there) and, in the study's build
+(``VARIANTS_BUILD=study``) where cffi can build (not the free-threaded 3.13),
+the cffi module ``variants.native._cffi`` (``native-cffi``); on PyPy the cffi
+module, its native variant. cffi writes its C wrapper under
+``build/native-cffi/``. Both are optional: if the compiler fails, the rest of
+the package still installs and the registry says the variant is unavailable,
+and why. When every variant is required (``VARIANTS_REQUIRE_ALL=1``, as CI
+sets) a failure fails the build instead.
 
-Run as a script, it builds only these extensions, next to a copy of the
+Run as a script, it builds both extensions (as the study's build does), next to a copy of the
 pure-Python package, so that they can be tried without installing anything
 (the sanitize session does this):
 
-    python build_support/native.py --into /tmp/native           # then PYTHONPATH=/tmp/native
-    python build_support/native.py --into /tmp/native --sanitize
+    python -m build_support.native --into /tmp/native           # then PYTHONPATH=/tmp/native
+    python -m build_support.native --into /tmp/native --sanitize
 
 ``VARIANTS_NATIVE_SANITIZE=1`` makes ``extensions()`` build with the sanitizers too.
 """
@@ -21,28 +23,21 @@ pure-Python package, so that they can be tried without installing anything
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import os
 import shutil
 import sys
 import sysconfig
 import time
 from pathlib import Path
-from types import ModuleType
 from typing import Any, List, Optional, Sequence
 
 from setuptools import Distribution, Extension
 
-ROOT = Path(__file__).resolve().parent.parent
-BUILDER = ROOT / "variants" / "native" / "_build.py"
+from build_support import ROOT, load, settings
+
 #: Where cffi writes the generated C wrapper, one folder per interpreter.
 GENERATED = ROOT / "build" / "native-cffi" / sys.implementation.cache_tag
 SANITIZE_ENV = "VARIANTS_NATIVE_SANITIZE"
-REQUIRE_ALL_ENV = "VARIANTS_REQUIRE_ALL"
-
-
-def _flag(name: str) -> bool:
-    return os.environ.get(name, "") not in ("", "0")
 
 
 def free_threaded() -> bool:
@@ -55,13 +50,9 @@ def cffi_supported() -> bool:
     return not (free_threaded() and sys.version_info < (3, 14))
 
 
-def _builder() -> ModuleType:
-    """variants/native/_build.py, loaded by path (the package need not be importable)."""
-    spec = importlib.util.spec_from_file_location("_variants_native_build", BUILDER)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+def _builder() -> Any:
+    """variants/native/_build.py: the sources, flags and bridges."""
+    return load("variants/native/_build.py")
 
 
 def capi_extension(sanitize: bool = False) -> Extension:
@@ -77,14 +68,16 @@ def cffi_extension(sanitize: bool = False) -> Extension:
     return extension
 
 
-def extensions(sanitize: Optional[bool] = None) -> List[Extension]:
-    """What this interpreter builds for the native variants."""
-    required = _flag(REQUIRE_ALL_ENV)
-    sanitize = _flag(SANITIZE_ENV) if sanitize is None else sanitize
+def extensions(sanitize: Optional[bool] = None, study: Optional[bool] = None) -> List[Extension]:
+    """What this interpreter builds for the native variants (see the module's docstring)."""
+    required = settings.require_all()
+    sanitize = settings.flag(SANITIZE_ENV) if sanitize is None else sanitize
+    study = settings.build_kind() == settings.BUILD_STUDY if study is None else study
+    cpython = sys.implementation.name == "cpython"
     result: List[Extension] = []
-    if sys.implementation.name == "cpython":
+    if cpython:
         result.append(capi_extension(sanitize))
-    if cffi_supported():
+    if cffi_supported() and (study or not cpython):
         try:
             result.append(cffi_extension(sanitize))
         except ImportError as exc:
@@ -108,7 +101,7 @@ def build_into(target: Path, sanitize: bool = False) -> List[Path]:
         ignore=shutil.ignore_patterns("__pycache__", "*.so", "*.pyd", "_twins"),
     )
     os.chdir(ROOT)  # the source paths are relative to the project
-    built = extensions(sanitize=sanitize)
+    built = extensions(sanitize=sanitize, study=True)
     distribution = Distribution({"name": "variants-native", "ext_modules": built})
     command: Any = distribution.get_command_obj("build_ext")
     command.build_lib = str(target)

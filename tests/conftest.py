@@ -7,7 +7,11 @@ variant is meant to run on this interpreter: then its tests fail.
 
 from __future__ import annotations
 
+import importlib.util
+import sys
 import threading
+from pathlib import Path
+from types import ModuleType
 from typing import Callable, List, Tuple
 
 import pytest
@@ -15,7 +19,31 @@ import pytest
 from variants import registry
 from variants._shell import Constructor
 
-__all__ = ["Constructor", "jdk_pattern", "load_or_skip", "pairs", "run_in_threads"]
+__all__ = [
+    "SOURCE_ROOT",
+    "Constructor",
+    "jdk_pattern",
+    "load_or_skip",
+    "pairs",
+    "run_in_threads",
+    "source_tool",
+]
+
+#: The source checkout these tests belong to (the package under test is the installed one).
+SOURCE_ROOT = Path(__file__).resolve().parent.parent
+
+
+def source_tool(name: str) -> ModuleType:
+    """A script of the checkout's ``tools/`` loaded as a module, or a skip outside a checkout."""
+    path = SOURCE_ROOT / "tools" / name
+    if not path.exists():
+        pytest.skip("not a source checkout")
+    spec = importlib.util.spec_from_file_location(f"_tools_{path.stem}", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
 
 
 def pairs() -> List[Tuple[str, str]]:

@@ -2,19 +2,20 @@
 
 from __future__ import annotations
 
+import ast
 import importlib
 import importlib.machinery
 import sys
 import types
 from pathlib import Path
-from typing import Tuple
+from typing import Any, Dict, Optional
 
 import pytest
 
-from variants import registry
-from variants._tables import MD5_IV, SHA256_IV
+from variants import _catalog, registry
+from variants._shell import ALGORITHMS
 
-from conftest import jdk_pattern, load_or_skip
+from conftest import jdk_pattern, load_or_skip, source_tool
 
 COMPILED = [v.name for v in registry.VARIANTS if v.kind == "compiled"]
 INTERPRETED = [v.name for v in registry.VARIANTS if v.kind == "interpreted"]
@@ -61,17 +62,38 @@ def test_twins_are_unavailable_off_cpython_with_a_reason() -> None:
         assert reason is not None and sys.implementation.name in reason
 
 
-@pytest.mark.parametrize(
-    ("annotated", "plain", "iv"),
-    [("md5_i64", "md5_bytes", MD5_IV), ("sha256_i64", "sha256_bytes", SHA256_IV)],
-)
-def test_native_int_sources_agree_when_interpreted(
-    annotated: str, plain: str, iv: Tuple[int, ...]
-) -> None:
-    """The i64 annotations change nothing for the interpreter."""
+def _code_without_annotations(text: str) -> str:
+    """The module's code, as an AST dump, without docstrings, bare annotations and their import."""
+
+    class Strip(ast.NodeTransformer):
+        def visit_AnnAssign(self, node: ast.AnnAssign) -> Optional[ast.AST]:
+            return None if node.value is None else node
+
+        def visit_ImportFrom(self, node: ast.ImportFrom) -> Optional[ast.AST]:
+            return None if node.module == "mypy_extensions" else node
+
+        def visit_Expr(self, node: ast.Expr) -> Optional[ast.AST]:
+            docstring = isinstance(node.value, ast.Constant) and isinstance(node.value.value, str)
+            return None if docstring else node
+
+    return ast.dump(Strip().visit(ast.parse(text)))
+
+
+@pytest.mark.parametrize("twin", [t for t in _catalog.TWINS if t.annotations], ids=str)
+def test_annotated_twins_compile_their_sources_with_annotations_only(twin: _catalog.Twin) -> None:
+    """The copies an annotated twin compiles are its source's modules plus annotations
+    (the build renders them), and they compute the same when interpreted."""
+    generator = source_tool("gen_streamlined.py")
     pytest.importorskip("mypy_extensions")
-    typed = importlib.import_module(f"variants.streamlined.{annotated}")
-    untyped = importlib.import_module(f"variants.streamlined.{plain}")
-    data = memoryview(jdk_pattern(64 * 40))
-    assert typed.compress(iv, data) == untyped.compress(iv, data)
-    assert typed.__file__ is not None and typed.__file__.endswith(".py")
+    for core, module in _catalog.source(twin.source).modules.items():
+        plain = importlib.import_module(f"variants.{module}")
+        assert plain.__file__ is not None
+        committed = Path(plain.__file__).read_text()
+        text = generator.annotated(Path(plain.__file__).name, twin.annotations)
+        assert text != committed and f": {twin.annotations}" in text
+        assert _code_without_annotations(text) == _code_without_annotations(committed)
+        namespace: Dict[str, Any] = {}
+        exec(compile(text, f"<{module}, annotated>", "exec"), namespace)
+        data = memoryview(jdk_pattern(64 * 40))
+        iv = ALGORITHMS[core].iv
+        assert namespace["compress"](iv, data) == plain.compress(iv, data)

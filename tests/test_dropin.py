@@ -12,6 +12,8 @@ import pytest
 import variants
 from variants import registry
 
+from conftest import SOURCE_ROOT
+
 
 def test_module_constructors_are_the_default_variants() -> None:
     default = variants.default_variant
@@ -22,11 +24,48 @@ def test_module_constructors_are_the_default_variants() -> None:
         assert getattr(variants, name)(b"abc").digest() == hashlib.new(name, b"abc").digest()
 
 
-def test_default_is_first_importable_full_variant() -> None:
+def test_default_is_native_else_hashlib() -> None:
     if os.environ.get(registry.DEFAULT_ENV):
         pytest.skip("the default is pinned by the environment")
-    full = [n for n in registry.available() if len(registry.variant(n).algorithms) == 3]
-    assert variants.default_variant.name == full[0]
+    if registry.status("native") is None:
+        assert variants.default_variant.name == "native"
+        assert variants.fallback_reason is None
+    else:
+        assert variants.default_variant.name == "hashlib"
+        assert variants.fallback_reason is not None
+
+
+WITHOUT_NATIVE = (
+    "import sys, warnings\n"
+    "sys.modules['variants.native._capi'] = sys.modules['variants.native._cffi'] = None\n"
+    "import variants\n"
+)
+
+
+def test_without_native_the_drop_in_is_hashlib_and_warns_once() -> None:
+    code = WITHOUT_NATIVE + (
+        "import hashlib\n"
+        "assert variants.default_variant.name == 'hashlib'\n"
+        "with warnings.catch_warnings(record=True) as caught:\n"
+        "    warnings.simplefilter('always')\n"
+        "    h = variants.md5(b'abc')\n"
+        "    variants.sha256(b'abc'); variants.new('sha224'); variants.md5()\n"
+        "assert type(h) is type(hashlib.md5()), type(h)\n"
+        "assert [w.category.__name__ for w in caught] == ['SlowPathWarning'], caught\n"
+        "print(caught[0].message)\n"
+    )
+    result = run_python(code, VARIANTS_DEFAULT="")
+    assert result.returncode == 0, result.stderr
+    message = result.stdout
+    assert "native variant is not importable" in message and "hashlib" in message
+    assert "pip install" in message  # how to get the fast one
+
+
+def test_the_fallback_is_a_variant_to_ask_for() -> None:
+    hashlib_variant = variants.get("hashlib")
+    assert hashlib_variant.kind == registry.REFERENCE
+    assert hashlib_variant.md5 is hashlib.md5
+    assert "hashlib" not in registry.names()  # not measured or tested as a variant
 
 
 @pytest.mark.parametrize("name", ["md5", "MD5", "Sha256", "SHA224", "sha256"])
@@ -39,7 +78,7 @@ def test_new_errors_like_hashlib() -> None:
     with pytest.raises(ValueError, match="unsupported hash type sha3_256"):
         variants.new("sha3_256")
     with pytest.raises(TypeError):
-        variants.new(b"md5")  # type: ignore[arg-type]
+        variants.new(b"md5")
     with pytest.raises(TypeError):
         variants.new("md5", "text")
 
@@ -95,12 +134,12 @@ def test_environment_pin_to_unknown_variant_fails_loudly() -> None:
     assert "unknown variant" in result.stderr
 
 
-def test_generated_sources_are_up_to_date() -> None:
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    generator = os.path.join(root, "tools", "gen_streamlined.py")
-    if not os.path.exists(generator):
+@pytest.mark.parametrize("generator", ["gen_streamlined.py", "gen_constants.py"])
+def test_generated_sources_are_up_to_date(generator: str) -> None:
+    path = SOURCE_ROOT / "tools" / generator
+    if not path.exists():
         pytest.skip("not a source checkout")
     result = subprocess.run(
-        [sys.executable, generator, "--check"], capture_output=True, text=True, check=False
+        [sys.executable, str(path), "--check"], capture_output=True, text=True, check=False
     )
     assert result.returncode == 0, result.stdout

@@ -27,14 +27,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from variants import registry
-from variants._tables import MD5_IV, SHA256_IV
+from variants._shell import ALGORITHMS as SPECS
 from variants.helpers import md5 as helpers_md5
 from variants.helpers import sha256 as helpers_sha256
 
 from conftest import jdk_pattern, load_or_skip, run_in_threads
 
 ALGORITHMS = ["md5", "sha224", "sha256"]
-IV = {"md5": MD5_IV, "sha256": SHA256_IV}
+IV = {core: SPECS[core].iv for core in ("md5", "sha256")}
 PURE = {"md5": helpers_md5.compress, "sha256": helpers_sha256.compress}
 RANDOM = settings(
     deadline=None,
@@ -266,10 +266,19 @@ def test_buffers_are_released(native: ModuleType) -> None:
         h.update(data)
         h.update(memoryview(data)[:10])
         data.extend(b"more")  # BufferError if a buffer export were still held
-        with pytest.raises(BufferError):
-            h.update(memoryview(data)[::2])
+        strided = memoryview(data)[::2]
+        try:
+            hashlib.new(h.name, strided)
+        except BufferError:  # CPython refuses views that are not contiguous
+            with pytest.raises(BufferError):
+                h.update(strided)
+            expected = jdk_pattern(3000) * 2 + jdk_pattern(10)
+        else:  # PyPy hashes their bytes
+            h.update(strided)
+            expected = jdk_pattern(3000) * 2 + jdk_pattern(10) + strided.tobytes()
+        strided.release()
         data.extend(b"again")
-        assert h.digest() == hashlib.new(h.name, jdk_pattern(3000) * 2 + jdk_pattern(10)).digest()
+        assert h.digest() == hashlib.new(h.name, expected).digest()
 
 
 CHUNK_KINDS: Dict[str, Callable[[bytes], object]] = {

@@ -9,21 +9,31 @@ this script writes them from the tables in ``variants._tables`` (as Go's
     python tools/gen_streamlined.py          # rewrite variants/streamlined/*.py
     python tools/gen_streamlined.py --check  # exit 1 if one is out of date
 
-``render_md5`` and ``render_sha256`` take the code-shape options ("tricks")
-that ``bench/tricks.py`` measures against each other; ``FILES`` says which
-shapes are committed.
+A shape (``Md5Shape``, ``Sha256Shape``) names every option of the code
+("tricks") that ``bench/tricks.py`` measures against each other; ``FILES``
+says which shapes are committed, under names that say their axes: ``words``
+(every value stays a machine word, below 2**63: what PyPy's JIT and the
+compilers want) or ``wide`` (values outgrow 64 bits: big-integer lanes),
+and ``bytewise`` (message words assembled from indexed bytes, the only load
+mypyc compiles to plain C) where the default unpacks them with ``struct``.
+The native-integer (i64) twins are not committed: the build renders them
+with ``annotated()`` (see build_support/compiled.py).
 """
 
 from __future__ import annotations
 
-import argparse
-import difflib
+import dataclasses
+import functools
 import sys
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Dict, List, Optional, Sequence
+from typing import Dict, List, Literal, Optional, Sequence, Union
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tools"))
+
+import generated  # noqa: E402
 
 from variants._tables import MD5_K, MD5_SHIFTS, MD5_WORD_ORDER, SHA256_K  # noqa: E402
 
@@ -60,6 +70,69 @@ NATIVE_INTS_DOC = (
 )
 
 
+#: How an XOR of rotations of a 32-bit value is computed (see ``_rotr_xor``).
+Rotation = Literal["rotate", "widen", "multiply"]
+#: How message words are read from each block (see ``block_loop``).
+Loads = Literal["unpack", "bytewise"]
+
+
+@dataclass(frozen=True)
+class Md5Shape:
+    """The code shape of an MD5 block function.
+
+    Registers are masked to 32 bits only where a rotation needs them exact;
+    the sums in between carry garbage above bit 31 that the next mask drops.
+    ``mask_rotation`` also masks each rotated value (the textbook's ``&
+    0xFFFFFFFF`` after ``<<<``); without it values grow to below 2**62 within
+    a block, still machine words on PyPy. ``rotate_by_multiply`` rotates as
+    (t * 0x100000001) >> (32 - s): one operation fewer, but the product
+    reaches 2**64, a big integer on PyPy. ``unroll=False`` keeps one loop per
+    round over a table of (word, shift, constant) instead. ``native_ints``
+    annotates the locals as i64 (unrolled machine-word shapes only).
+    """
+
+    unroll: bool = True
+    mask_rotation: bool = False
+    rotate_by_multiply: bool = False
+    loads: Loads = "unpack"
+    native_ints: bool = False
+
+    @property
+    def machine_words(self) -> bool:
+        return not self.rotate_by_multiply
+
+
+@dataclass(frozen=True)
+class Sha256Shape:
+    """The code shape of a SHA-256 block function.
+
+    ``rounds`` shapes the rounds' Σ0/Σ1. ``schedule`` is "batched" (the
+    message schedule of a chunk of blocks computed beforehand in big-integer
+    lanes, see ``_batched_schedule``) or "rolling" (16 rolling locals,
+    computed just before the round that reads them, with σ0/σ1 shaped by
+    ``schedule_sigma``). ``loads`` is how a rolling schedule reads message
+    words. ``native_ints`` annotates the locals as i64 (machine-word shapes
+    only).
+    """
+
+    rounds: Rotation = "multiply"
+    schedule: Literal["batched", "rolling"] = "batched"
+    schedule_sigma: Rotation = "widen"
+    loads: Loads = "unpack"
+    native_ints: bool = False
+
+    @property
+    def machine_words(self) -> bool:
+        return (
+            self.schedule == "rolling"
+            and self.rounds != "multiply"
+            and self.schedule_sigma != "multiply"
+        )
+
+
+Shape = Union[Md5Shape, Sha256Shape]
+
+
 def header(shape: str, doc: str, typing: str, native_ints: bool, uses_struct: bool) -> str:
     """The module's opening lines, down to the State alias."""
     extra = "\nfrom mypy_extensions import i64\n" if native_ints else ""
@@ -80,11 +153,11 @@ def declare_i64(w: Writer, names: Sequence[str]) -> None:
     w(*(f"{name}: i64" for name in names))
 
 
-def block_loop(w: Writer, words: str, loads: str, big_endian: bool) -> None:
+def block_loop(w: Writer, words: str, loads: Loads, big_endian: bool) -> None:
     """Open the per-block loop with the 16 message words in locals ``{words}0..15``.
 
-    "struct" unpacks each block with ``struct.Struct.iter_unpack``: one C call
-    per block, the cheapest way for an interpreter. "bytes" copies 4 KiB at a
+    "unpack" unpacks each block with ``struct.Struct.iter_unpack``: one C call
+    per block, the cheapest way for an interpreter. "bytewise" copies 4 KiB at a
     time into ``bytes`` and assembles each word from four indexed bytes:
     slower interpreted, but the only load mypyc compiles to plain C (it has
     primitives for bytes indexing, none for struct or memoryview). The word
@@ -93,7 +166,7 @@ def block_loop(w: Writer, words: str, loads: str, big_endian: bool) -> None:
     a Python-int shift even when assigned to an i64, whereas ``w << 8`` with
     ``w`` an i64 is a machine shift (SHA-256 under mypyc: 1.5-1.8x faster here).
     """
-    if loads == "struct":
+    if loads == "unpack":
         w(f"for {', '.join(f'{words}{i}' for i in range(16))} in _BLOCKS(data):")
         w.indent += 4
         return
@@ -131,31 +204,15 @@ class Writer:
         return "\n".join(self.lines) + "\n"
 
 
-def render_md5(
-    mask_rotation: bool = False,
-    rotate_by_multiply: bool = False,
-    unroll: bool = True,
-    native_ints: bool = False,
-    loads: str = "struct",
-) -> str:
-    """The MD5 module.
-
-    Registers are masked to 32 bits only where a rotation needs them exact;
-    the sums in between carry garbage above bit 31 that the next mask drops.
-    ``native_ints`` annotates the locals as i64 (the unrolled, machine-word
-    shapes only). ``mask_rotation`` also masks each rotated value (the textbook's
-    ``& 0xFFFFFFFF`` after ``<<<``); without it values grow to below 2**62
-    within a block, still machine words on PyPy. ``rotate_by_multiply``
-    rotates as (t * 0x100000001) >> (32 - s): one operation fewer, but the
-    product reaches 2**64, a big integer on PyPy. ``unroll=False`` keeps one
-    loop per round over a table of (word, shift, constant) instead. ``loads``
-    is how message words are read (see ``block_loop``).
-    """
-    shape = (
-        f"render_md5(mask_rotation={mask_rotation}, rotate_by_multiply={rotate_by_multiply}, "
-        f"unroll={unroll}, native_ints={native_ints}, loads={loads!r})"
+def render_md5(shape: Md5Shape = Md5Shape()) -> str:
+    """The MD5 module in ``shape``."""
+    unroll, mask_rotation = shape.unroll, shape.mask_rotation
+    rotate_by_multiply, loads, native_ints = (
+        shape.rotate_by_multiply,
+        shape.loads,
+        shape.native_ints,
     )
-    assert not native_ints or (unroll and not rotate_by_multiply), "i64 needs machine words"
+    assert not native_ints or (unroll and shape.machine_words), "i64 needs machine words"
     doc = (
         "MD5 (RFC 1321) block function, streamlined: one function, every step inlined.\n\n"
         "The 64 steps are unrolled with their constants as literals; the four\n"
@@ -177,8 +234,8 @@ def render_md5(
         return f"({expr} & {M})" if mask_rotation else expr
 
     w = Writer()
-    w(header(shape, doc, "Tuple", native_ints, uses_struct=loads == "struct" or not unroll))
-    if loads == "struct":
+    w(header(repr(shape), doc, "Tuple", native_ints, uses_struct=loads == "unpack" or not unroll))
+    if loads == "unpack":
         w('_BLOCKS = struct.Struct("<16I").iter_unpack', "")
     if not unroll:
         for rnd in range(4):
@@ -193,7 +250,7 @@ def render_md5(
     w('"""Process ``data``, a whole number of 64-byte blocks, from ``state``."""')
     if native_ints:
         names = [*"abcd", "aa", "bb", "cc", "dd", *(f"x{i}" for i in range(16))]
-        declare_i64(w, names + (["start", "o"] if loads == "bytes" else []))
+        declare_i64(w, names + (["start", "o"] if loads == "bytewise" else []))
     w("a, b, c, d = state")
     if unroll:
         block_loop(w, "x", loads, big_endian=False)
@@ -222,7 +279,7 @@ def render_md5(
     return w.text()
 
 
-def _widen(x: str, rotations: Sequence[int], shape: str) -> Optional[str]:
+def _widen(x: str, rotations: Sequence[int], shape: Rotation) -> Optional[str]:
     """The statement that makes the widened copy of ``x`` for ``_rotr_xor``, if any.
 
     "widen" builds it as (x & (2**r - 1)) << 32 | x for the largest r, below
@@ -236,7 +293,7 @@ def _widen(x: str, rotations: Sequence[int], shape: str) -> Optional[str]:
     return None
 
 
-def _rotr_xor(x: str, rotations: Sequence[int], shape: str) -> str:
+def _rotr_xor(x: str, rotations: Sequence[int], shape: Rotation) -> str:
     """XOR of ROTR^r(x) for r in ``rotations`` (ascending), for an exact 32-bit ``x``.
 
     Garbage is allowed above bit 31. "rotate" writes one rotation (two shifts
@@ -290,28 +347,14 @@ def _batched_schedule(w: Writer) -> None:
     w("    return zip(*sums)", "", "")
 
 
-def render_sha256(
-    sigma: str = "multiply",
-    schedule: str = "batched",
-    native_ints: bool = False,
-    loads: str = "struct",
-) -> str:
-    """The SHA-256 module.
+def render_sha256(shape: Sha256Shape = Sha256Shape()) -> str:
+    """The SHA-256 module in ``shape``.
 
-    ``Maj`` is ((a ^ b) & (b ^ c)) ^ b, whose (b ^ c) is the previous round's
-    (a ^ b). ``sigma`` shapes the rounds' Σ0/Σ1 ("rotate", "widen",
-    "multiply": see ``_rotr_xor``). ``schedule`` is "batched" (big-integer
-    lanes over a chunk of blocks, see ``_batched_schedule``) or the shape of
-    σ0/σ1 in a per-block schedule kept in 16 rolling locals and computed just
-    before the round that reads it. ``native_ints`` annotates the locals as
-    i64 (machine-word shapes only). ``loads`` is how the per-block schedule
-    reads message words (see ``block_loop``).
+    ``Maj`` is ((a ^ b) & (b ^ c)) ^ b, whose (b ^ c) is the previous round's (a ^ b).
     """
-    batched = schedule == "batched"
-    shape = (
-        f"render_sha256(sigma={sigma!r}, schedule={schedule!r}, native_ints={native_ints}, "
-        f"loads={loads!r})"
-    )
+    batched = shape.schedule == "batched"
+    sigma, native_ints, loads = shape.rounds, shape.native_ints, shape.loads
+    schedule_sigma = shape.schedule_sigma
     doc = (
         "SHA-256 (FIPS 180-4) block function, streamlined: one function, every round inlined.\n\n"
         "The 64 rounds are unrolled with their constants as literals; the eight\n"
@@ -325,12 +368,13 @@ def render_sha256(
     else:
         doc += "The message schedule lives in 16 rolling locals, computed as the rounds need it."
     typing = "Dict, Iterator, Tuple" if batched else "Tuple"
-    machine_words = sigma != "multiply" and schedule not in ("multiply", "batched")
-    shape += ": values stay below 2**63" if machine_words else ": values outgrow 64 bits"
+    machine_words = shape.machine_words
+    described = repr(shape)
+    described += ": values stay below 2**63" if machine_words else ": values outgrow 64 bits"
     assert machine_words or not native_ints, "i64 needs machine words"
     w = Writer()
-    w(header(shape, doc, typing, native_ints, uses_struct=batched or loads == "struct"))
-    if batched or loads == "struct":
+    w(header(described, doc, typing, native_ints, uses_struct=batched or loads == "unpack"))
+    if batched or loads == "unpack":
         w('_BLOCKS = struct.Struct(">16I").iter_unpack', "", "")
     if batched:
         _batched_schedule(w)
@@ -343,9 +387,9 @@ def render_sha256(
         names += [f"w{i}" for i in range(16)]
         if sigma != "rotate":
             names += [f"{r}_" for r in "abcdefgh"]
-        if schedule != "rotate":
+        if schedule_sigma != "rotate":
             names += [f"w{i}_" for i in range(16)]
-        declare_i64(w, names + (["start", "o"] if loads == "bytes" else []))
+        declare_i64(w, names + (["start", "o"] if loads == "bytewise" else []))
     w("a, b, c, d, e, f, g, h = state")
     if batched:
         w("for start in range(0, len(data), _CHUNK):")
@@ -367,9 +411,9 @@ def render_sha256(
             wk = f"0x{SHA256_K[t]:08X} + {wt}"
             if t >= 16:
                 w2, w7, w15 = (f"w{(t - lag) % 16}" for lag in (2, 7, 15))
-                w(_widen(w15, (7, 18), schedule), _widen(w2, (17, 19), schedule))
-                s0 = f"{_rotr_xor(w15, (7, 18), schedule)} ^ {w15} >> 3"
-                s1 = f"{_rotr_xor(w2, (17, 19), schedule)} ^ {w2} >> 10"
+                w(_widen(w15, (7, 18), schedule_sigma), _widen(w2, (17, 19), schedule_sigma))
+                s0 = f"{_rotr_xor(w15, (7, 18), schedule_sigma)} ^ {w15} >> 3"
+                s1 = f"{_rotr_xor(w2, (17, 19), schedule_sigma)} ^ {w2} >> 10"
                 w(f"{wt} = (({s1}) + {w7} + ({s0}) + {wt}) & {M}")
         w(_widen(e, (6, 11, 25), sigma))
         w(f"t = {h} + ({_rotr_xor(e, (6, 11, 25), sigma)}) + ({g} ^ ({e} & ({f} ^ {g}))) + {wk}")
@@ -385,47 +429,41 @@ def render_sha256(
     return w.text()
 
 
-#: The committed files and the shapes they are rendered in.
-#: ``md5`` and ``sha256``: the fastest shapes on CPython, where integers are
-#: objects whatever their size. ``sha256_words``: SHA-256 with every value a
-#: machine word (below 2**63), the shape PyPy's JIT wants (``md5`` already is).
-#: ``*_bytes``: machine words, and message words read by indexing bytes, the
-#: shape a compiler can turn into plain C. ``*_i64``: the ``_bytes`` shapes
-#: with native-integer annotations for mypyc, and nothing else changed.
-FILES: Dict[str, Callable[[], str]] = {
-    "md5.py": render_md5,
-    "sha256.py": render_sha256,
-    "sha256_words.py": lambda: render_sha256(sigma="widen", schedule="widen"),
-    "md5_bytes.py": lambda: render_md5(loads="bytes"),
-    "sha256_bytes.py": lambda: render_sha256(sigma="widen", schedule="widen", loads="bytes"),
-    "md5_i64.py": lambda: render_md5(native_ints=True, loads="bytes"),
-    "sha256_i64.py": lambda: render_sha256(
-        sigma="widen", schedule="widen", native_ints=True, loads="bytes"
-    ),
+#: The committed files and the shapes they are rendered in. ``md5_words`` and
+#: ``sha256_wide``: the fastest shapes on CPython, where integers are objects
+#: whatever their size (MD5's fastest already keeps machine words).
+#: ``sha256_words``: SHA-256 with every value a machine word, the shape PyPy's
+#: JIT wants. ``*_words_bytewise``: machine words, and message words read by
+#: indexing bytes, the shape a compiler can turn into plain C.
+FILES: Dict[str, Shape] = {
+    "md5_words.py": Md5Shape(),
+    "sha256_wide.py": Sha256Shape(),
+    "sha256_words.py": Sha256Shape(rounds="widen", schedule="rolling"),
+    "md5_words_bytewise.py": Md5Shape(loads="bytewise"),
+    "sha256_words_bytewise.py": Sha256Shape(rounds="widen", schedule="rolling", loads="bytewise"),
 }
 
 
+def render(shape: Shape) -> str:
+    """The module of ``shape``'s algorithm in that shape."""
+    return render_md5(shape) if isinstance(shape, Md5Shape) else render_sha256(shape)
+
+
+def annotated(file: str, annotations: str) -> str:
+    """The committed module ``file`` with its locals annotated for a compiler.
+
+    ``annotations`` is "i64": mypy_extensions.i64, which mypyc turns into
+    machine integers (machine-word shapes only). The build compiles these
+    (build_support/compiled.py); nothing else changes, as a test checks.
+    """
+    if annotations != "i64":
+        raise ValueError(f"no annotations called {annotations!r}")
+    return render(dataclasses.replace(FILES[file], native_ints=True))
+
+
 def main(argv: List[str]) -> int:
-    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("--check", action="store_true", help="fail if a file is out of date")
-    args = parser.parse_args(argv)
-    stale = []
-    for name, render in FILES.items():
-        path = OUTPUT / name
-        text = render()
-        current = path.read_text() if path.exists() else ""
-        if current == text:
-            continue
-        if args.check:
-            stale.append(name)
-            diff = difflib.unified_diff(current.splitlines(True), text.splitlines(True), name, name)
-            sys.stdout.writelines(list(diff)[:40])
-        else:
-            path.write_text(text)
-            print(f"wrote {path.relative_to(ROOT)}")
-    if stale:
-        print(f"out of date: {', '.join(stale)}; run python tools/gen_streamlined.py")
-    return 1 if stale else 0
+    files = {OUTPUT / name: functools.partial(render, shape) for name, shape in FILES.items()}
+    return generated.main(argv, files, __doc__ or "", "tools/gen_streamlined.py")
 
 
 if __name__ == "__main__":

@@ -18,8 +18,11 @@ The drop-in, with hashlib's names and behaviour:
 ``algorithms_available``, ``algorithms_guaranteed``
     ``{"md5", "sha224", "sha256"}``
 
-They come from the fastest variant that is importable here, ``default_variant``
-(or the one named by the environment variable ``VARIANTS_DEFAULT``);
+They come from the native variant, ``default_variant`` (or the variant named by
+the environment variable ``VARIANTS_DEFAULT``). Where the native variant cannot
+be imported (no C compiler at install time, or an unbuilt source checkout)
+they are hashlib's own objects, faster than any other variant, and the first
+use warns once (``SlowPathWarning``) saying why and how to build it;
 ``get(name)`` gives any registered variant's, and ``variants.registry`` lists
 them all. The hash objects offer ``update``, ``digest``, ``hexdigest``,
 ``copy``, ``name``, ``digest_size`` and ``block_size``, accept any bytes-like
@@ -34,16 +37,22 @@ compatibility only. SHA-224 and SHA-256 are fine.
 
 from __future__ import annotations
 
+import warnings
+from typing import Any, Callable
+
 from variants import registry
 from variants._files import file_digest
+from variants._shell import Constructor, HashObject
 from variants.registry import Loaded, VariantUnavailable
 
 __all__ = [
     "Loaded",
+    "SlowPathWarning",
     "VariantUnavailable",
     "algorithms_available",
     "algorithms_guaranteed",
     "default_variant",
+    "fallback_reason",
     "file_digest",
     "get",
     "md5",
@@ -53,21 +62,47 @@ __all__ = [
 ]
 
 
+class SlowPathWarning(RuntimeWarning):
+    """The drop-in hands out hashlib's objects: the native variant is not importable here."""
+
+
 def get(name: str) -> Loaded:
     """The variant called ``name``: its ``md5``, ``sha224``, ``sha256`` and ``new``.
 
     Raises ``ValueError`` for an unknown name and ``VariantUnavailable`` (an
     ``ImportError``) with the reason when the variant cannot be imported here.
+    ``get("hashlib")`` is hashlib's own objects, the drop-in's fallback.
     """
     return registry.load(name)
 
 
 #: The variant behind the module-level constructors, chosen once at import.
 default_variant: Loaded = get(registry.default_name())
+#: Why the drop-in fell back to hashlib's objects, or None.
+fallback_reason = registry.fallback_reason()
 
-md5 = default_variant.md5
-sha224 = default_variant.sha224
-sha256 = default_variant.sha256
-new = default_variant.new
+md5: Constructor
+sha224: Constructor
+sha256: Constructor
 algorithms_guaranteed = frozenset(default_variant.algorithms_available)
 algorithms_available = algorithms_guaranteed
+_DROP_IN = ("md5", "sha224", "sha256", "new")
+
+
+new: Callable[..., HashObject]
+
+if fallback_reason is None:
+    md5 = default_variant.md5
+    sha224 = default_variant.sha224
+    sha256 = default_variant.sha256
+    new = default_variant.new
+else:
+
+    def __getattr__(name: str) -> Any:
+        """The drop-in's names, bound on first use after one warning (PEP 562)."""
+        if name not in _DROP_IN:
+            raise AttributeError(f"module 'variants' has no attribute {name!r}")
+        warnings.warn(str(fallback_reason), SlowPathWarning, stacklevel=2)
+        for each in _DROP_IN:
+            globals()[each] = getattr(default_variant, each)
+        return globals()[name]

@@ -12,18 +12,22 @@ import os
 import sys
 import sysconfig
 from dataclasses import dataclass
+from pathlib import Path
 from types import ModuleType
 from typing import Callable, Dict, List, Mapping, Optional, Tuple
 
+from variants import _catalog, _settings
 from variants._shell import _EMPTY, ALGORITHMS, Compress, Constructor, HashObject, make_types
 
 #: Set to a variant name to make it the drop-in's default.
-DEFAULT_ENV = "VARIANTS_DEFAULT"
+DEFAULT_ENV = _settings.DEFAULT_ENV
 #: Set to 1 to make every variant that this interpreter should run a hard
 #: requirement: tests then fail, rather than skip, when one cannot be imported.
-REQUIRE_ALL_ENV = "VARIANTS_REQUIRE_ALL"
+REQUIRE_ALL_ENV = _settings.REQUIRE_ALL_ENV
 
 KINDS = ("interpreted", "compiled", "native")
+#: The kind of HASHLIB, which is not among the registry's variants.
+REFERENCE = "reference"
 
 
 class VariantUnavailable(ImportError):
@@ -54,6 +58,8 @@ class Variant:
     unsupported: Callable[[], Optional[str]] = lambda: None
     #: The interpreted variant this one compiles, if it is a compiled twin.
     source: Optional[str] = None
+    #: Built only by the study's build (``VARIANTS_BUILD=study pip install .``).
+    study_only: bool = False
 
     @property
     def cores(self) -> Tuple[str, ...]:
@@ -119,54 +125,58 @@ class Loaded:
         return f"<variant {self.name!r} ({self.kind})>"
 
 
-_PYPY = sys.implementation.name == "pypy"
 _CPYTHON = sys.implementation.name == "cpython"
+_FREE_THREADED = bool(sysconfig.get_config_var("Py_GIL_DISABLED"))
 
 
 def _cffi_on_cpython() -> Optional[str]:
     if not _CPYTHON:
         return "here the native variant itself runs through cffi"
-    if sysconfig.get_config_var("Py_GIL_DISABLED") and sys.version_info < (3, 14):
+    if _FREE_THREADED and sys.version_info < (3, 14):
         return "cffi does not support the free-threaded CPython 3.13"
     return None
 
 
-def _streamlined() -> Dict[str, str]:
-    # SHA-256's fastest shape on CPython computes the message schedule in big
-    # integers, which PyPy's JIT cannot keep in machine words: there the
-    # variant runs the machine-word shape, which the JIT compiles well.
-    sha256 = "sha256_words" if _PYPY else "sha256"
-    return {"md5": "variants.streamlined.md5", "sha256": f"variants.streamlined.{sha256}"}
-
-
 def _needs_cpython() -> Optional[str]:
-    if sys.implementation.name != "cpython":
-        return f"compiled twins are built for CPython only; this is {sys.implementation.name}"
+    if not _CPYTHON:
+        return f"compiled variants are built for CPython only; this is {sys.implementation.name}"
     return None
 
 
 def _needs_mypyc() -> Optional[str]:
-    if sys.implementation.name == "cpython" and sys.version_info < (3, 10):
+    if _CPYTHON and sys.version_info < (3, 10):
         return "mypyc (current mypy) needs CPython 3.10 or newer"
+    if _FREE_THREADED:
+        return "mypyc does not support the free-threaded CPython (its modules would need the GIL)"
     return _needs_cpython()
 
 
-def _modules(
-    package: str, md5: str = "md5", sha256: str = "sha256"
-) -> Callable[[], Dict[str, str]]:
-    return lambda: {"md5": f"{package}.{md5}", "sha256": f"{package}.{sha256}"}
+def _modules(package: str, modules: Mapping[str, str]) -> Callable[[], Dict[str, str]]:
+    return lambda: {core: f"{package}.{module}" for core, module in modules.items()}
 
 
-def _twin(source: str, compiler: str, md5: str = "md5", sha256: str = "sha256") -> Variant:
-    """The compiled twin of ``source``'s modules, built by build_support/compiled.py."""
-    package = f"variants._twins.{source.replace('-', '_')}_{compiler}"
+def _twin(twin: _catalog.Twin) -> Variant:
+    """The registry entry of a compiled twin (build_support/compiled.py builds it)."""
+    modules = _catalog.source(twin.source).modules
+    how = f"with {twin.annotations} locals " if twin.annotations else ""
     return Variant(
-        name=f"{source}-{compiler}",
+        name=twin.name,
         kind="compiled",
-        description=f"{source}'s unchanged sources compiled by {compiler}",
-        block_modules=_modules(package, md5, sha256),
-        unsupported=_needs_mypyc if compiler == "mypyc" else _needs_cpython,
-        source=source,
+        description=f"{twin.source}'s sources compiled {how}by {twin.compiler}",
+        # the twin's package holds the source modules' files under their own names
+        block_modules=_modules(twin.package, {c: m.rsplit(".", 1)[1] for c, m in modules.items()}),
+        unsupported=_needs_mypyc if twin.compiler == "mypyc" else _needs_cpython,
+        source=twin.source,
+        study_only=True,
+    )
+
+
+def _source(source: _catalog.Source) -> Variant:
+    return Variant(
+        name=source.name,
+        kind="interpreted",
+        description=source.description,
+        block_modules=_modules("variants", source.modules),
     )
 
 
@@ -190,56 +200,29 @@ VARIANTS: Tuple[Variant, ...] = (
         provider="variants.native.cffi_wrapper",
         provider_cores=("md5", "sha256"),
         unsupported=_cffi_on_cpython,
+        study_only=True,
     ),
     Variant(
         name="cython",
         kind="compiled",
         description="typed Cython: uint32_t arithmetic on a typed memoryview, no GIL",
-        block_modules=_modules("variants.cython"),
+        block_modules=_modules("variants", _catalog.TYPED_CYTHON),
         unsupported=_needs_cpython,
+        study_only=True,
     ),
-    Variant(
-        name="streamlined-i64-mypyc",
-        kind="compiled",
-        description="streamlined-bytes with i64 locals, compiled by mypyc",
-        block_modules=_modules("variants._twins.streamlined_i64_mypyc", "md5_i64", "sha256_i64"),
-        unsupported=_needs_mypyc,
-        # The annotations are not code: interpreted, these sources are
-        # streamlined-bytes line for line.
-        source="streamlined-bytes",
-    ),
-    _twin("streamlined", "cython"),
-    _twin("streamlined", "mypyc"),
-    _twin("streamlined-bytes", "mypyc", md5="md5_bytes", sha256="sha256_bytes"),
-    _twin("helpers", "cython"),
-    _twin("helpers", "mypyc"),
-    Variant(
-        name="streamlined",
-        kind="interpreted",
-        description="pure Python, each block function one unrolled loop body"
-        + (" (SHA-256 in machine words on PyPy)" if _PYPY else ""),
-        block_modules=_streamlined,
-    ),
-    Variant(
-        name="streamlined-words",
-        kind="interpreted",
-        description="streamlined with every value a machine word (PyPy's shape)",
-        block_modules=_modules("variants.streamlined", sha256="sha256_words"),
-    ),
-    Variant(
-        name="streamlined-bytes",
-        kind="interpreted",
-        description="streamlined-words reading message words byte by byte (the compilers' shape)",
-        block_modules=_modules("variants.streamlined", "md5_bytes", "sha256_bytes"),
-    ),
-    Variant(
-        name="helpers",
-        kind="interpreted",
-        description="pure Python, textbook helper functions called per step",
-        block_modules=_modules("variants.helpers"),
-    ),
+    *(_twin(twin) for twin in _catalog.TWINS),
+    *(_source(source) for source in _catalog.SOURCES),
 )
-_BY_NAME: Dict[str, Variant] = {v.name: v for v in VARIANTS}
+#: The standard library's hashlib as a variant: the drop-in's fallback and the
+#: study's reference, not one of the registry's variants.
+HASHLIB = Variant(
+    name="hashlib",
+    kind=REFERENCE,
+    description="the standard library's hashlib (OpenSSL's code on CPython)",
+    provider="variants._stdlib",
+    provider_cores=("md5", "sha256"),
+)
+_BY_NAME: Dict[str, Variant] = {v.name: v for v in (*VARIANTS, HASHLIB)}
 _loaded: Dict[str, Loaded] = {}
 _failed: Dict[str, str] = {}
 
@@ -270,6 +253,8 @@ def load(name: str) -> Loaded:
             loaded = _import(entry)
         except ImportError as exc:
             reason = f"{type(exc).__name__}: {exc}"
+            if entry.study_only:
+                reason += f" (built only by the study's build: {_settings.STUDY_BUILD_HINT})"
         else:
             _loaded[name] = loaded
             return loaded
@@ -307,20 +292,44 @@ def available() -> List[str]:
     return [name for name in names() if status(name) is None]
 
 
-def require_all() -> bool:
-    """Whether the environment demands every supported variant (CI does)."""
-    return os.environ.get(REQUIRE_ALL_ENV, "") not in ("", "0")
+require_all = _settings.require_all
 
 
 def default_name() -> str:
-    """The drop-in's variant: the pinned one, or the fastest importable."""
+    """The drop-in's variant: the pinned one, else ``native``, else hashlib's own objects.
+
+    Without the native variant (no C compiler at install time, or a source
+    checkout that was never built) every other variant is slower than hashlib:
+    the typed Cython one a little, the pure-Python ones 30 to 300 times (the
+    study's tables). The drop-in then hands out hashlib's objects, which behave
+    as hashlib's by definition, and ``fallback_reason()`` says why.
+    """
     pinned = os.environ.get(DEFAULT_ENV)
     if pinned:
         problem = status(pinned)
         if problem is not None:
             raise VariantUnavailable(f"{DEFAULT_ENV}={pinned}: {problem}")
         return pinned
-    for name in names():
-        if status(name) is None and set(variant(name).algorithms) == set(ALGORITHMS):
-            return name
-    raise VariantUnavailable("no variant is importable")  # the pure-Python ones always are
+    if status("native") is None:
+        return "native"
+    return HASHLIB.name
+
+
+def fallback_reason() -> Optional[str]:
+    """Why the drop-in hands out hashlib's objects and how to get the native variant, or None."""
+    if os.environ.get(DEFAULT_ENV) or default_name() != HASHLIB.name:
+        return None
+    package = Path(__file__).resolve().parent
+    checkout = (package.parent / "pyproject.toml").exists() and (package / "native").is_dir()
+    where = (
+        f" ({package} is a source checkout that was never built: it shadows any installed copy;"
+        " run from elsewhere, or build in place with `pip install -e .`)"
+        if checkout
+        else ""
+    )
+    return (
+        f"variants: the native variant is not importable here{where}: {status('native')}. "
+        "variants.md5(), sha224(), sha256() and new() hand out hashlib's own objects "
+        "instead, faster than any other variant here; `pip install variants` with a C "
+        "compiler present builds the native one."
+    )

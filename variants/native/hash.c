@@ -5,13 +5,12 @@
  */
 #include <string.h>
 
+#include "constants.h"
 #include "native.h"
 
-static const uint32_t md5_iv[4] = {0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476};
-static const uint32_t sha224_iv[8] = {0xc1059ed8, 0x367cd507, 0x3070dd17, 0xf70e5939,
-                                      0xffc00b31, 0x68581511, 0x64f98fa7, 0xbefa4fa4};
-static const uint32_t sha256_iv[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
-                                      0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
+static const uint32_t md5_iv[4] = VN_MD5_IV;
+static const uint32_t sha224_iv[8] = VN_SHA224_IV;
+static const uint32_t sha256_iv[8] = VN_SHA256_IV;
 
 int vn_digest_size(int algorithm) {
     return algorithm == VN_MD5 ? 16 : algorithm == VN_SHA224 ? 28 : 32;

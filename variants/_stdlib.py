@@ -1,0 +1,23 @@
+"""hashlib's own objects as a provider: the drop-in's fallback (see ``registry.default_name``)."""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Dict
+
+from variants._shell import Compress, Constructor
+
+
+def constructors() -> Dict[str, Constructor]:
+    """hashlib's constructors of the three algorithms."""
+    return {"md5": hashlib.md5, "sha224": hashlib.sha224, "sha256": hashlib.sha256}
+
+
+def block_functions() -> Dict[str, Compress]:
+    """None: hashlib has no block function of its own to call."""
+    return {}
+
+
+def describe() -> str:
+    """Where hashlib's MD5 comes from: ``_hashlib`` (OpenSSL) or a builtin module."""
+    return f"hashlib, from {type(hashlib.md5()).__module__}"
