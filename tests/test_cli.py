@@ -27,8 +27,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from variants import cli, registry
-from variants._cli.progress import Progress
-from variants._cli.quoting import locale_is_utf8
+from variants.cli.progress import Progress
+from variants.cli.quoting import locale_is_utf8
 
 PROGRAMS = {"md5": "md5sum", "sha224": "sha224sum", "sha256": "sha256sum"}
 ALGORITHMS = list(PROGRAMS)

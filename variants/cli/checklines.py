@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Dict, Iterator, NamedTuple, Optional, Sequence
 
-from variants._cli.quoting import unescape_name
+from variants.cli.quoting import unescape_name
 
 #: The tag of each algorithm in BSD-style lines and messages.
 TAGS: Dict[str, bytes] = {"md5": b"MD5", "sha224": b"SHA224", "sha256": b"SHA256"}

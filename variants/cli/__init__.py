@@ -40,10 +40,10 @@ from typing import (
     Union,
 )
 
-from variants._cli.checklines import TAGS, Entry, LineParser, read_lines
-from variants._cli.jobs import in_order
-from variants._cli.progress import Progress
-from variants._cli.quoting import escape_name, quote_name, quote_word
+from variants.cli.checklines import TAGS, Entry, LineParser, read_lines
+from variants.cli.jobs import in_order
+from variants.cli.progress import Progress
+from variants.cli.quoting import escape_name, quote_name, quote_word
 from variants._shell import Constructor
 
 PROGRAM = "variants-sum"
