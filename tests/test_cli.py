@@ -27,6 +27,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from variants import cli, registry
+from variants.cli import hashing, reading
 from variants.cli.progress import Progress
 from variants.cli.quoting import locale_is_utf8
 
@@ -402,8 +403,8 @@ def test_parallel_output_keeps_argument_order(corpus: Path) -> None:
 
 def test_read_error_after_some_data(corpus: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A file that fails part way: its message, no line for it, the others hashed."""
-    real = cli._reader
-    monkeypatch.setattr(cli, "CHUNK", 64)
+    real = reading.reader
+    monkeypatch.setattr(reading, "CHUNK", 64)
 
     def failing(fd: int) -> Callable[[memoryview], int]:
         read = real(fd)
@@ -417,7 +418,7 @@ def test_read_error_after_some_data(corpus: Path, monkeypatch: pytest.MonkeyPatc
 
         return flaky
 
-    monkeypatch.setattr(cli, "_reader", failing)
+    monkeypatch.setattr(reading, "reader", failing)
     got = ours("md5", ["binary.bin", "plain.txt"], corpus)
     assert got.status == 1
     assert got.stdout == theirs("md5", ["plain.txt"], corpus).stdout
@@ -430,11 +431,11 @@ def test_chunked_reading_loses_nothing(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, read_ahead: bool, length: int
 ) -> None:
     """Reading in turn or ahead on a thread, any file length hashes whole (64-byte chunks)."""
-    monkeypatch.setattr(cli, "CHUNK", 64)
+    monkeypatch.setattr(reading, "CHUNK", 64)
     data = bytes((i * 7 + 3) & 0xFF for i in range(length))
     path = tmp_path / "data.bin"
     path.write_bytes(data)
-    hasher = cli.Hasher(registry.load("native").constructors, read_ahead=read_ahead)
+    hasher = hashing.Hasher(registry.load("native").constructors, read_ahead=read_ahead)
     for algorithm in ("md5", "sha256"):
         outcome = hasher(os.fsencode(path), algorithm)
         assert outcome.digest == hashlib.new(algorithm, data).digest()
@@ -444,8 +445,8 @@ def test_read_ahead_stops_its_thread_on_errors(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A read error on the reading thread is the file's error, and the thread ends."""
-    monkeypatch.setattr(cli, "CHUNK", 64)
-    real = cli._reader
+    monkeypatch.setattr(reading, "CHUNK", 64)
+    real = reading.reader
     reads: List[int] = []
 
     def failing(fd: int) -> Callable[[memoryview], int]:
@@ -459,22 +460,22 @@ def test_read_ahead_stops_its_thread_on_errors(
 
         return flaky
 
-    monkeypatch.setattr(cli, "_reader", failing)
+    monkeypatch.setattr(reading, "reader", failing)
     path = tmp_path / "data.bin"
     path.write_bytes(bytes(64 * 8 * 10))
-    hasher = cli.Hasher(registry.load("helpers").constructors, read_ahead=True)
+    hasher = hashing.Hasher(registry.load("helpers").constructors, read_ahead=True)
     outcome = hasher(os.fsencode(path), "md5")
     assert outcome.digest is None and outcome.error is not None
     assert outcome.error.errno == errno.EIO
     assert reads[:2] == [64, 64 * 8]  # one chunk in turn, then the thread's larger buffers
     assert not [t for t in threading.enumerate() if t.name == "variants-sum read-ahead"]
     # Cancelled part way (as -j does on an error elsewhere): the thread ends too.
-    monkeypatch.setattr(cli, "_reader", real)
+    monkeypatch.setattr(reading, "reader", real)
     hasher.cancel.set()
     fd = os.open(path, os.O_RDONLY)
     try:
-        with pytest.raises(cli._Cancelled):
-            hasher._hash(fd, "md5")
+        with pytest.raises(hashing.Cancelled):
+            hasher.hash_descriptor(fd, "md5")
     finally:
         os.close(fd)
     assert not [t for t in threading.enumerate() if t.name == "variants-sum read-ahead"]
