@@ -9,6 +9,8 @@ coreutils (``test_cli_coreutils`` compares with it).
 from __future__ import annotations
 
 import hashlib
+import os
+import subprocess
 import sys
 from pathlib import Path
 from typing import Dict
@@ -137,3 +139,28 @@ def test_console_script(files: Path) -> None:
         pytest.skip("the package is not installed here (no variants-sum script)")
     got = run([str(script), "-a", "sha224", "--", *CONTENTS], files)
     assert got == (0, _lines("sha224"), b"")
+
+
+@pytest.mark.parametrize("buffered", [True, False], ids=["buffered", "unbuffered"])
+def test_write_error_status(files: Path, buffered: bool) -> None:
+    """Output to a full disk: one "write error" at the end and status 1, as coreutils says.
+
+    Whether Python buffers stdout (PYTHONUNBUFFERED) must not matter: bytes
+    left in its buffer would fail again at exit, with status 120.
+    """
+    env = dict(os.environ, LC_ALL="C.UTF-8")
+    env.pop("PYTHONUNBUFFERED", None)
+    if not buffered:
+        env["PYTHONUNBUFFERED"] = "1"
+    with open("/dev/full", "wb") as full:
+        done = subprocess.run(
+            [*COMMAND, "-a", "md5", "plain.txt", "missing", "binary.bin"],
+            cwd=files,
+            stdout=full,
+            stderr=subprocess.PIPE,
+            env=env,
+        )
+    assert done.stderr == (
+        b"variants-sum: missing: No such file or directory\nvariants-sum: write error\n"
+    )
+    assert done.returncode == 1

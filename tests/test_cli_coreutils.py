@@ -399,6 +399,7 @@ def test_command_line_handling_matches_coreutils(corpus: Path, args: List[str]) 
 
 def test_write_error(corpus: Path) -> None:
     env = dict(os.environ, LC_ALL="C.UTF-8")
+    env.pop("PYTHONUNBUFFERED", None)  # (see test_cli_command.test_write_error_status)
     with open("/dev/full", "wb") as full:
         done = subprocess.run(
             [*COMMAND, "-a", "md5", "plain.txt", "missing"],

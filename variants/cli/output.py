@@ -8,6 +8,7 @@ reported once, at the end, as coreutils reports it ("write error", status 1).
 
 from __future__ import annotations
 
+import errno
 import os
 import sys
 from typing import TYPE_CHECKING, Optional, TextIO
@@ -22,12 +23,25 @@ PROGRAM = "variants-sum"
 
 
 def write(stream: Optional[TextIO], data: bytes) -> None:
-    """Write ``data`` to a standard stream's bytes, whole, now."""
+    """Write ``data`` to a standard stream's bytes, whole, now.
+
+    The bytes go past the stream's buffer, to its unbuffered file where it has
+    one: bytes that failed to go out (a full disk) must not stay buffered, or
+    Python would try them again at exit, fail again and exit with status 120
+    instead of the run's.
+    """
     if stream is None:  # started with the descriptor closed
         raise OSError("stream closed")
     stream.flush()
-    stream.buffer.write(data)
-    stream.buffer.flush()
+    binary = stream.buffer
+    binary.flush()
+    raw = getattr(binary, "raw", binary)  # (an in-memory stream has no raw file)
+    view = memoryview(data)
+    while view:
+        written = raw.write(view)
+        if written is None:  # a non-blocking descriptor that is full
+            raise BlockingIOError(errno.EAGAIN, os.strerror(errno.EAGAIN))
+        view = view[written:]
 
 
 def isatty(stream: Optional[TextIO]) -> bool:
