@@ -83,6 +83,9 @@ def test_variant_option(files: Path) -> None:
     assert got.status == 1
     assert got.stderr.startswith(b"variants-sum: variant ")
     assert b"unknown variant 'no-such'" in got.stderr
+    got = ours("md5", [b"--variant=\xff", "plain.txt"], files)  # not UTF-8: no crash
+    assert (got.status, got.stdout) == (1, b"")
+    assert got.stderr.startswith(b"variants-sum: variant ") and b"\xff" in got.stderr
     for entry in registry.VARIANTS:  # one that lacks an algorithm, if there is one
         missing = sorted(set(ALGORITHMS) - set(entry.algorithms))
         if missing and registry.status(entry.name) is None:

@@ -390,10 +390,13 @@ def test_check_with_an_algorithm_refuses_the_others_lines(lists: Path) -> None:
         ["plain.txt", "-b"],  # options after operands
         ["--", "-b"],
         ["-", "--tag"],
+        [b"--\xff"],  # not UTF-8: printed as the bytes given
+        [b"-\xff"],
+        [b"--ch\xff"],
     ],
-    ids=" ".join,
+    ids=repr,
 )
-def test_command_line_handling_matches_coreutils(corpus: Path, args: List[str]) -> None:
+def test_command_line_handling_matches_coreutils(corpus: Path, args: List[Arg]) -> None:
     assert_same("md5", args, corpus, stdin=b"stdin\n" if "-" in args else None)
 
 

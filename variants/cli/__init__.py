@@ -72,7 +72,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     try:
         opts = parse_args(sys.argv[1:] if argv is None else argv)
     except UsageError as exc:
-        Console().err(f"{exc}\nTry '{PROGRAM} --help' for more information.".encode())
+        # (os.fsencode: the bytes of the arguments the message quotes, as coreutils prints them)
+        Console().err(os.fsencode(f"{exc}\nTry '{PROGRAM} --help' for more information."))
         return 1
     except SystemExit as exc:  # --help, --version
         return exc.code if isinstance(exc.code, int) else 1
@@ -86,7 +87,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     try:
         loaded = variants.default_variant if opts.variant is None else registry.load(opts.variant)
     except (ValueError, registry.VariantUnavailable) as exc:
-        Console().err(f"variant {quote_word(opts.variant or '')}: {exc}".encode())
+        Console().err(os.fsencode(f"variant {quote_word(opts.variant or '')}: {exc}"))
         return 1
     algorithm = opts.algorithm or DEFAULT_ALGORITHM
     if (opts.algorithm or not opts.check) and algorithm not in loaded.constructors:
