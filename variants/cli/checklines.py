@@ -10,9 +10,9 @@ and, once a list has started with one, the "BSD reversed" form ``digest name``
 ``\\n`` or ``\\r`` escapes. The reading rules below, down to their quirks (the
 last ``)`` ends a BSD name; a name is cut at a NUL byte; "BSD reversed" is
 remembered across the whole run), are those of coreutils 9.1's ``split_3`` and
-``bsd_split_3``. coreutils 9.2 and later differ on lines with a NUL byte right
-after the digest: they accept ``<digest>\\0 name`` and refuse a BSD line whose
-digest a NUL ends early; 9.1 does the opposite, and so does this module.
+``bsd_split_3``. coreutils 9.2 and later differ on a NUL byte right after the
+digest: they accept ``<digest>\\0 name`` and refuse ``MD5 (name) =
+<digest>\\0...``; 9.1, and this module, refuse the first and accept the second.
 """
 
 from __future__ import annotations
