@@ -1,22 +1,25 @@
-"""Reading checksum lists (``--check``) exactly as GNU coreutils 9.1 reads them.
+"""Checksum lines: written as md5sum writes them, read back (``-c``) as coreutils 9.1 reads them.
 
-Two line formats are accepted, as md5sum and sha256sum accept them::
+Two line formats are written and accepted, as md5sum and sha256sum do::
 
     d41d8cd98f00b204e9800998ecf8427e  name       GNU: digest, space, ' ' or '*', name
     MD5 (name) = d41d8cd98f00b204e9800998ecf8427e  BSD (--tag)
 
 and, once a list has started with one, the "BSD reversed" form ``digest name``
-(a single space). A leading backslash marks a name with ``\\\\``, ``\\n`` or
-``\\r`` escapes. The rules below, down to their quirks (the last ``)`` ends a
-BSD name; a name is cut at a NUL byte; "BSD reversed" is remembered across the
-whole run), are those of coreutils' ``split_3`` and ``bsd_split_3``.
+(a single space) is accepted. A leading backslash marks a name with ``\\\\``,
+``\\n`` or ``\\r`` escapes. The reading rules below, down to their quirks (the
+last ``)`` ends a BSD name; a name is cut at a NUL byte; "BSD reversed" is
+remembered across the whole run), are those of coreutils 9.1's ``split_3`` and
+``bsd_split_3``. coreutils 9.2 and later differ on a NUL byte right after the
+digest: they accept ``<digest>\\0 name`` and refuse ``MD5 (name) =
+<digest>\\0...``; 9.1, and this module, refuse the first and accept the second.
 """
 
 from __future__ import annotations
 
 from typing import Dict, Iterator, NamedTuple, Optional, Sequence
 
-from variants._cli.quoting import unescape_name
+from variants.cli.quoting import escape_name, unescape_name
 
 #: The tag of each algorithm in BSD-style lines and messages.
 TAGS: Dict[str, bytes] = {"md5": b"MD5", "sha224": b"SHA224", "sha256": b"SHA256"}
@@ -25,6 +28,24 @@ HEX_LENGTHS: Dict[str, int] = {"md5": 32, "sha224": 56, "sha256": 64}
 
 _WHITE = (0x20, 0x09)  # coreutils' ISWHITE: space and tab only
 _HEX = frozenset(b"0123456789abcdefABCDEF")
+
+
+def format_line(
+    algorithm: str, digest: bytes, name: bytes, *, tag: bool, binary: bool, zero: bool
+) -> bytes:
+    """One output line, as ``md5sum [--tag] [-b] [-z]`` writes it.
+
+    Without ``-z``, a name with a backslash, newline or CR is escaped and the
+    line starts with a backslash; with ``-z`` names are written as they are.
+    """
+    escape = not zero and any(c in name for c in b"\\\n\r")
+    shown = escape_name(name) if escape else name
+    mark = b"\\" if escape else b""
+    end = b"\0" if zero else b"\n"
+    hexdigest = digest.hex().encode()
+    if tag:
+        return mark + TAGS[algorithm] + b" (" + shown + b") = " + hexdigest + end
+    return mark + hexdigest + b" " + (b"*" if binary else b" ") + shown + end
 
 
 class Entry(NamedTuple):

@@ -107,6 +107,7 @@ def quote_name(name: bytes, utf8: Optional[bool] = None) -> bytes:
         if in_dollar:
             # gnulib renders such a name twice and does not reset its "inside
             # $'...'" flag in between; coreutils 9.1 prints what that gives.
+            # (gnulib's fix is in coreutils 9.6 and later: variants-sum keeps 9.1's.)
             quoted = _shell_quote(name, utf8, True)[0]
     return quoted
 

@@ -1,19 +1,35 @@
 """A one-line progress report on stderr, for large inputs on a terminal.
 
 The report appears only when it is worth having: stderr is a terminal, the
-input is large (at least ``threshold`` bytes, counting the sizes of the files
-ahead when they are known) and hashing has already taken ``delay`` seconds.
-It redraws at most every ``interval`` seconds, from whichever thread has just
-hashed a chunk, and is wiped before anything else is written to the terminal
-and at the end, so that it never mixes with the real output.
+run prints more than ``--status`` or ``--quiet`` allow, the input is large (at
+least ``THRESHOLD`` bytes, counting the sizes of the files ahead when they are
+known) and hashing has already taken ``DELAY`` seconds. It redraws at most
+every ``INTERVAL`` seconds, from whichever thread has just hashed a chunk, and
+is wiped before anything else is written to the terminal and at the end, so
+that it never mixes with the real output.
 """
 
 from __future__ import annotations
 
+import os
+import stat
+import sys
 import threading
 import time
 from contextlib import contextmanager
-from typing import Callable, Iterator, Optional
+from typing import TYPE_CHECKING, Callable, Iterator, Optional
+
+from variants.cli.output import PROGRAM, isatty
+
+if TYPE_CHECKING:
+    from variants.cli.options import Options
+
+#: Bytes of input below which no report is shown.
+THRESHOLD = 64 << 20
+#: Seconds of hashing before the first report.
+DELAY = 0.25
+#: Seconds between redraws, at least.
+INTERVAL = 0.1
 
 _UNITS = ("B", "KiB", "MiB", "GiB", "TiB")
 
@@ -39,9 +55,9 @@ class Progress:
         program: str,
         total: Optional[int] = None,
         width: Callable[[], int] = lambda: 80,
-        threshold: int = 64 << 20,
-        delay: float = 0.25,
-        interval: float = 0.1,
+        threshold: int = THRESHOLD,
+        delay: float = DELAY,
+        interval: float = INTERVAL,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self._write = write
@@ -108,3 +124,50 @@ class Progress:
         with self.lock:
             self._clear()
             self._interval = float("inf")
+
+
+def on_terminal(opts: Options) -> Optional[Progress]:
+    """The run's progress report, or None if stderr is no terminal or it would be out of place.
+
+    When hashing, the total is the size of the regular files named (read
+    before any is hashed); when checking, it is not known.
+    """
+    if opts.status or opts.quiet:
+        return None
+    stderr = sys.stderr
+    if stderr is None or not isatty(stderr):
+        return None
+    fd = stderr.fileno()
+    total: Optional[int] = None
+    if not opts.check:
+        total = 0
+        for name in opts.files:
+            try:
+                info = os.stat(name) if name != b"-" else os.fstat(0)
+            except OSError:
+                continue
+            if stat.S_ISREG(info.st_mode):
+                total += info.st_size
+
+    def width() -> int:
+        try:
+            return os.get_terminal_size(fd).columns or 80  # 0: a terminal of unknown size
+        except OSError:
+            return 80
+
+    def write(text: str) -> None:
+        try:
+            stderr.write(text)
+            stderr.flush()
+        except (OSError, ValueError):
+            pass
+
+    return Progress(
+        write,
+        program=PROGRAM,
+        total=total or None,
+        width=width,
+        threshold=THRESHOLD,
+        delay=DELAY,
+        interval=INTERVAL,
+    )

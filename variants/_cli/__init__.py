@@ -1,1 +1,0 @@
-"""The pieces of the ``variants-sum`` command line tool (see ``variants.cli``)."""

@@ -1,0 +1,92 @@
+"""Where results and messages go: stdout and stderr, each record written whole, in order.
+
+Records are written as bytes (file names are bytes, not text), each flushed
+at once so that output follows progress and a message on stderr lands after
+the results before it. A failed write to stdout does not stop the run; it is
+reported once, at the end, as coreutils reports it ("write error", status 1).
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import sys
+from typing import TYPE_CHECKING, Optional, TextIO
+
+from variants.cli.quoting import quote_name
+
+if TYPE_CHECKING:
+    from variants.cli.progress import Progress
+
+#: The name that starts every message, where coreutils has ``md5sum``.
+PROGRAM = "variants-sum"
+
+
+def write(stream: Optional[TextIO], data: bytes) -> None:
+    """Write ``data`` to a standard stream's bytes, whole, now.
+
+    The bytes go past the stream's buffer, to its unbuffered file where it has
+    one: bytes that failed to go out (a full disk) must not stay buffered, or
+    Python would try them again at exit, fail again and exit with status 120
+    instead of the run's.
+    """
+    if stream is None:  # started with the descriptor closed
+        raise OSError("stream closed")
+    stream.flush()
+    binary = stream.buffer
+    binary.flush()
+    raw = getattr(binary, "raw", binary)  # (an in-memory stream has no raw file)
+    view = memoryview(data)
+    while view:
+        written = raw.write(view)
+        if written is None:  # a non-blocking descriptor that is full
+            raise BlockingIOError(errno.EAGAIN, os.strerror(errno.EAGAIN))
+        view = view[written:]
+
+
+def isatty(stream: Optional[TextIO]) -> bool:
+    """Whether ``stream`` is a terminal (False for a closed or missing stream)."""
+    try:
+        return stream is not None and stream.isatty()
+    except (OSError, ValueError):
+        return False
+
+
+class Console:
+    """Writes results to stdout and messages to stderr, around the progress line if any."""
+
+    def __init__(self, progress: Optional[Progress] = None) -> None:
+        self.progress = progress
+        self.write_failed = False
+        # The progress line needs wiping before output only when they share a terminal.
+        self._out_on_terminal = progress is not None and isatty(sys.stdout)
+
+    def out(self, record: bytes) -> None:
+        """A result on stdout (after a failed write, nothing more is tried)."""
+        if self.write_failed:
+            return
+        try:
+            if self.progress is not None and self._out_on_terminal:
+                with self.progress.hidden():
+                    write(sys.stdout, record)
+            else:
+                write(sys.stdout, record)
+        except (OSError, ValueError):
+            self.write_failed = True
+
+    def err(self, message: bytes) -> None:
+        """``variants-sum: message`` on stderr."""
+        record = f"{PROGRAM}: ".encode() + message + b"\n"
+        try:
+            if self.progress is not None:
+                with self.progress.hidden():
+                    write(sys.stderr, record)
+            else:
+                write(sys.stderr, record)
+        except (OSError, ValueError):
+            pass
+
+    def file_error(self, name: bytes, error: OSError) -> None:
+        """``variants-sum: NAME: No such file or directory``, the name quoted as coreutils does."""
+        reason = os.strerror(error.errno) if error.errno else str(error)
+        self.err(quote_name(name) + b": " + reason.encode())
