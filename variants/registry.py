@@ -328,8 +328,7 @@ def fallback_reason() -> Optional[str]:
         else ""
     )
     return (
-        f"variants: the native variant is not importable here{where}: {status('native')}. "
-        "variants.md5(), sha224(), sha256() and new() hand out hashlib's own objects "
-        "instead, faster than any other variant here; `pip install variants` with a C "
-        "compiler present builds the native one."
+        f"the native variant is not importable here{where}: {status('native')}; "
+        "md5(), sha224(), sha256() and new() are hashlib's own objects instead, faster "
+        "than any other variant here; `pip install .` with a C compiler builds the native one"
     )

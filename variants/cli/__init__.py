@@ -89,6 +89,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     except (ValueError, registry.VariantUnavailable) as exc:
         Console().err(os.fsencode(f"variant {quote_word(opts.variant or '')}: {exc}"))
         return 1
+    if opts.variant is None and variants.fallback_reason is not None:
+        Console().err(os.fsencode(variants.fallback_reason))  # as the drop-in warns
     algorithm = opts.algorithm or DEFAULT_ALGORITHM
     if (opts.algorithm or not opts.check) and algorithm not in loaded.constructors:
         Console().err(f"variant {quote_word(loaded.name)} does not provide {algorithm}".encode())

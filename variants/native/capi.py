@@ -18,11 +18,7 @@ from variants.native._kernels import KernelTable
 try:
     import variants.native._capi as _capi
 except ImportError as exc:  # not built here (no C compiler at install time), or not CPython
-    raise ImportError(
-        f"the C extension variants.native._capi is not importable ({exc}); `pip install .` "
-        "builds it on CPython with a C compiler (VARIANTS_REQUIRE_ALL=1 makes a failed build "
-        "an error)"
-    ) from exc
+    raise ImportError(f"the C extension variants.native._capi was not built ({exc})") from exc
 
 __all__ = [
     "GIL_MINSIZE",
