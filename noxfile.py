@@ -29,14 +29,17 @@ from typing import Dict, List, Optional, Tuple
 
 import nox
 
-CPYTHONS = ["3.10", "3.11", "3.12", "3.13"]
-PYPY = "pypy3.9"
+CPYTHONS = ["3.9", "3.10", "3.11", "3.12", "3.13"]
+#: Whichever PyPy 3 the distribution ships (3.9 on Debian 12, newer on Debian 13).
+PYPY = "pypy3"
 INTERPRETERS = [*CPYTHONS, PYPY]
 
 nox.options.sessions = ["lint", "tests"]
 
 #: The environment of a build with every variant of the study (variants/_settings.py).
 STUDY_BUILD = {"VARIANTS_BUILD": "study"}
+#: The environment of the default build: what ``pip install .`` gives a user.
+DEFAULT_BUILD = {"VARIANTS_BUILD": "default"}
 nox.options.error_on_missing_interpreters = True
 
 
@@ -75,15 +78,30 @@ def _expose_pyenv_versions() -> None:
 _expose_pyenv_versions()
 
 
-@nox.session(python=INTERPRETERS)
-def tests(session: nox.Session) -> None:
-    """The test suite against an installed copy of the package, the study's variants included."""
-    # pyperf: test_bench.py reads and writes its files
-    session.install(".[test,study]", "pyperf", env=STUDY_BUILD)
+def _suite(session: nox.Session, build: Dict[str, str], extras: str) -> None:
+    """Install this tree with ``build``'s environment and run the test suite against it."""
+    # pyperf: the study's tests read and write its files
+    session.install(f".[{extras}]", "pyperf", env=build)
     # Run from the tests folder so that the installed package, not the
     # source tree, is the one imported.
     session.chdir("tests")
     session.run("python", "-m", "pytest", *session.posargs, env={"PYTHONDONTWRITEBYTECODE": "1"})
+
+
+@nox.session(python=INTERPRETERS)
+def tests(session: nox.Session) -> None:
+    """The test suite against the study's build: every variant this interpreter runs.
+
+    ``-- --slow`` adds the tests marked slow (a 4 GiB message through each native bridge).
+    """
+    _suite(session, STUDY_BUILD, "test,study")
+
+
+@nox.session(python=INTERPRETERS)
+def dropin(session: nox.Session) -> None:
+    """The test suite against the default build (the native variant and pure Python): what
+    ``pip install .`` gives a user, in seconds where the study's build takes minutes."""
+    _suite(session, DEFAULT_BUILD, "test")
 
 
 @nox.session(python="3.12")
@@ -107,28 +125,24 @@ def cross(session: nox.Session) -> None:
     session.run(sys.executable, "tests/cross/run.py", external=True)
 
 
-@nox.session(python="3.11")
-def sanitize(session: nox.Session) -> None:
-    """The native variants (both bridges) built with -fsanitize=address,undefined, tested
-    against hashlib.
-
-    Only the native extensions are built (build_support/native.py --into), beside a copy
-    of the pure-Python package. CPython is not built with ASan, so its runtime is
-    preloaded; leak detection is off (the interpreter keeps memory at exit).
-    """
+def _sanitized(session: nox.Session, sanitizer: str, options: Dict[str, str]) -> Dict[str, str]:
+    """Build the native extensions with ``sanitizer`` beside a copy of the package; the
+    environment that runs the tests against them (CPython is not built with the
+    sanitizers, so their runtime is preloaded)."""
     session.install("cffi", "setuptools", "pytest", "hypothesis")
-    target = os.path.abspath(os.path.join(session.create_tmp(), "native-sanitized"))
-    session.run("python", "-m", "build_support.native", "--into", target, "--sanitize")
-    libasan = str(
-        session.run("gcc", "-print-file-name=libasan.so", external=True, silent=True)
+    target = os.path.abspath(os.path.join(session.create_tmp(), f"native-{sanitizer}"))
+    session.run("python", "-m", "build_support.native", "--into", target, "--sanitize", sanitizer)
+    runtime = "libasan.so" if sanitizer == "address" else "libtsan.so"
+    preload = str(
+        session.run("gcc", f"-print-file-name={runtime}", external=True, silent=True)
     ).strip()
     env = {
         "PYTHONPATH": target,
-        "LD_PRELOAD": libasan,
-        "ASAN_OPTIONS": "detect_leaks=0:abort_on_error=1",
-        "UBSAN_OPTIONS": "halt_on_error=1:print_stacktrace=1",
+        "LD_PRELOAD": preload,
         "PYTHONDONTWRITEBYTECODE": "1",
-        "VARIANTS_REQUIRE_ALL": "0",  # the other compiled variants are not built here
+        # Both bridges must have been built: a failed build fails the tests.
+        "VARIANTS_REQUIRE_ALL": "1",
+        **options,
     }
     # From the tests folder, so that the sanitized build, not the source tree, is imported.
     session.chdir("tests")
@@ -138,11 +152,50 @@ def sanitize(session: nox.Session) -> None:
         "print(n.describe())"
     )
     session.run("python", "-c", check, target, env=env)
-    # test_native.py, and the native variant's cases of the hashlib-compatibility suite
-    tests = ["test_native.py", "test_agreement.py", "test_vectors.py", "test_behaviour.py"]
-    pytest = ["python", "-m", "pytest", "-p", "no:cacheprovider", "-k", "native", *tests]
+    return env
+
+
+#: The tests that run against the sanitized builds: both native bridges' cases.
+NATIVE_TESTS = ["test_native.py", "test_agreement.py", "test_vectors.py", "test_behaviour.py"]
+
+
+@nox.session(python="3.11")
+def sanitize(session: nox.Session) -> None:
+    """The native variants (both bridges) with AddressSanitizer and UBSan, against hashlib.
+
+    PYTHONMALLOC=malloc puts every Python object in memory ASan watches, so an
+    overrun of a small one (a digest's bytes) is caught too. Leak detection is
+    off: the interpreter keeps memory at exit (test_native checks leaks itself).
+    """
+    options = {
+        "PYTHONMALLOC": "malloc",
+        "ASAN_OPTIONS": "detect_leaks=0:abort_on_error=1",
+        "UBSAN_OPTIONS": "halt_on_error=1:print_stacktrace=1",
+    }
+    env = _sanitized(session, "address", options)
+    pytest = ["python", "-m", "pytest", "-p", "no:cacheprovider", "-k", "native", *NATIVE_TESTS]
     session.run(*pytest, *session.posargs, env=env)
     session.run(*pytest, *session.posargs, env={**env, "VARIANTS_NATIVE_PORTABLE": "1"})
+
+
+@nox.session(python="3.11")
+def tsan(session: nox.Session) -> None:
+    """The native variants with ThreadSanitizer, under the tests that race threads.
+
+    CPython 3.11 takes its GIL and PyThread locks through pthreads, which TSan
+    sees; -s shows a report before TSan ends the process.
+    """
+    env = _sanitized(session, "thread", {"TSAN_OPTIONS": "halt_on_error=1"})
+    races = "native and (thread or race or concurrent)"
+    pytest = ["python", "-m", "pytest", "-s", "-p", "no:cacheprovider", "-k", races, *NATIVE_TESTS]
+    session.run(*pytest, *session.posargs, env=env)
+
+
+@nox.session(python=False)
+def fuzz(session: nox.Session) -> None:
+    """The native state machine and kernels under libFuzzer against OpenSSL, for 60 s
+    (tests/fuzz/fuzz.py; ``-- --seconds N`` for longer)."""
+    session.run(sys.executable, "tests/fuzz/fuzz.py", *session.posargs, external=True)
 
 
 # --- the study: nox -s bench, memory, bytecode ------------------------------------------

@@ -11,19 +11,21 @@ tells pip.
 from __future__ import annotations
 
 import atexit
+import json
 import os
 import shutil
 import sys
 import tempfile
 import time
-from typing import Any
+from typing import Any, List
 
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
+from setuptools.command.build_py import build_py
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from build_support import compiled, native
+from build_support import compiled, native, settings
 
 #: Stands in for the extensions until build_ext runs: pip runs this script
 #: three times (requirements, metadata, wheel) and only the last needs the
@@ -50,6 +52,22 @@ class BuildExt(build_ext):
         print(f"built {ext.name} in {time.perf_counter() - started:.1f} s", flush=True)
 
 
+class BuildPy(build_py):
+    """build_py that records the kind of build (variants/_build_info.json) for the registry."""
+
+    def run(self) -> None:
+        super().run()
+        target = os.path.join(self.build_lib, "variants", settings.BUILD_INFO)
+        with open(target, "w") as out:
+            json.dump({"build": settings.build_kind()}, out)
+
+    def get_outputs(self, include_bytecode: bool = True) -> List[str]:
+        return [
+            *super().get_outputs(include_bytecode),
+            os.path.join(self.build_lib, "variants", settings.BUILD_INFO),
+        ]
+
+
 def fresh_build_base() -> str:
     """A build folder of this run's own, so no output of an earlier build reaches the wheel."""
     os.makedirs("build", exist_ok=True)
@@ -59,7 +77,7 @@ def fresh_build_base() -> str:
 
 
 kwargs: Any = {
-    "cmdclass": {"build_ext": BuildExt},
+    "cmdclass": {"build_ext": BuildExt, "build_py": BuildPy},
     "options": {"build": {"build_base": fresh_build_base()}},
 }
 setup(ext_modules=[PLACEHOLDER], **kwargs)

@@ -14,10 +14,12 @@ Run as a script, it builds both extensions (as the study's build does), next to 
 pure-Python package, so that they can be tried without installing anything
 (the sanitize session does this):
 
-    python -m build_support.native --into /tmp/native           # then PYTHONPATH=/tmp/native
-    python -m build_support.native --into /tmp/native --sanitize
+    python -m build_support.native --into /tmp/native                    # PYTHONPATH=/tmp/native
+    python -m build_support.native --into /tmp/native --sanitize address # ASan and UBSan
+    python -m build_support.native --into /tmp/native --sanitize thread  # TSan
 
-``VARIANTS_NATIVE_SANITIZE=1`` makes ``extensions()`` build with the sanitizers too.
+``VARIANTS_NATIVE_SANITIZE=address`` (or ``thread``) makes ``extensions()`` build
+with those sanitizers too.
 """
 
 from __future__ import annotations
@@ -55,12 +57,12 @@ def _builder() -> Any:
     return load("variants/native/_build.py")
 
 
-def capi_extension(sanitize: bool = False) -> Extension:
+def capi_extension(sanitize: str = "") -> Extension:
     extension: Extension = _builder().capi_extension(sanitize=sanitize)
     return extension
 
 
-def cffi_extension(sanitize: bool = False) -> Extension:
+def cffi_extension(sanitize: str = "") -> Extension:
     """The cffi Extension; raises ImportError if cffi is not installed."""
     ffi = _builder().make_ffi(sanitize=sanitize)
     GENERATED.mkdir(parents=True, exist_ok=True)
@@ -68,10 +70,10 @@ def cffi_extension(sanitize: bool = False) -> Extension:
     return extension
 
 
-def extensions(sanitize: Optional[bool] = None, study: Optional[bool] = None) -> List[Extension]:
+def extensions(sanitize: Optional[str] = None, study: Optional[bool] = None) -> List[Extension]:
     """What this interpreter builds for the native variants (see the module's docstring)."""
     required = settings.require_all()
-    sanitize = settings.flag(SANITIZE_ENV) if sanitize is None else sanitize
+    sanitize = os.environ.get(SANITIZE_ENV, "") if sanitize is None else sanitize
     study = settings.build_kind() == settings.BUILD_STUDY if study is None else study
     cpython = sys.implementation.name == "cpython"
     result: List[Extension] = []
@@ -90,7 +92,7 @@ def extensions(sanitize: Optional[bool] = None, study: Optional[bool] = None) ->
     return result
 
 
-def build_into(target: Path, sanitize: bool = False) -> List[Path]:
+def build_into(target: Path, sanitize: str = "") -> List[Path]:
     """Build the extensions into ``target``, beside a copy of the package; their paths."""
     target = target.resolve()
     shutil.rmtree(target / "variants", ignore_errors=True)
@@ -117,7 +119,12 @@ def build_into(target: Path, sanitize: bool = False) -> List[Path]:
 def main(argv: Optional[Sequence[str]] = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     parser.add_argument("--into", type=Path, required=True, help="folder to build into")
-    parser.add_argument("--sanitize", action="store_true", help="-fsanitize=address,undefined")
+    parser.add_argument(
+        "--sanitize",
+        choices=["address", "thread"],
+        default="",
+        help="build with ASan and UBSan (address) or TSan (thread)",
+    )
     args = parser.parse_args(argv)
     for path in build_into(args.into, sanitize=args.sanitize):
         print(path)

@@ -46,6 +46,21 @@ def source_tool(name: str) -> ModuleType:
     return module
 
 
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--slow", action="store_true", help="also run the tests marked slow (a 4 GiB message)"
+    )
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: List[pytest.Item]) -> None:
+    if config.getoption("--slow"):
+        return
+    skip = pytest.mark.skip(reason="marked slow: run with --slow (CI does, once)")
+    for item in items:
+        if "slow" in item.keywords:
+            item.add_marker(skip)
+
+
 def pairs() -> List[Tuple[str, str]]:
     """(variant, algorithm) for every registered variant and algorithm it provides."""
     return [(v.name, alg) for v in registry.VARIANTS for alg in v.algorithms]

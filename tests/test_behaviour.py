@@ -5,6 +5,8 @@ from __future__ import annotations
 import hashlib
 import hmac
 import pickle
+import threading
+from typing import Dict, List, Tuple
 
 import pytest
 
@@ -71,18 +73,79 @@ def test_not_picklable_like_hashlib(constructor: Constructor) -> None:
         pickle.dumps(constructor(b"abc"))
 
 
-def test_concurrent_updates_lose_nothing(constructor: Constructor, algorithm: str) -> None:
-    """Updates from many threads are each applied whole, as with hashlib's lock."""
-    chunk = jdk_pattern(200)
-    threads, rounds = 4, 8
+def test_methods_take_what_hashlibs_take(constructor: Constructor, algorithm: str) -> None:
+    """update() takes exactly one positional argument; digest(), hexdigest(), copy() none."""
+    ours, theirs = constructor(b"abc"), hashlib.new(algorithm, b"abc")
+    calls: List[Tuple[str, Tuple[object, ...], Dict[str, object]]] = [
+        ("update", (), {"data": b"x"}),
+        ("update", (), {}),
+        ("update", (b"x", b"y"), {}),
+        ("digest", (b"x",), {}),
+        ("hexdigest", (b"x",), {}),
+        ("copy", (b"x",), {}),
+        ("digest", (), {"length": 1}),
+    ]
+    for method, args, kwargs in calls:
+        with pytest.raises(TypeError):
+            getattr(theirs, method)(*args, **kwargs)  # the shape being copied
+        with pytest.raises(TypeError):
+            getattr(ours, method)(*args, **kwargs)
+    assert ours.digest() == theirs.digest()  # nothing was hashed by a refused call
+
+
+def test_updates_from_threads_started_together_are_applied_whole(
+    constructor: Constructor, algorithm: str
+) -> None:
+    """Four threads released by one barrier make many small updates to one object.
+
+    Every chunk is the same, so every order of whole updates gives the same
+    message: a lost, repeated or torn update changes the digest.
+    """
+    chunk = jdk_pattern(23)  # not a divisor of the block: updates straddle blocks
+    threads, rounds = 4, 150
     h = constructor()
+    barrier = threading.Barrier(threads)
 
     def work() -> None:
+        barrier.wait()
         for _ in range(rounds):
             h.update(chunk)
 
     run_in_threads(work, threads)
     assert h.digest() == hashlib.new(algorithm, chunk * (threads * rounds)).digest()
+
+
+def test_copies_and_digests_while_threads_update(constructor: Constructor, algorithm: str) -> None:
+    """Copies and digests taken during concurrent updates see whole updates only."""
+    chunk = jdk_pattern(100)
+    threads, rounds = 3, 40
+    h = constructor()
+    barrier = threading.Barrier(threads + 1)
+    whole = {hashlib.new(algorithm, chunk * k).digest() for k in range(threads * rounds + 1)}
+    seen: List[bytes] = []
+    done, looked = threading.Event(), threading.Event()
+
+    def update() -> None:
+        barrier.wait()
+        for i in range(rounds):
+            h.update(chunk)
+            if i == rounds // 2:
+                looked.wait()  # the observer has seen the object at least once midway
+
+    def observe() -> None:
+        barrier.wait()
+        while not done.is_set():
+            seen.append(h.digest())
+            seen.append(h.copy().digest())
+            looked.set()
+
+    observer = threading.Thread(target=observe)
+    observer.start()
+    run_in_threads(update, threads)
+    done.set()
+    observer.join()
+    assert h.digest() == hashlib.new(algorithm, chunk * (threads * rounds)).digest()
+    assert seen and set(seen) <= whole
 
 
 def test_works_as_hmac_digestmod(constructor: Constructor, algorithm: str) -> None:

@@ -74,6 +74,23 @@ def test_new_is_case_insensitive(name: str) -> None:
     assert variants.new(name, data=b"abc").name == name.lower()
 
 
+def test_new_passes_usedforsecurity_and_refuses_unknown_names_like_hashlib() -> None:
+    for name in registry.available():
+        loaded = variants.get(name)
+        for algorithm in loaded.algorithms_available:
+            expected = hashlib.new(algorithm, b"abc").digest()
+            assert loaded.new(algorithm, b"abc", usedforsecurity=False).digest() == expected
+            assert (
+                loaded.new(algorithm, usedforsecurity=True).digest()
+                == hashlib.new(algorithm).digest()
+            )
+        with pytest.raises(ValueError) as ours:
+            loaded.new("no-such-hash")
+        with pytest.raises(ValueError) as theirs:
+            hashlib.new("no-such-hash")
+        assert str(ours.value) == str(theirs.value)
+
+
 def test_new_errors_like_hashlib() -> None:
     with pytest.raises(ValueError, match="unsupported hash type sha3_256"):
         variants.new("sha3_256")

@@ -395,6 +395,38 @@ def test_short_and_long_updates_from_four_threads(native: ModuleType, algorithm:
     assert h.digest() == hashlib.new(algorithm, pattern * (total // 4)).digest()
 
 
+#: Where the 4 GiB + 1 message has non-zero bytes (the rest is the zero page).
+MARKS = (0, 1 << 31, (1 << 32) - 1, 1 << 32)
+_HUGE_DIGESTS: Dict[str, bytes] = {}
+
+
+def huge_message() -> Any:
+    """A message of 2**32 + 1 bytes in an anonymous mapping: a few pages are written."""
+    import mmap
+
+    mapping = mmap.mmap(-1, (1 << 32) + 1)
+    for i, offset in enumerate(MARKS):
+        mapping[offset] = 0x41 + i
+    return mapping
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("algorithm", ["md5", "sha256"])
+def test_a_message_longer_than_4_gib(native: ModuleType, algorithm: str) -> None:
+    """2**32 + 1 bytes in one update: no length is cut to 32 bits anywhere."""
+    mapping = huge_message()
+    try:
+        view = memoryview(mapping)
+        if algorithm not in _HUGE_DIGESTS:
+            _HUGE_DIGESTS[algorithm] = hashlib.new(algorithm, view).digest()
+        h = native.constructors()[algorithm]()
+        h.update(view)
+        assert h.digest() == _HUGE_DIGESTS[algorithm]
+        view.release()
+    finally:
+        mapping.close()
+
+
 # ---- the C-API bridge ---------------------------------------------------------------
 
 

@@ -24,7 +24,9 @@ NATIVE_PORTABLE_ENV = "VARIANTS_NATIVE_PORTABLE"
 BUILD_DEFAULT = "default"
 BUILD_STUDY = "study"
 #: How to ask for the study's build, for messages.
-STUDY_BUILD_HINT = f"{BUILD_ENV}={BUILD_STUDY} pip install ."
+STUDY_BUILD_HINT = f"{BUILD_ENV}={BUILD_STUDY} pip install '.[{BUILD_STUDY}]'"
+#: The file the build writes beside the package's modules: {"build": BUILD_DEFAULT or BUILD_STUDY}.
+BUILD_INFO = "_build_info.json"
 
 
 def flag(name: str) -> bool:

@@ -171,7 +171,7 @@ class ShellHash:
         if data is not _EMPTY:
             self.update(data)
 
-    def update(self, data: object) -> None:
+    def update(self, data: object, /) -> None:
         """Hash the bytes of ``data`` (any bytes-like object) after what came before."""
         # bytes, the common case, is a flat buffer of unsigned bytes: no checks needed.
         view = memoryview(data) if type(data) is bytes else as_bytes(data)

@@ -8,6 +8,7 @@ not. Loading is lazy: asking for the list imports nothing.
 from __future__ import annotations
 
 import importlib
+import json
 import os
 import sys
 import sysconfig
@@ -71,9 +72,33 @@ class Variant:
         """The algorithms it provides: each one whose core it has."""
         return tuple(name for name, spec in ALGORITHMS.items() if spec.core in self.cores)
 
+    def excluded(self) -> Optional[str]:
+        """Why this interpreter and this install are not meant to have the variant, or None."""
+        reason = self.unsupported()
+        if reason is None and self.study_only and installed_build() == _settings.BUILD_DEFAULT:
+            reason = (
+                "not in this install, the default build (the drop-in's variant only): "
+                f"{_settings.STUDY_BUILD_HINT} builds the study's variants"
+            )
+        return reason
+
     def supported(self) -> bool:
-        """Whether this interpreter is one the variant is meant to run on."""
-        return self.unsupported() is None
+        """Whether this interpreter and install are meant to run the variant."""
+        return self.excluded() is None
+
+
+def installed_build() -> Optional[str]:
+    """What the build of this copy of the package built: "default", "study", or None if unknown.
+
+    The build records it in ``_build_info.json`` beside this module (setup.py);
+    a source checkout has none.
+    """
+    try:
+        info = json.loads((Path(__file__).parent / _settings.BUILD_INFO).read_text())
+    except (OSError, ValueError):
+        return None
+    build = info.get("build")
+    return build if isinstance(build, str) else None
 
 
 class Loaded:
@@ -247,14 +272,12 @@ def load(name: str) -> Loaded:
     entry = variant(name)
     if name in _failed:
         raise VariantUnavailable(_failed[name])
-    reason = entry.unsupported()
+    reason = entry.excluded()
     if reason is None:
         try:
             loaded = _import(entry)
         except ImportError as exc:
             reason = f"{type(exc).__name__}: {exc}"
-            if entry.study_only:
-                reason += f" (built only by the study's build: {_settings.STUDY_BUILD_HINT})"
         else:
             _loaded[name] = loaded
             return loaded

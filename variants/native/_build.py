@@ -70,13 +70,14 @@ void vn_copy(vn_hash *dst, vn_hash *src);
 #: Optimisation at the baseline ISA. -march=native would be wrong for a
 #: wheel, and GCC 12 misdetects this project's reference CPU with it (slower MD5).
 COMPILE_ARGS = ("-O2", "-fvisibility=hidden")
-#: For the sanitize session: address and undefined-behaviour checks, fatal.
-SANITIZE_ARGS = (
-    "-fsanitize=address,undefined",
-    "-fno-sanitize-recover=undefined",
-    "-fno-omit-frame-pointer",
-    "-g",
-)
+#: The sanitizers the sanitize sessions build with: address and undefined
+#: behaviour (fatal), or threads (data races).
+SANITIZERS = {
+    "address": ("-fsanitize=address,undefined", "-fno-sanitize-recover=undefined"),
+    "thread": ("-fsanitize=thread",),
+}
+#: What every sanitized build adds: readable reports.
+SANITIZE_COMMON = ("-fno-omit-frame-pointer", "-g")
 
 
 def _relative(path: Path) -> str:
@@ -84,17 +85,17 @@ def _relative(path: Path) -> str:
     return os.path.relpath(path)
 
 
-def _flags(sanitize: bool, extra_compile_args: Sequence[str]) -> tuple[List[str], List[str]]:
-    """(compile arguments, link arguments)."""
+def _flags(sanitize: str, extra_compile_args: Sequence[str]) -> tuple[List[str], List[str]]:
+    """(compile arguments, link arguments); ``sanitize`` is "" or a key of SANITIZERS."""
     compile_args: List[str] = [*COMPILE_ARGS, *extra_compile_args]
     link_args: List[str] = []
     if sanitize:
-        compile_args += SANITIZE_ARGS
-        link_args += SANITIZE_ARGS[:1]
+        compile_args += [*SANITIZERS[sanitize], *SANITIZE_COMMON]
+        link_args += SANITIZERS[sanitize][:1]
     return compile_args, link_args
 
 
-def capi_extension(sanitize: bool = False, extra_compile_args: Sequence[str] = ()) -> Any:
+def capi_extension(sanitize: str = "", extra_compile_args: Sequence[str] = ()) -> Any:
     """The setuptools Extension of ``variants.native._capi``."""
     from setuptools import Extension
 
@@ -109,7 +110,7 @@ def capi_extension(sanitize: bool = False, extra_compile_args: Sequence[str] = (
     )
 
 
-def make_ffi(sanitize: bool = False, extra_compile_args: Sequence[str] = ()) -> Any:
+def make_ffi(sanitize: str = "", extra_compile_args: Sequence[str] = ()) -> Any:
     """A cffi FFI builder for ``variants.native._cffi`` (cffi is a build-time dependency)."""
     ffi = importlib.import_module("cffi").FFI()
     ffi.cdef(CDEF)
