@@ -171,6 +171,14 @@ def require_root(what: str) -> None:
         raise TreeError(f"{what} needs root (apt-get, debootstrap, mount, chroot); run as root")
 
 
+def _stderr_fd() -> Optional[int]:
+    """Our stderr's file descriptor, where a step's own output goes (None: inherit stdout)."""
+    try:
+        return sys.stderr.fileno()
+    except (AttributeError, OSError, ValueError):  # replaced by an object without one
+        return None
+
+
 def run(
     argv: Sequence[str],
     log: Log,
@@ -181,14 +189,16 @@ def run(
 ) -> None:
     """Run a command, logging it; raise TreeError if it fails or is not installed.
 
-    ``output``, if given, receives the command's stdout and stderr.
+    ``output``, if given, receives the command's stdout and stderr; otherwise its stdout goes
+    to our stderr, so that a command line's stdout holds only its result.
     """
     log("$ " + shlex.join(argv))
     try:
+        stdout = output or _stderr_fd()
         stderr = subprocess.STDOUT if output else None
-        subprocess.run(list(argv), env=env, cwd=cwd, stdout=output, stderr=stderr, check=True)
-    except FileNotFoundError as error:
-        raise TreeError(f"{argv[0]} is not installed: {error}") from error
+        subprocess.run(list(argv), env=env, cwd=cwd, stdout=stdout, stderr=stderr, check=True)
+    except OSError as error:  # not installed, or cwd missing
+        raise TreeError(f"cannot run {argv[0]}: {error}") from error
     except subprocess.CalledProcessError as error:
         raise TreeError(f"{shlex.join(argv)} failed with exit code {error.returncode}") from error
 
@@ -213,8 +223,8 @@ def ensure_host_packages(packages: Sequence[str], log: Log = log_stderr) -> None
     require_root("installing " + " ".join(missing))
     log(f"installing on the host: {' '.join(missing)}")
     env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-    run(["apt-get", "update"], log, env=env)
-    run(["apt-get", "install", "-y", "--no-install-recommends", *missing], log, env=env)
+    run(["apt-get", "update", "-q"], log, env=env)
+    run(["apt-get", "install", "-y", "-q", "--no-install-recommends", *missing], log, env=env)
 
 
 @contextlib.contextmanager
@@ -336,11 +346,11 @@ def ensure_packages(
             return
         log(f"installing into {root}: {' '.join(missing)}")
         started = time.monotonic()
-        run_in_tree(root, ["dpkg", "--configure", "-a"], log=log)
-        run_in_tree(root, ["apt-get", "update", "-q"], log=log)
+        run_in_tree(root, ["dpkg", "--configure", "-a"], log=log, to_stderr=True)
+        run_in_tree(root, ["apt-get", "update", "-q"], log=log, to_stderr=True)
         install = ["apt-get", "install", "-y", "-q", "--no-install-recommends", *missing]
-        run_in_tree(root, install, log=log)
-        run_in_tree(root, ["apt-get", "clean"], log=log)
+        run_in_tree(root, install, log=log, to_stderr=True)
+        run_in_tree(root, ["apt-get", "clean"], log=log, to_stderr=True)
         log(f"installed {len(missing)} packages in {time.monotonic() - started:.0f} s")
 
 
@@ -392,6 +402,7 @@ def run_in_tree(
     env: Optional[Mapping[str, str]] = None,
     check: bool = True,
     log: Log = log_stderr,
+    to_stderr: bool = False,
 ) -> int:
     """Run ``command`` chrooted in the tree at ``root`` and return its exit code.
 
@@ -399,7 +410,8 @@ def run_in_tree(
     the command's duration (the inside path is made if missing and removed after if it was made
     here and is empty). ``cwd`` is the directory inside the tree to start in. The command gets
     ``BASE_ENV`` plus ``env``, not the host's environment; the host's resolv.conf is copied in
-    so apt can reach the mirror. With ``check`` a non-zero exit raises TreeError.
+    so apt can reach the mirror. With ``check`` a non-zero exit raises TreeError. With
+    ``to_stderr`` the command's stdout goes to our stderr (for steps whose output is a log).
     """
     require_root(f"running a command in {root}")
     tree = root.resolve()
@@ -424,6 +436,7 @@ def run_in_tree(
         result = subprocess.run(
             ["unshare", "--mount", "--propagation", "private", "--", "/bin/sh", "-c", script],
             env={**BASE_ENV, **(env or {})},
+            stdout=_stderr_fd() if to_stderr else None,
             check=False,
         )
     finally:
