@@ -40,6 +40,7 @@ import os
 import re
 import shlex
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -206,13 +207,14 @@ def run(
 def missing_packages(packages: Sequence[str], root: Optional[Path] = None) -> List[str]:
     """Which of ``packages`` are not installed on the host (or in the tree at ``root``)."""
     prefix = ["chroot", str(root)] if root is not None else []
-    missing = []
-    for package in packages:
-        query = [*prefix, "dpkg-query", "-W", "-f=${Status}", package]
-        result = subprocess.run(query, capture_output=True, text=True, check=False)
-        if result.stdout.strip() != "install ok installed":
-            missing.append(package)
-    return missing
+    query = [*prefix, "dpkg-query", "-W", "-f=${Package}\t${Status}\n", *packages]
+    result = subprocess.run(query, capture_output=True, text=True, check=False)
+    installed = {
+        name.split(":")[0]
+        for name, _, status in (line.partition("\t") for line in result.stdout.splitlines())
+        if status == "install ok installed"
+    }
+    return [package for package in packages if package not in installed]
 
 
 def ensure_host_packages(packages: Sequence[str], log: Log = log_stderr) -> None:
@@ -518,6 +520,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     sub.add_parser("versions", help="print the versions of the tree's tools")
     args = parser.parse_args(argv)
     root: Path = args.root or default_root()
+    # On SIGTERM unwind like on ^C, so run_in_tree removes the mount points it made.
+    signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
     try:
         if args.action == "prepare":
             print(prepare(root))
