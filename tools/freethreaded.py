@@ -30,9 +30,10 @@ private deb-src list on the host's mirror if the host's apt has no deb-src line)
 release (Debian 12) in the Debian 13 tree of ``tools/trixie.py``, made once and kept. The build
 needs root (apt-get for the headers, debootstrap, chroot), happens in a temporary directory beside
 the cache, is installed with DESTDIR into that directory, checked there and renamed into place, so
-an interrupted build leaves no half interpreter; a lock keeps two builds from racing. On 2 cores
-it took 8.7 minutes from nothing (no tree, no cache; the other core busy), 5.2 minutes with the
-Debian 13 tree already made; once cached, the command takes 0.3 s (a probe of the interpreter).
+an interrupted build leaves no half interpreter (its directory is removed, by this run or the
+next); a lock keeps two builds from racing. On 2 cores it took 8.7 minutes from nothing (no tree,
+no cache, load average 2.3 to 4.5), and 5.2 to 10.5 minutes with the Debian 13 tree already made,
+depending on the load (make -j2 is 4 to 7.5 minutes of it); once cached, the command takes 0.3 s.
 """
 
 from __future__ import annotations
@@ -42,6 +43,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -301,18 +303,12 @@ def _check_installed(python: Path, log: Log) -> None:
             raise BuildError(f"a venv made by {python} {problem}")
 
 
-def _build(prefix: Path, log: Log) -> Path:
-    """Download, build, install into a staging directory, check and move into ``prefix``."""
-    started = time.monotonic()
-    work_root = prefix.parent
-    work_root.mkdir(parents=True, exist_ok=True)
-    for stale in work_root.glob(f".build-{prefix.name}-*"):  # left by an interrupted build
-        trixie.remove_tree(stale, log)
-    log(f"building free-threaded CPython 3.13 into {prefix}")
-    trixie.ensure_host_packages(BUILD_PACKAGES, log)
-    tarball = _download_source(work_root / "src", log)
-    work = Path(tempfile.mkdtemp(prefix=f".build-{prefix.name}-", dir=work_root))
-    build_log = work_root / f"{prefix.name}-build.log"
+def _build_and_stage(tarball: Path, work: Path, prefix: Path, log: Log) -> Path:
+    """Unpack, configure, make and ``make install`` into ``work``; return the checked prefix.
+
+    The result is ``prefix`` as installed under ``work/stage`` (DESTDIR), ready to be renamed.
+    """
+    build_log = prefix.parent / f"{prefix.name}-build.log"
     build_log.write_text("")
     log(f"unpacking {tarball.name} into {work} (the output of each step goes to {build_log})")
     run(["tar", "-xJf", str(tarball), "-C", str(work)], log)
@@ -326,12 +322,28 @@ def _build(prefix: Path, log: Log) -> Path:
     staged = stage / prefix.relative_to(prefix.anchor)
     log("checking the staged interpreter")
     _check_installed(staged / "bin" / EXECUTABLE, log)
-    if prefix.exists() or prefix.is_symlink():
-        old = work / "previous"
-        log(f"replacing the unusable {prefix}")
-        prefix.rename(old)
-    staged.rename(prefix)
-    trixie.remove_tree(work, log)
+    return staged
+
+
+def _build(prefix: Path, log: Log) -> Path:
+    """Download, build, install into a staging directory, check and move into ``prefix``."""
+    started = time.monotonic()
+    work_root = prefix.parent
+    work_root.mkdir(parents=True, exist_ok=True)
+    for stale in work_root.glob(f".build-{prefix.name}-*"):  # left by an interrupted build
+        trixie.remove_tree(stale, log)
+    log(f"building free-threaded CPython 3.13 into {prefix}")
+    trixie.ensure_host_packages(BUILD_PACKAGES, log)
+    tarball = _download_source(work_root / "src", log)
+    work = Path(tempfile.mkdtemp(prefix=f".build-{prefix.name}-", dir=work_root))
+    try:  # the build directory goes whatever happens (the next run removes it after a kill -9)
+        staged = _build_and_stage(tarball, work, prefix, log)
+        if prefix.exists() or prefix.is_symlink():
+            log(f"replacing the unusable {prefix}")
+            prefix.rename(work / "previous")
+        staged.rename(prefix)
+    finally:
+        trixie.remove_tree(work, log)
     python = prefix / "bin" / EXECUTABLE
     problem = _probe(python)
     if problem:
@@ -353,6 +365,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         "--cache", type=Path, help=f"the install prefix (default ${CACHE_ENV} or {DEFAULT_CACHE})"
     )
     args = parser.parse_args(argv)
+    # On SIGTERM unwind like on ^C: subprocess.run then kills the running step (make).
+    signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
     if args.check:
         found = find(args.cache, log_stderr)
         if found is None:
