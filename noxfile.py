@@ -17,6 +17,7 @@ PYENV_VERSION names them, so this file sets it from ``$(pyenv root)/versions``.
 from __future__ import annotations
 
 import hashlib
+import importlib
 import json
 import os
 import re
@@ -25,7 +26,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 
 import nox
 
@@ -153,6 +154,37 @@ def _sanitized(session: nox.Session, sanitizer: str, options: Dict[str, str]) ->
     )
     session.run("python", "-c", check, target, env=env)
     return env
+
+
+def _tool(name: str) -> Any:
+    """A module of tools/ (stdlib-only scripts), loaded by path."""
+    tools = str(Path(__file__).resolve().parent / "tools")
+    if tools not in sys.path:
+        sys.path.insert(0, tools)  # tools/freethreaded.py imports its sibling trixie.py
+    return importlib.import_module(name)
+
+
+@nox.session(python=False)
+def freethreaded(session: nox.Session) -> None:
+    """The study's build and the whole suite on a free-threaded CPython 3.13 (3.13t).
+
+    The interpreter is found on PATH or in /var/cache/variants, or built there
+    from Debian 13's python3.13 source (tools/freethreaded.py: minutes, once
+    per machine). Options after -- go to pytest.
+    """
+    python = str(_tool("freethreaded").find_or_build(log=session.log))
+    venv = Path(session.create_tmp()).resolve() / "venv-3.13t"
+    if not (venv / "bin" / "python").exists():
+        session.run(python, "-m", "venv", str(venv), external=True)
+    bin_python = str(venv / "bin" / "python")
+    pip = [bin_python, "-m", "pip", "install", "-q", "--disable-pip-version-check"]
+    # hypothesis has no wheel for 3.13t after 6.155.7 and its source needs Rust crates
+    test_tools = ["pytest", "hypothesis", "pyperf"]
+    session.run(*pip, "--only-binary", "hypothesis", *test_tools, external=True)
+    session.run(*pip, "--force-reinstall", "--no-deps", ".[study]", env=STUDY_BUILD, external=True)
+    session.chdir("tests")
+    env = {"PYTHONDONTWRITEBYTECODE": "1"}
+    session.run(bin_python, "-m", "pytest", *session.posargs, env=env, external=True)
 
 
 #: The tests that run against the sanitized builds: both native bridges' cases.

@@ -6,6 +6,7 @@ import hashlib
 import os
 import subprocess
 import sys
+import sysconfig
 
 import pytest
 
@@ -143,6 +144,25 @@ def test_environment_pins_the_default(name: str) -> None:
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == name
+
+
+@pytest.mark.skipif(
+    not sysconfig.get_config_var("Py_GIL_DISABLED"), reason="a free-threaded CPython"
+)
+def test_no_variant_turns_the_gil_back_on() -> None:
+    """Every variant importable on a free-threaded build declares it runs without the GIL."""
+    code = (
+        "import sys, warnings\n"
+        "warnings.simplefilter('error')\n"  # the import warning that re-enables the GIL
+        "from variants import registry\n"
+        "names = registry.available()\n"
+        "print(sys._is_gil_enabled(), ' '.join(names))\n"
+    )
+    result = run_python(code)
+    assert result.returncode == 0, result.stderr
+    enabled, names = result.stdout.split(" ", 1)
+    assert enabled == "False", names
+    assert "native" in names.split()
 
 
 def test_environment_pin_to_unknown_variant_fails_loudly() -> None:

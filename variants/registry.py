@@ -172,7 +172,10 @@ def _needs_mypyc() -> Optional[str]:
     if _CPYTHON and sys.version_info < (3, 10):
         return "mypyc (current mypy) needs CPython 3.10 or newer"
     if _FREE_THREADED:
-        return "mypyc does not support the free-threaded CPython (its modules would need the GIL)"
+        return (
+            "no mypyc here: current mypy does not install on the free-threaded CPython 3.13 "
+            "(its compiled dependencies have no wheels for it)"
+        )
     return _needs_cpython()
 
 
