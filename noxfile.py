@@ -1,12 +1,16 @@
-"""nox sessions: tests on every interpreter, lint.
+"""nox sessions: tests on every interpreter, lint, the C under qemu and sanitizers, the study.
 
-    nox -s tests          # CPython 3.10-3.13 and PyPy 3.9, each in its own virtualenv
-    nox -s tests-3.12     # one interpreter
+    nox -s ci             # what CI runs (CI_SESSIONS below); set VARIANTS_REQUIRE_ALL=1 as CI does
+    nox -s tests          # the study's build, CPython 3.9-3.13 and PyPy, each in its own virtualenv
+    nox -s tests-3.12     # one interpreter; -- --slow adds the 4 GiB messages
+    nox -s dropin         # the default build (what pip install . gives), every interpreter
+    nox -s freethreaded   # the whole suite on a free-threaded CPython 3.13 (built once if missing)
     nox -s lint           # ruff, mypy --strict, generated code up to date
     nox -s cross          # native C kernels on x86-64, AArch64, RISC-V 64 under qemu-user
-    nox -s sanitize       # native variant with ASan and UBSan, against hashlib
-    nox -s bench          # the study: every interpreter, variant, length (bench/study.py)
-    nox -s bench -- --mode quick --interpreters 3.12,pypy3.9 --variants 'helpers*'
+    nox -s sanitize       # native variants with ASan and UBSan, against hashlib
+    nox -s tsan           # native variants with ThreadSanitizer, under the racing tests
+    nox -s fuzz           # libFuzzer over the native state machine, against OpenSSL
+    nox -s bench          # the study: every interpreter, variant, length
     nox -s memory         # memray: peak memory and allocations per variant (CPython)
     nox -s bytecode       # instructions and calls per block, time per instruction
 
@@ -154,6 +158,32 @@ def _sanitized(session: nox.Session, sanitizer: str, options: Dict[str, str]) ->
     )
     session.run("python", "-c", check, target, env=env)
     return env
+
+
+#: What CI runs (.ci/run, and the README's test command): the study's build on two
+#: CPythons and PyPy, the default build on the other CPythons, the C on every
+#: architecture, sanitizers and a fuzzer. The free-threaded 3.13 is left to
+#: nox -s freethreaded by hand: building it takes 5 to 9 minutes here.
+CI_SESSIONS: List[Tuple[str, List[str]]] = [
+    ("lint", []),
+    ("tests-3.11", ["--slow"]),  # the 4 GiB messages, once
+    ("tests-3.13", []),
+    (f"tests-{PYPY}", []),
+    ("dropin-3.9", []),
+    ("dropin-3.10", []),
+    ("dropin-3.12", []),
+    ("cross", []),
+    ("sanitize", []),
+    ("tsan", []),
+    ("fuzz", []),
+]
+
+
+@nox.session(python=False)
+def ci(session: nox.Session) -> None:
+    """Everything CI runs, in turn (see CI_SESSIONS)."""
+    for name, posargs in CI_SESSIONS:
+        session.notify(name, posargs)
 
 
 def _tool(name: str) -> Any:

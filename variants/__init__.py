@@ -38,7 +38,7 @@ compatibility only. SHA-224 and SHA-256 are fine.
 from __future__ import annotations
 
 import warnings
-from typing import Any, Callable
+from typing import Any, Callable, List
 
 from variants import registry
 from variants._files import file_digest
@@ -52,13 +52,17 @@ __all__ = [
     "algorithms_available",
     "algorithms_guaranteed",
     "default_variant",
+    "digest_many",
     "fallback_reason",
     "file_digest",
     "get",
     "md5",
+    "md5_many",
     "new",
     "sha224",
+    "sha224_many",
     "sha256",
+    "sha256_many",
 ]
 
 
@@ -81,21 +85,36 @@ default_variant: Loaded = get(registry.default_name())
 #: Why the drop-in fell back to hashlib's objects, or None.
 fallback_reason = registry.fallback_reason()
 
+algorithms_guaranteed = frozenset(default_variant.algorithms_available)
+algorithms_available = algorithms_guaranteed
+#: The names the drop-in binds to ``default_variant``'s.
+_DROP_IN = (
+    "md5",
+    "sha224",
+    "sha256",
+    "new",
+    "digest_many",
+    "md5_many",
+    "sha224_many",
+    "sha256_many",
+)
+
 md5: Constructor
 sha224: Constructor
 sha256: Constructor
-algorithms_guaranteed = frozenset(default_variant.algorithms_available)
-algorithms_available = algorithms_guaranteed
-_DROP_IN = ("md5", "sha224", "sha256", "new")
-
-
 new: Callable[..., HashObject]
+#: ``digest_many(name, messages, *, hexdigest=False, threads=1)``: a list of digests,
+#: as ``[hashlib.new(name, m).digest() for m in messages]`` (see ``Loaded.digest_many``).
+digest_many: Callable[..., List[Any]]
+#: ``md5_many(messages, *, hexdigest=False, threads=1)``: ``digest_many("md5", ...)``.
+md5_many: Callable[..., List[Any]]
+sha224_many: Callable[..., List[Any]]
+sha256_many: Callable[..., List[Any]]
 
 if fallback_reason is None:
-    md5 = default_variant.md5
-    sha224 = default_variant.sha224
-    sha256 = default_variant.sha256
-    new = default_variant.new
+    for _name in _DROP_IN:
+        globals()[_name] = getattr(default_variant, _name)
+    del _name
 else:
 
     def __getattr__(name: str) -> Any:
