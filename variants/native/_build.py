@@ -41,11 +41,16 @@ KERNEL_SOURCES = (
     "sha256_riscv64.c",
     "dispatch.c",
     "hash.c",
+    "many.c",
 )
 #: Each bridge's own C.
 CAPI_SOURCES = (*KERNEL_SOURCES, "capi.c")
 CFFI_SOURCES = (*KERNEL_SOURCES, "locked.c")
-HEADERS = ("native.h", "md5_steps.h", "md5_scheduled.h")
+HEADERS = (
+    "native.h",
+    "md5_steps.h",
+    "md5_scheduled.h",
+)
 
 #: What the Python side of the cffi bridge sees of native.h. ``vn_hash`` is
 #: opaque to Python (``...;``): cffi takes its size from the compiler, so

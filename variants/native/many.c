@@ -1,0 +1,484 @@
+/*
+ * Many messages at once: the scheduler that keeps a many-kernel's lanes full.
+ *
+ * A many-kernel (native.h: vn_many_fn) runs the same number of blocks in each
+ * of its lanes, one message per lane. The scheduler gives every lane a
+ * message, runs the kernel for as many blocks as the lane closest to the end
+ * of its current piece has left, and at once hands each lane that finished
+ * its message the next one: messages of any mix of lengths keep the lanes
+ * full. A message is a series of pieces ("segments") of whole blocks:
+ *
+ *   digests   the message's whole blocks, read where they are; then its
+ *             padded last block or two (a copy)
+ *   absorbing a block completed from the state's buffered bytes (a copy);
+ *             then the new data's whole blocks, read where they are; what is
+ *             left over goes to the state's buffer at once
+ *
+ * When fewer messages are left than the kernel has lanes, the last ones go
+ * to the kernel's narrower relative (vn_kernel_narrower: the cheapest one that
+ * takes them all), down to the chosen single-message kernel for one message.
+ * The lanes in use are always 0 .. active-1: a lane that finishes with nothing
+ * left to take is filled by moving the last lane into it.
+ *
+ * Short messages. A message shorter than a block is only its padded block, a
+ * copy the kernel reads right away; built just before that read it would
+ * stall the kernel's vector loads on the byte stores of the copy (store
+ * forwarding fails: a trial measured 15-25 ns a message). So the padded
+ * blocks of such messages are built a batch ahead, into a ring of slots; see
+ * pad_batch for why a slot is never rebuilt while a kernel may still read it.
+ *
+ * Memory: one allocation per call (or per thread), of about 22 KiB, whatever
+ * the number or the length of the messages.
+ */
+#define _POSIX_C_SOURCE 200809L /* posix_memalign */
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "native.h"
+
+/* Messages padded ahead at a time, and the ring of their padded blocks. */
+#define BATCH (2 * VN_MAX_LANES)
+#define RING (2 * BATCH)
+/* Below this many bytes a part of vn_digest_many is not worth a thread. */
+#define MIN_PART_BYTES (256 * 1024)
+
+/* The kernels one call can use, narrowest first. Rung 0 is always the
+ * single-message kernel (one lane; run is NULL); pick[n] is the rung that
+ * takes n messages. */
+struct ladder {
+    int rungs;
+    int lanes[8];
+    vn_many_fn *run[8];
+    unsigned char pick[VN_MAX_LANES + 1];
+    vn_blocks_fn *single;
+};
+
+/* What the scheduler knows of the message in a lane, beside lanes.data[i]
+ * (where the lane's current segment goes on) and lanes.state[.][i]. */
+struct lane {
+    size_t left;               /* blocks left in the current segment */
+    const unsigned char *then; /* the next segment; NULL: none */
+    size_t then_blocks;
+    size_t job;                /* which message (or state) */
+    int buffer;                /* which of the buffers this lane's copies go to */
+};
+
+struct scheduler {
+    vn_lanes lanes;
+    struct lane lane[VN_MAX_LANES];
+    _Alignas(64) unsigned char buffer[VN_MAX_LANES][128];
+    _Alignas(64) unsigned char ring[RING][128];
+    struct ladder ladder;
+    int width;         /* messages in flight at most: the widest rung */
+    int words;         /* state words: 4 (MD5) or 8 */
+    int algorithm;     /* digests: the algorithm; absorbing: -1 */
+    uint32_t iv[8];
+    /* the work */
+    size_t count, next, padded;
+    const unsigned char *const *data;
+    const size_t *lengths;
+    unsigned char *out;
+    vn_state *const *states;
+};
+
+static int many_core(int algorithm) {
+    return algorithm == VN_MD5 ? VN_CORE_MD5_MANY : VN_CORE_SHA256_MANY;
+}
+
+/* The ladder down from many-kernel `index` of `core` (which must be usable). */
+static void build_ladder(struct ladder *ladder, int core, int index) {
+    int chain[8], length = 0;
+    for (int i = index; i >= 0 && length < 7 && vn_kernel_usable(core, i);
+         i = vn_kernel_narrower(core, i)) {
+        if (vn_many_kernel(core, i) && vn_kernel_lanes(core, i) > 1) chain[length++] = i;
+    }
+    ladder->rungs = 1;
+    ladder->lanes[0] = 1;
+    ladder->run[0] = NULL;
+    for (int k = length - 1; k >= 0; k--) {
+        ladder->lanes[ladder->rungs] = vn_kernel_lanes(core, chain[k]);
+        ladder->run[ladder->rungs] = vn_many_kernel(core, chain[k]);
+        ladder->rungs++;
+    }
+    int rung = 0;
+    for (int n = 0; n <= VN_MAX_LANES; n++) {
+        while (rung < ladder->rungs - 1 && ladder->lanes[rung] < n) rung++;
+        ladder->pick[n] = (unsigned char)rung;
+    }
+    ladder->single = vn_chosen(core == VN_CORE_MD5_MANY ? VN_CORE_MD5 : VN_CORE_SHA256);
+}
+
+/* ---- padding and digests ------------------------------------------------- */
+
+static void store_le64(unsigned char *p, uint64_t v) {
+    for (int i = 0; i < 8; i++) p[i] = (unsigned char)(v >> (8 * i));
+}
+
+static void store_be64(unsigned char *p, uint64_t v) {
+    for (int i = 0; i < 8; i++) p[i] = (unsigned char)(v >> (56 - 8 * i));
+}
+
+/* The last block or two of a message of `length` bytes, whose last
+ * length % 64 bytes are at `tail`: those bytes, 0x80, zeros and the length in
+ * bits, written to `out`. Returns the number of blocks (1 or 2). */
+static size_t pad(int algorithm, const unsigned char *tail, uint64_t length, unsigned char *out) {
+    const size_t used = (size_t)(length % 64);
+    const size_t size = used < 56 ? 64 : 128;
+    memcpy(out, tail, used);
+    out[used] = 0x80;
+    memset(out + used + 1, 0, size - 8 - (used + 1));
+    if (algorithm == VN_MD5) {
+        store_le64(out + size - 8, length << 3);
+    } else {
+        store_be64(out + size - 8, length << 3);
+    }
+    return size / 64;
+}
+
+/* The digest of the message that lane `lane` finished (MD5 writes its words
+ * little-endian, SHA-2 big-endian). */
+static void emit(const struct scheduler *s, int lane, unsigned char *out) {
+    if (s->algorithm == VN_MD5) {
+        for (int i = 0; i < 4; i++) {
+            const uint32_t w = s->lanes.state[i][lane];
+            for (int j = 0; j < 4; j++) out[4 * i + j] = (unsigned char)(w >> (8 * j));
+        }
+        return;
+    }
+    const int words = s->algorithm == VN_SHA224 ? 7 : 8;
+    for (int i = 0; i < words; i++) {
+        const uint32_t w = s->lanes.state[i][lane];
+        for (int j = 0; j < 4; j++) out[4 * i + j] = (unsigned char)(w >> (24 - 8 * j));
+    }
+}
+
+/* ---- giving lanes their messages ----------------------------------------- */
+
+/* Pad the messages shorter than a block among the next BATCH from `first` on
+ * into their ring slots (message m into slot m % RING).
+ *
+ * Why no slot is rebuilt while a kernel may still read it: message m's slot
+ * was last used by message m - RING = m - 2 * BATCH. When m is given a lane,
+ * the BATCH messages before it have all been given lanes; at one round of
+ * handing out (between two kernel runs) at most VN_MAX_LANES = BATCH / 2 are,
+ * so those BATCH messages took at least two more rounds after the one that
+ * gave out message m - BATCH - 1 and every message before it. Each kernel run
+ * moves every lane on by at least one block, and a message shorter than a
+ * block is one or two blocks: two kernel runs after its round it has been
+ * read whole. */
+static void pad_batch(struct scheduler *s, size_t first) {
+    size_t end = s->count - first < BATCH ? s->count : first + BATCH;
+    for (size_t m = first; m < end; m++) {
+        if (s->lengths[m] < 64) {
+            pad(s->algorithm, s->data[m], s->lengths[m], s->ring[m % RING]);
+        }
+    }
+    s->padded = end;
+}
+
+/* Start message `m` in lane `i`: digests. */
+static void start_message(struct scheduler *s, int i, size_t m) {
+    struct lane *l = &s->lane[i];
+    const size_t length = s->lengths[m];
+    const size_t whole = length / 64;
+    for (int j = 0; j < s->words; j++) s->lanes.state[j][i] = s->iv[j];
+    l->job = m;
+    if (whole) {
+        /* the copy is read only after the whole blocks: time enough */
+        unsigned char *buffer = s->buffer[l->buffer];
+        s->lanes.data[i] = s->data[m];
+        l->left = whole;
+        l->then = buffer;
+        l->then_blocks = pad(s->algorithm, s->data[m] + 64 * whole, length, buffer);
+    } else {
+        if (m >= s->padded) pad_batch(s, m);
+        s->lanes.data[i] = s->ring[m % RING];
+        l->left = length < 56 ? 1 : 2;
+        l->then = NULL;
+    }
+}
+
+/* Start state `m` in lane `i`: absorbing (the state has a whole block to
+ * hash, see next_job). Everything but the chaining state is brought up to
+ * date at once: the length, and the bytes left over in the buffer. */
+static void start_state(struct scheduler *s, int i, size_t m) {
+    struct lane *l = &s->lane[i];
+    vn_state *state = s->states[m];
+    const unsigned char *data = s->data[m];
+    size_t length = s->lengths[m];
+    const size_t used = (size_t)(state->length % 64);
+    state->length += length;
+    for (int j = 0; j < s->words; j++) s->lanes.state[j][i] = state->state[j];
+    l->job = m;
+    l->then = NULL;
+    if (used) {
+        /* complete the buffered block in this lane's buffer */
+        unsigned char *buffer = s->buffer[l->buffer];
+        const size_t need = 64 - used;
+        memcpy(buffer, state->buffer, used);
+        memcpy(buffer + used, data, need);
+        data += need;
+        length -= need;
+        s->lanes.data[i] = buffer;
+        l->left = 1;
+        if (length >= 64) {
+            l->then = data;
+            l->then_blocks = length / 64;
+        }
+    } else {
+        s->lanes.data[i] = data;
+        l->left = length / 64;
+    }
+    const size_t whole = length / 64;
+    if (length % 64) memcpy(state->buffer, data + 64 * whole, length % 64);
+}
+
+/* The next job that needs a lane (count if none is left). Absorbing, a state
+ * that gets no whole block just buffers its bytes here. */
+static size_t next_job(struct scheduler *s) {
+    if (s->algorithm >= 0) return s->next < s->count ? s->next++ : s->count;
+    while (s->next < s->count) {
+        const size_t m = s->next++;
+        vn_state *state = s->states[m];
+        const size_t length = s->lengths[m];
+        const size_t used = (size_t)(state->length % 64);
+        if (length >= 64 - used) return m;
+        if (length) {
+            memcpy(state->buffer + used, s->data[m], length);
+            state->length += length;
+        }
+    }
+    return s->count;
+}
+
+static void start(struct scheduler *s, int i, size_t m) {
+    if (s->algorithm >= 0) {
+        start_message(s, i, m);
+    } else {
+        start_state(s, i, m);
+    }
+}
+
+/* Lane `i` has hashed all of its job's blocks. */
+static void finish(struct scheduler *s, int i) {
+    const size_t m = s->lane[i].job;
+    if (s->algorithm >= 0) {
+        emit(s, i, s->out + m * (size_t)vn_digest_size(s->algorithm));
+    } else {
+        for (int j = 0; j < s->words; j++) s->states[m]->state[j] = s->lanes.state[j][i];
+    }
+}
+
+/* Move the job in lane `from` to lane `to` (whose job has finished). */
+static void move(struct scheduler *s, int from, int to) {
+    for (int j = 0; j < s->words; j++) s->lanes.state[j][to] = s->lanes.state[j][from];
+    s->lanes.data[to] = s->lanes.data[from];
+    const struct lane moved = s->lane[from];
+    s->lane[from] = s->lane[to]; /* so that `from` keeps a buffer nobody uses */
+    s->lane[to] = moved;
+}
+
+/* ---- the loop -------------------------------------------------------------- */
+
+/* Run `blocks` blocks in lanes 0 .. active-1 with the rung that takes them. */
+static void run_kernel(struct scheduler *s, int active, size_t blocks) {
+    const struct ladder *ladder = &s->ladder;
+    const int rung = ladder->pick[active];
+    if (ladder->run[rung]) {
+        ladder->run[rung](&s->lanes, active, blocks);
+        return;
+    }
+    uint32_t state[8];
+    for (int j = 0; j < s->words; j++) state[j] = s->lanes.state[j][0];
+    ladder->single(state, s->lanes.data[0], blocks);
+    for (int j = 0; j < s->words; j++) s->lanes.state[j][0] = state[j];
+}
+
+static void schedule(struct scheduler *s) {
+    int active = 0;
+    for (; active < s->width; active++) {
+        const size_t m = next_job(s);
+        if (m == s->count) break;
+        start(s, active, m);
+    }
+    while (active) {
+        size_t blocks = s->lane[0].left;
+        for (int i = 1; i < active; i++) {
+            if (s->lane[i].left < blocks) blocks = s->lane[i].left;
+        }
+        run_kernel(s, active, blocks);
+        /* downwards, so that the lane moved into a finished one is done */
+        for (int i = active - 1; i >= 0; i--) {
+            struct lane *l = &s->lane[i];
+            l->left -= blocks;
+            if (l->left) {
+                s->lanes.data[i] += 64 * blocks;
+            } else if (l->then) {
+                s->lanes.data[i] = l->then;
+                l->left = l->then_blocks;
+                l->then = NULL;
+            } else {
+                finish(s, i);
+                const size_t m = next_job(s);
+                if (m < s->count) {
+                    start(s, i, m);
+                } else if (i != --active) {
+                    move(s, active, i);
+                }
+            }
+        }
+    }
+}
+
+/* A scheduler for many-kernel `index` of `core`, or NULL without memory. */
+static struct scheduler *new_scheduler(int core, int index) {
+    void *memory = NULL;
+    const size_t size = (sizeof(struct scheduler) + 63) / 64 * 64;
+    if (posix_memalign(&memory, 64, size) != 0) return NULL;
+    struct scheduler *s = memory;
+    build_ladder(&s->ladder, core, index);
+    s->width = s->ladder.lanes[s->ladder.rungs - 1];
+    s->words = core == VN_CORE_MD5_MANY ? 4 : 8;
+    for (int i = 0; i < VN_MAX_LANES; i++) s->lane[i].buffer = i;
+    s->next = s->padded = 0;
+    return s;
+}
+
+/* ---- digests --------------------------------------------------------------- */
+
+/* The digests of messages [0, count) with many-kernel `index` (usable). */
+static void digest_range(int index, int algorithm, size_t count, const unsigned char *const *data,
+                         const size_t *lengths, unsigned char *out) {
+    const size_t size = (size_t)vn_digest_size(algorithm);
+    const int core = many_core(algorithm);
+    struct scheduler *s = NULL;
+    /* one message, or the portable kernel: one message after another */
+    if (count > 1 && vn_many_kernel(core, index)) s = new_scheduler(core, index);
+    if (!s) {
+        for (size_t i = 0; i < count; i++) {
+            vn_oneshot(algorithm, (const char *)data[i], lengths[i], (char *)out + i * size);
+        }
+        return;
+    }
+    vn_state iv;
+    vn_init(&iv, algorithm, NULL);
+    memcpy(s->iv, iv.state, sizeof s->iv);
+    s->algorithm = algorithm;
+    s->count = count;
+    s->data = data;
+    s->lengths = lengths;
+    s->out = out;
+    s->states = NULL;
+    schedule(s);
+    free(s);
+}
+
+struct part {
+    int index, algorithm;
+    size_t count;
+    const unsigned char *const *data;
+    const size_t *lengths;
+    unsigned char *out;
+    pthread_t thread;
+    int started;
+};
+
+static void *run_part(void *arg) {
+    const struct part *p = arg;
+    digest_range(p->index, p->algorithm, p->count, p->data, p->lengths, p->out);
+    return NULL;
+}
+
+int vn_digest_many_with(int index, int algorithm, size_t count, const unsigned char *const *data,
+                        const size_t *lengths, unsigned char *out, int threads) {
+    if (algorithm < VN_MD5 || algorithm > VN_SHA256) return -1;
+    const int core = many_core(algorithm);
+    if (index < 0) index = vn_kernel_chosen(core);
+    if (!vn_kernel_usable(core, index)) return -1;
+    if (threads > 64) threads = 64;
+    /* each message weighs its bytes and a block for its padding and upkeep */
+    unsigned long long total = 0;
+    if (threads > 1) {
+        for (size_t i = 0; i < count; i++) total += lengths[i] + 64;
+    }
+    size_t parts = threads > 1 ? (size_t)threads : 1;
+    if (parts > count) parts = count;
+    if (parts > total / MIN_PART_BYTES) parts = (size_t)(total / MIN_PART_BYTES);
+    if (parts <= 1) {
+        digest_range(index, algorithm, count, data, lengths, out);
+        return 0;
+    }
+    /* contiguous parts of about equal weight: part k ends where the running
+     * weight reaches (k + 1) / parts of the total */
+    struct part part[64];
+    const size_t size = (size_t)vn_digest_size(algorithm);
+    size_t first = 0;
+    unsigned long long weight = 0;
+    for (size_t k = 0; k < parts; k++) {
+        const unsigned long long goal = total / parts * (k + 1);
+        size_t end = first;
+        if (k == parts - 1) {
+            end = count;
+        } else {
+            while (end < count && weight < goal) weight += lengths[end++] + 64;
+        }
+        part[k].index = index;
+        part[k].algorithm = algorithm;
+        part[k].count = end - first;
+        part[k].data = data + first;
+        part[k].lengths = lengths + first;
+        part[k].out = out + first * size;
+        first = end;
+    }
+    /* the other parts on threads, the last one here */
+    for (size_t k = 0; k + 1 < parts; k++) {
+        part[k].started = part[k].count &&
+                          pthread_create(&part[k].thread, NULL, run_part, &part[k]) == 0;
+    }
+    run_part(&part[parts - 1]);
+    for (size_t k = 0; k + 1 < parts; k++) {
+        if (part[k].started) {
+            pthread_join(part[k].thread, NULL);
+        } else {
+            run_part(&part[k]); /* no thread to be had: here, then */
+        }
+    }
+    return 0;
+}
+
+void vn_digest_many(int algorithm, size_t count, const unsigned char *const *data,
+                    const size_t *lengths, unsigned char *out, int threads) {
+    vn_digest_many_with(-1, algorithm, count, data, lengths, out, threads);
+}
+
+/* ---- absorbing ------------------------------------------------------------- */
+
+int vn_absorb_many_with(int index, vn_state *const *states, size_t count,
+                        const unsigned char *const *data, const size_t *lengths) {
+    if (!count) return 0;
+    const int core = many_core(states[0]->algorithm);
+    if (index < 0) index = vn_kernel_chosen(core);
+    if (!vn_kernel_usable(core, index)) return -1;
+    struct scheduler *s = NULL;
+    if (count > 1 && vn_many_kernel(core, index)) s = new_scheduler(core, index);
+    if (!s) {
+        for (size_t i = 0; i < count; i++) vn_absorb(states[i], data[i], lengths[i]);
+        return 0;
+    }
+    s->algorithm = -1;
+    s->count = count;
+    s->data = data;
+    s->lengths = lengths;
+    s->out = NULL;
+    s->states = states;
+    schedule(s);
+    free(s);
+    return 0;
+}
+
+void vn_absorb_many(vn_state *const *states, size_t count, const unsigned char *const *data,
+                    const size_t *lengths) {
+    vn_absorb_many_with(-1, states, count, data, lengths);
+}
