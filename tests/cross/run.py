@@ -93,7 +93,9 @@ def _host_kernels() -> Dict[str, str]:
     """What dispatch should choose on this x86-64 machine, by core (the order in dispatch.c)."""
     flags = _host_flags()
     has_sha_ni = all(flag in flags for flag in ("sha_ni", "ssse3", "sse4_1"))
-    md5_many = "portable"
+    has_avx2 = "avx2" in flags
+    has_avx512 = has_avx2 and all(f in flags for f in ("avx512f", "avx512vl", "avx512bw"))
+    md5_many = "avx512-x32" if has_avx512 else "avx2-x16" if has_avx2 else "portable"
     sha256_many = "portable"
     return {
         "sha256": "x86-64 SHA-NI" if has_sha_ni else "portable",
@@ -120,8 +122,16 @@ def runs() -> List[Run]:
             Run("x86-64", None, "portable", "portable", "portable", "portable", PORTABLE),
             # qemu's x86 models lack SHA-NI and AVX-512: the detection paths that say no
             Run("x86-64", "qemu64", "x86-64 scalar", "portable", "portable", "portable"),
-            Run("x86-64", "Haswell", "x86-64 scalar", "portable", "portable", "portable"),
+            Run("x86-64", "Haswell", "x86-64 scalar", "portable", "avx2-x16", "portable"),
         ]
+        if host["md5_many"] != "portable":
+            # the plain entry points on kernels dispatch does not choose here
+            md5_many = "avx2-x8" if host["md5_many"] == "avx2-x16" else "avx512-x16"
+            matrix.append(
+                Run("x86-64", None, "portable", host["sha256"], md5_many, "portable",
+                    forced(f"md5=portable,md5-many={md5_many}"),
+                    many_only=True)
+            )
     full_rv = "rv64,zbb=true,zknh=true"
     matrix += [
         Run("aarch64", "max", "AArch64 scalar", "AArch64 SHA2", "portable", "portable"),

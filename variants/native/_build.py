@@ -39,6 +39,7 @@ KERNEL_SOURCES = (
     "sha256_amd64.c",
     "sha256_arm64.c",
     "sha256_riscv64.c",
+    "md5_many_amd64.c",
     "dispatch.c",
     "hash.c",
     "many.c",
@@ -50,6 +51,8 @@ HEADERS = (
     "native.h",
     "md5_steps.h",
     "md5_scheduled.h",
+    "md5_many_lanes.h",
+    "lanes_amd64.h",
 )
 
 #: What the Python side of the cffi bridge sees of native.h. ``vn_hash`` is

@@ -83,6 +83,15 @@ static const struct kernel sha256_kernels[] = {
  * single-message kernel. MD5_MANY_ORDER below says what was measured. */
 static const struct kernel md5_many_kernels[] = {
     {"portable", "one at a time", NULL, NULL, 1, NULL, 0},
+#if defined(VN_AMD64)
+    /* (ordered by instruction counts until measured) */
+    {"avx2-x8", "AVX2 x8", NULL, vn_md5_many_avx2_x8, 8, NULL, NEEDS_AVX2},
+    {"avx2-x16", "AVX2 x16 (2 sets of 8)", NULL, vn_md5_many_avx2_x16, 16, "avx2-x8", NEEDS_AVX2},
+    {"avx512-x8", "AVX-512 x8 (ymm)", NULL, vn_md5_many_avx512_x8, 8, NULL, NEEDS_AVX512},
+    {"avx512-x16", "AVX-512 x16", NULL, vn_md5_many_avx512_x16, 16, "avx512-x8", NEEDS_AVX512},
+    {"avx512-x32", "AVX-512 x32 (2 sets of 16)", NULL, vn_md5_many_avx512_x32, 32, "avx512-x16",
+     NEEDS_AVX512},
+#endif
 };
 
 static const struct kernel sha256_many_kernels[] = {

@@ -9,6 +9,8 @@
  *   md5_amd64.c, sha256_amd64.c       x86-64: scalar MD5, SHA-256 with SHA-NI
  *   md5_arm64.c, sha256_arm64.c       AArch64: scalar MD5, SHA-256 with SHA2
  *   md5_riscv64.c, sha256_riscv64.c   RISC-V 64: Zbb rotates, Zknh SHA-256
+ *   md5_many_amd64.c                  x86-64: MD5 of many messages in AVX2 and AVX-512 lanes
+ *   md5_many_lanes.h                  the MD5 lane kernel body those files instantiate
  *   dispatch.c                        CPU features, the kernel tables, the choice
  *   hash.c                            the state machine: init, update with buffering, digest
  *   many.c                            the scheduler that keeps the lanes of a many-kernel full
@@ -85,6 +87,15 @@ vn_blocks_fn vn_sha256_arm64_sha2;
 vn_blocks_fn vn_md5_riscv64_zbb;
 vn_blocks_fn vn_sha256_riscv64_zbb;
 vn_blocks_fn vn_sha256_riscv64_zknh;
+#endif
+
+/* The many-kernels (each also only where its architecture is the target). */
+#if defined(VN_AMD64)
+vn_many_fn vn_md5_many_avx2_x8;
+vn_many_fn vn_md5_many_avx2_x16;
+vn_many_fn vn_md5_many_avx512_x8;
+vn_many_fn vn_md5_many_avx512_x16;
+vn_many_fn vn_md5_many_avx512_x32;
 #endif
 
 /* SHA-256's round constants (FIPS 180-4, 4.2.2), shared by its kernels. */
