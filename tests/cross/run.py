@@ -96,7 +96,10 @@ def _host_kernels() -> Dict[str, str]:
     has_avx2 = "avx2" in flags
     has_avx512 = has_avx2 and all(f in flags for f in ("avx512f", "avx512vl", "avx512bw"))
     md5_many = "avx512-x32" if has_avx512 else "avx2-x16" if has_avx2 else "portable"
-    sha256_many = "portable"
+    sha256_many = (
+        "shani-x2" if has_sha_ni else "avx512-x16" if has_avx512 else "avx2-x8" if has_avx2
+        else "portable"
+    )
     return {
         "sha256": "x86-64 SHA-NI" if has_sha_ni else "portable",
         "md5_many": md5_many,
@@ -122,14 +125,15 @@ def runs() -> List[Run]:
             Run("x86-64", None, "portable", "portable", "portable", "portable", PORTABLE),
             # qemu's x86 models lack SHA-NI and AVX-512: the detection paths that say no
             Run("x86-64", "qemu64", "x86-64 scalar", "portable", "portable", "portable"),
-            Run("x86-64", "Haswell", "x86-64 scalar", "portable", "avx2-x16", "portable"),
+            Run("x86-64", "Haswell", "x86-64 scalar", "portable", "avx2-x16", "avx2-x8"),
         ]
         if host["md5_many"] != "portable":
             # the plain entry points on kernels dispatch does not choose here
             md5_many = "avx2-x8" if host["md5_many"] == "avx2-x16" else "avx512-x16"
+            sha256_many = "avx512-x8" if "avx512" in host["md5_many"] else "avx2-x8"
             matrix.append(
-                Run("x86-64", None, "portable", host["sha256"], md5_many, "portable",
-                    forced(f"md5=portable,md5-many={md5_many}"),
+                Run("x86-64", None, "portable", host["sha256"], md5_many, sha256_many,
+                    forced(f"md5=portable,md5-many={md5_many},sha256-many={sha256_many}"),
                     many_only=True)
             )
     full_rv = "rv64,zbb=true,zknh=true"

@@ -40,6 +40,7 @@ KERNEL_SOURCES = (
     "sha256_arm64.c",
     "sha256_riscv64.c",
     "md5_many_amd64.c",
+    "sha256_many_amd64.c",
     "dispatch.c",
     "hash.c",
     "many.c",
@@ -52,6 +53,7 @@ HEADERS = (
     "md5_steps.h",
     "md5_scheduled.h",
     "md5_many_lanes.h",
+    "sha256_many_lanes.h",
     "lanes_amd64.h",
 )
 

@@ -96,6 +96,13 @@ static const struct kernel md5_many_kernels[] = {
 
 static const struct kernel sha256_many_kernels[] = {
     {"portable", "one at a time", NULL, NULL, 1, NULL, 0},
+#if defined(VN_AMD64)
+    /* (ordered by instruction counts until measured) */
+    {"avx2-x8", "AVX2 x8", NULL, vn_sha256_many_avx2_x8, 8, NULL, NEEDS_AVX2},
+    {"avx512-x8", "AVX-512 x8 (ymm)", NULL, vn_sha256_many_avx512_x8, 8, NULL, NEEDS_AVX512},
+    {"avx512-x16", "AVX-512 x16", NULL, vn_sha256_many_avx512_x16, 16, "avx512-x8", NEEDS_AVX512},
+    {"shani-x2", "SHA-NI x2 (interleaved)", NULL, vn_sha256_many_shani_x2, 2, NULL, NEEDS_SHANI},
+#endif
 };
 
 static const struct {

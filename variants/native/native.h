@@ -10,7 +10,9 @@
  *   md5_arm64.c, sha256_arm64.c       AArch64: scalar MD5, SHA-256 with SHA2
  *   md5_riscv64.c, sha256_riscv64.c   RISC-V 64: Zbb rotates, Zknh SHA-256
  *   md5_many_amd64.c                  x86-64: MD5 of many messages in AVX2 and AVX-512 lanes
+ *   sha256_many_amd64.c               x86-64: SHA-256 of many: interleaved SHA-NI, AVX2, AVX-512
  *   md5_many_lanes.h                  the MD5 lane kernel body those files instantiate
+ *   sha256_many_lanes.h               the SHA-256 lane kernel body, likewise
  *   dispatch.c                        CPU features, the kernel tables, the choice
  *   hash.c                            the state machine: init, update with buffering, digest
  *   many.c                            the scheduler that keeps the lanes of a many-kernel full
@@ -96,6 +98,10 @@ vn_many_fn vn_md5_many_avx2_x16;
 vn_many_fn vn_md5_many_avx512_x8;
 vn_many_fn vn_md5_many_avx512_x16;
 vn_many_fn vn_md5_many_avx512_x32;
+vn_many_fn vn_sha256_many_shani_x2;
+vn_many_fn vn_sha256_many_avx2_x8;
+vn_many_fn vn_sha256_many_avx512_x8;
+vn_many_fn vn_sha256_many_avx512_x16;
 #endif
 
 /* SHA-256's round constants (FIPS 180-4, 4.2.2), shared by its kernels. */
