@@ -138,9 +138,11 @@ def runs() -> List[Run]:
             )
     full_rv = "rv64,zbb=true,zknh=true"
     matrix += [
-        Run("aarch64", "max", "AArch64 scalar", "AArch64 SHA2", "portable", "portable"),
-        Run("aarch64", "cortex-a53", "AArch64 scalar", "AArch64 SHA2", "portable", "portable"),
+        Run("aarch64", "max", "AArch64 scalar", "AArch64 SHA2", "neon-x8", "sha2-x2"),
+        Run("aarch64", "cortex-a53", "AArch64 scalar", "AArch64 SHA2", "neon-x8", "sha2-x2"),
         Run("aarch64", "max", "portable", "portable", "portable", "portable", PORTABLE),
+        Run("aarch64", "max", "AArch64 scalar", "AArch64 SHA2", "neon-x4", "sha2-x2",
+            forced("md5-many=neon-x4"), many_only=True),
         Run("riscv64", full_rv, "RISC-V Zbb", "RISC-V Zknh", "portable", "portable"),
         Run("riscv64", "rv64,zbb=true,zknh=false", "RISC-V Zbb", "RISC-V Zbb", "portable",
             "portable"),

@@ -91,6 +91,9 @@ static const struct kernel md5_many_kernels[] = {
     {"avx512-x16", "AVX-512 x16", NULL, vn_md5_many_avx512_x16, 16, "avx512-x8", NEEDS_AVX512},
     {"avx512-x32", "AVX-512 x32 (2 sets of 16)", NULL, vn_md5_many_avx512_x32, 32, "avx512-x16",
      NEEDS_AVX512},
+#elif defined(VN_ARM64)
+    {"neon-x4", "NEON x4", NULL, vn_md5_many_neon_x4, 4, NULL, 0},
+    {"neon-x8", "NEON x8 (2 sets of 4)", NULL, vn_md5_many_neon_x8, 8, "neon-x4", 0},
 #endif
 };
 
@@ -102,6 +105,8 @@ static const struct kernel sha256_many_kernels[] = {
     {"avx512-x8", "AVX-512 x8 (ymm)", NULL, vn_sha256_many_avx512_x8, 8, NULL, NEEDS_AVX512},
     {"avx512-x16", "AVX-512 x16", NULL, vn_sha256_many_avx512_x16, 16, "avx512-x8", NEEDS_AVX512},
     {"shani-x2", "SHA-NI x2 (interleaved)", NULL, vn_sha256_many_shani_x2, 2, NULL, NEEDS_SHANI},
+#elif defined(VN_ARM64)
+    {"sha2-x2", "AArch64 SHA2 x2 (interleaved)", NULL, vn_sha256_many_sha2_x2, 2, NULL, NEEDS_SHA2},
 #endif
 };
 

@@ -11,6 +11,8 @@
  *   md5_riscv64.c, sha256_riscv64.c   RISC-V 64: Zbb rotates, Zknh SHA-256
  *   md5_many_amd64.c                  x86-64: MD5 of many messages in AVX2 and AVX-512 lanes
  *   sha256_many_amd64.c               x86-64: SHA-256 of many: interleaved SHA-NI, AVX2, AVX-512
+ *   md5_many_arm64.c                  AArch64: MD5 of many messages in NEON lanes
+ *   sha256_many_arm64.c               AArch64: SHA-256 of many: interleaved SHA2 streams
  *   md5_many_lanes.h                  the MD5 lane kernel body those files instantiate
  *   sha256_many_lanes.h               the SHA-256 lane kernel body, likewise
  *   dispatch.c                        CPU features, the kernel tables, the choice
@@ -102,6 +104,10 @@ vn_many_fn vn_sha256_many_shani_x2;
 vn_many_fn vn_sha256_many_avx2_x8;
 vn_many_fn vn_sha256_many_avx512_x8;
 vn_many_fn vn_sha256_many_avx512_x16;
+#elif defined(VN_ARM64)
+vn_many_fn vn_md5_many_neon_x4;
+vn_many_fn vn_md5_many_neon_x8;
+vn_many_fn vn_sha256_many_sha2_x2;
 #endif
 
 /* SHA-256's round constants (FIPS 180-4, 4.2.2), shared by its kernels. */
