@@ -20,14 +20,16 @@
  * The lanes in use are always 0 .. active-1: a lane that finishes with nothing
  * left to take is filled by moving the last lane into it.
  *
- * Short messages. A message shorter than a block is only its padded block, a
- * copy the kernel reads right away; built just before that read it would
- * stall the kernel's vector loads on the byte stores of the copy (store
- * forwarding fails: a trial measured 15-25 ns a message). So the padded
- * blocks of such messages are built a batch ahead, into a ring of slots; see
- * pad_batch for why a slot is never rebuilt while a kernel may still read it.
+ * Messages shorter than a block (one or two padded blocks, read nowhere in
+ * place) skip that machinery: they go through the kernel a batch at a time,
+ * all from the IV, each batch's blocks padded while the kernel still runs
+ * the batch before (digest_short). Padded right before the kernel read them,
+ * the kernel's vector loads would stall on the byte stores of the padding
+ * (store forwarding fails; a trial measured 15-25 ns a message), and for a
+ * million 32-byte messages the per-lane bookkeeping would cost more than the
+ * hashing.
  *
- * Memory: one allocation per call (or per thread), of about 22 KiB, whatever
+ * Memory: one allocation per call (or per thread), of about 17 KiB, whatever
  * the number or the length of the messages.
  */
 #define _POSIX_C_SOURCE 200809L /* posix_memalign */
@@ -38,9 +40,6 @@
 
 #include "native.h"
 
-/* Messages padded ahead at a time, and the ring of their padded blocks. */
-#define BATCH (2 * VN_MAX_LANES)
-#define RING (2 * BATCH)
 /* Below this many bytes a part of vn_digest_many is not worth a thread. */
 #define MIN_PART_BYTES (256 * 1024)
 
@@ -65,18 +64,37 @@ struct lane {
     int buffer;                /* which of the buffers this lane's copies go to */
 };
 
-struct scheduler {
+/* A batch of short messages (digest_short): their lanes, padded blocks and
+ * numbers. */
+struct batch {
     vn_lanes lanes;
-    struct lane lane[VN_MAX_LANES];
-    _Alignas(64) unsigned char buffer[VN_MAX_LANES][128];
-    _Alignas(64) unsigned char ring[RING][128];
+    /* message i's padded blocks at block + 64 * blocks * i: packed, because
+     * with 128-byte slots 32 of them spanned 4 KiB, and the loads of the
+     * messages stalled on the stores to slots at the same address modulo
+     * 4 KiB (4K aliasing: pad_batch cost 70 % more with SHA-256's 32 lanes) */
+    _Alignas(64) unsigned char block[VN_MAX_LANES * 128];
+    size_t job[VN_MAX_LANES];
+    int count;
+};
+
+struct scheduler {
+    union {
+        struct { /* messages at least a block long, and states */
+            vn_lanes lanes;
+            struct lane lane[VN_MAX_LANES];
+            _Alignas(64) unsigned char buffer[VN_MAX_LANES][128];
+        };
+        struct batch batch[3]; /* short messages */
+    };
     struct ladder ladder;
     int width;         /* messages in flight at most: the widest rung */
     int words;         /* state words: 4 (MD5) or 8 */
     int algorithm;     /* digests: the algorithm; absorbing: -1 */
     uint32_t iv[8];
+    _Alignas(64) uint32_t iv_rows[8][VN_MAX_LANES]; /* the IV in every lane */
     /* the work */
-    size_t count, next, padded;
+    size_t count, next;
+    int shorts;        /* digests: 1 if there are messages of one padded block, 2 of two */
     const unsigned char *const *data;
     const size_t *lengths;
     unsigned char *out;
@@ -112,92 +130,182 @@ static void build_ladder(struct ladder *ladder, int core, int index) {
 
 /* ---- padding and digests ------------------------------------------------- */
 
-static void store_le64(unsigned char *p, uint64_t v) {
-    for (int i = 0; i < 8; i++) p[i] = (unsigned char)(v >> (8 * i));
+/* Written out byte by byte, which compilers turn into one store (with a
+ * byte swap where the order differs from the machine's). */
+static inline void put_le32(unsigned char *p, uint32_t v) {
+    p[0] = (unsigned char)v;
+    p[1] = (unsigned char)(v >> 8);
+    p[2] = (unsigned char)(v >> 16);
+    p[3] = (unsigned char)(v >> 24);
 }
 
-static void store_be64(unsigned char *p, uint64_t v) {
-    for (int i = 0; i < 8; i++) p[i] = (unsigned char)(v >> (56 - 8 * i));
+static inline void put_be32(unsigned char *p, uint32_t v) {
+    p[0] = (unsigned char)(v >> 24);
+    p[1] = (unsigned char)(v >> 16);
+    p[2] = (unsigned char)(v >> 8);
+    p[3] = (unsigned char)v;
+}
+
+/* The length in bits, as the last 8 bytes of a padded message. */
+static inline void put_length(int algorithm, unsigned char *p, uint64_t length) {
+    const uint64_t bits = length << 3;
+    if (algorithm == VN_MD5) {
+        put_le32(p, (uint32_t)bits);
+        put_le32(p + 4, (uint32_t)(bits >> 32));
+    } else {
+        put_be32(p, (uint32_t)(bits >> 32));
+        put_be32(p + 4, (uint32_t)bits);
+    }
+}
+
+/* Copy n < 64 bytes with two overlapping moves of a fixed size rather than a
+ * call to memcpy: most of the cost of padding a short message. */
+static inline void copy_short(unsigned char *to, const unsigned char *from, size_t n) {
+    if (n >= 32) {
+        memcpy(to, from, 32);
+        memcpy(to + n - 32, from + n - 32, 32);
+    } else if (n >= 16) {
+        memcpy(to, from, 16);
+        memcpy(to + n - 16, from + n - 16, 16);
+    } else if (n >= 8) {
+        memcpy(to, from, 8);
+        memcpy(to + n - 8, from + n - 8, 8);
+    } else if (n >= 4) {
+        memcpy(to, from, 4);
+        memcpy(to + n - 4, from + n - 4, 4);
+    } else if (n) {
+        to[0] = from[0];
+        to[n / 2] = from[n / 2];
+        to[n - 1] = from[n - 1];
+    }
 }
 
 /* The last block or two of a message of `length` bytes, whose last
  * length % 64 bytes are at `tail`: those bytes, 0x80, zeros and the length in
  * bits, written to `out`. Returns the number of blocks (1 or 2). */
-static size_t pad(int algorithm, const unsigned char *tail, uint64_t length, unsigned char *out) {
+static inline size_t pad(int algorithm, const unsigned char *tail, uint64_t length, unsigned char *out) {
     const size_t used = (size_t)(length % 64);
-    const size_t size = used < 56 ? 64 : 128;
-    memcpy(out, tail, used);
-    out[used] = 0x80;
-    memset(out + used + 1, 0, size - 8 - (used + 1));
-    if (algorithm == VN_MD5) {
-        store_le64(out + size - 8, length << 3);
-    } else {
-        store_be64(out + size - 8, length << 3);
+    if (used < 56) {
+        memset(out, 0, 64);
+        copy_short(out, tail, used);
+        out[used] = 0x80;
+        put_length(algorithm, out + 56, length);
+        return 1;
     }
-    return size / 64;
+    memset(out, 0, 128);
+    copy_short(out, tail, used);
+    out[used] = 0x80;
+    put_length(algorithm, out + 120, length);
+    return 2;
 }
 
 /* The digest of the message that lane `lane` finished (MD5 writes its words
  * little-endian, SHA-2 big-endian). */
-static void emit(const struct scheduler *s, int lane, unsigned char *out) {
-    if (s->algorithm == VN_MD5) {
-        for (int i = 0; i < 4; i++) {
-            const uint32_t w = s->lanes.state[i][lane];
-            for (int j = 0; j < 4; j++) out[4 * i + j] = (unsigned char)(w >> (8 * j));
-        }
+static inline void emit(int algorithm, const vn_lanes *lanes, int lane, unsigned char *out) {
+    if (algorithm == VN_MD5) {
+#pragma GCC unroll 4
+        for (int i = 0; i < 4; i++) put_le32(out + 4 * i, lanes->state[i][lane]);
+    } else {
+#pragma GCC unroll 7
+        for (int i = 0; i < 7; i++) put_be32(out + 4 * i, lanes->state[i][lane]);
+        if (algorithm == VN_SHA256) put_be32(out + 28, lanes->state[7][lane]);
+    }
+}
+
+/* Run `blocks` blocks in lanes 0 .. active-1 with the rung that takes them. */
+static void run_kernel(const struct scheduler *s, vn_lanes *lanes, int active, size_t blocks) {
+    const struct ladder *ladder = &s->ladder;
+    const int rung = ladder->pick[active];
+    if (ladder->run[rung]) {
+        ladder->run[rung](lanes, active, blocks);
         return;
     }
-    const int words = s->algorithm == VN_SHA224 ? 7 : 8;
-    for (int i = 0; i < words; i++) {
-        const uint32_t w = s->lanes.state[i][lane];
-        for (int j = 0; j < 4; j++) out[4 * i + j] = (unsigned char)(w >> (24 - 8 * j));
+    uint32_t state[8];
+    for (int j = 0; j < s->words; j++) state[j] = lanes->state[j][0];
+    ladder->single(state, lanes->data[0], blocks);
+    for (int j = 0; j < s->words; j++) lanes->state[j][0] = state[j];
+}
+
+/* ---- short messages ---------------------------------------------------------- */
+
+/* Pad the next messages of `blocks` padded blocks (1: shorter than 56 bytes;
+ * 2: 56 to 63), up to a kernel's width, from message *next on, into batch
+ * `b`. */
+static void pad_batch(struct scheduler *s, size_t *next, size_t blocks, struct batch *b) {
+    const size_t low = blocks == 1 ? 0 : 56, high = blocks == 1 ? 56 : 64;
+    int n = 0;
+    size_t m = *next;
+    for (; m < s->count && n < s->width; m++) {
+        const size_t length = s->lengths[m];
+        if (length < low || length >= high) continue;
+        pad(s->algorithm, s->data[m], length, b->block + 64 * blocks * (size_t)n);
+        b->job[n++] = m;
+    }
+    *next = m;
+    b->count = n;
+}
+
+/* Batch `b`'s lanes to the IV: a copy of the rows of the IV (a loop of
+ * scalar stores cost a sixth of the per-message overhead). */
+static void reset_batch(const struct scheduler *s, struct batch *b) {
+    memcpy(b->lanes.state, s->iv_rows, (size_t)s->words * sizeof s->iv_rows[0]);
+}
+
+/* The messages of `blocks` padded blocks (see pad_batch), a kernel's width
+ * at a time, all from the IV. Three batches take turns so that no store is
+ * read soon after it was made (which would stall the load): while batch i is
+ * in the kernel, batch i+1 has been padded; then batch i-1's digests are
+ * taken (the kernel's vector stores of its state have landed by then) and its
+ * lanes reset to the IV for batch i+2. */
+static void digest_short(struct scheduler *s, size_t blocks) {
+    const size_t size = (size_t)vn_digest_size(s->algorithm);
+    for (int k = 0; k < 3; k++) {
+        reset_batch(s, &s->batch[k]);
+        for (int i = 0; i < VN_MAX_LANES; i++) {
+            s->batch[k].lanes.data[i] = s->batch[k].block + 64 * blocks * (size_t)i;
+        }
+    }
+    size_t next = 0;
+    int now = 0, waiting = -1;
+    pad_batch(s, &next, blocks, &s->batch[0]);
+    while (s->batch[now].count) {
+        const int after = now == 2 ? 0 : now + 1;
+        pad_batch(s, &next, blocks, &s->batch[after]);
+        run_kernel(s, &s->batch[now].lanes, s->batch[now].count, blocks);
+        if (waiting >= 0) {
+            struct batch *b = &s->batch[waiting];
+            for (int i = 0; i < b->count; i++) {
+                emit(s->algorithm, &b->lanes, i, s->out + b->job[i] * size);
+            }
+            reset_batch(s, b);
+        }
+        waiting = now;
+        now = after;
+    }
+    if (waiting >= 0) {
+        const struct batch *b = &s->batch[waiting];
+        for (int i = 0; i < b->count; i++) {
+            emit(s->algorithm, &b->lanes, i, s->out + b->job[i] * size);
+        }
     }
 }
 
 /* ---- giving lanes their messages ----------------------------------------- */
 
-/* Pad the messages shorter than a block among the next BATCH from `first` on
- * into their ring slots (message m into slot m % RING).
- *
- * Why no slot is rebuilt while a kernel may still read it: message m's slot
- * was last used by message m - RING = m - 2 * BATCH. When m is given a lane,
- * the BATCH messages before it have all been given lanes; at one round of
- * handing out (between two kernel runs) at most VN_MAX_LANES = BATCH / 2 are,
- * so those BATCH messages took at least two more rounds after the one that
- * gave out message m - BATCH - 1 and every message before it. Each kernel run
- * moves every lane on by at least one block, and a message shorter than a
- * block is one or two blocks: two kernel runs after its round it has been
- * read whole. */
-static void pad_batch(struct scheduler *s, size_t first) {
-    size_t end = s->count - first < BATCH ? s->count : first + BATCH;
-    for (size_t m = first; m < end; m++) {
-        if (s->lengths[m] < 64) {
-            pad(s->algorithm, s->data[m], s->lengths[m], s->ring[m % RING]);
-        }
-    }
-    s->padded = end;
-}
-
-/* Start message `m` in lane `i`: digests. */
+/* Start message `m` (at least a block long) in lane `i`: digests. Its
+ * padded tail is read only after its whole blocks: the stores are done by
+ * then. */
 static void start_message(struct scheduler *s, int i, size_t m) {
     struct lane *l = &s->lane[i];
     const size_t length = s->lengths[m];
     const size_t whole = length / 64;
+    unsigned char *buffer = s->buffer[l->buffer];
     for (int j = 0; j < s->words; j++) s->lanes.state[j][i] = s->iv[j];
     l->job = m;
-    if (whole) {
-        /* the copy is read only after the whole blocks: time enough */
-        unsigned char *buffer = s->buffer[l->buffer];
-        s->lanes.data[i] = s->data[m];
-        l->left = whole;
-        l->then = buffer;
-        l->then_blocks = pad(s->algorithm, s->data[m] + 64 * whole, length, buffer);
-    } else {
-        if (m >= s->padded) pad_batch(s, m);
-        s->lanes.data[i] = s->ring[m % RING];
-        l->left = length < 56 ? 1 : 2;
-        l->then = NULL;
-    }
+    s->lanes.data[i] = s->data[m];
+    l->left = whole;
+    l->then = buffer;
+    l->then_blocks = pad(s->algorithm, s->data[m] + 64 * whole, length, buffer);
 }
 
 /* Start state `m` in lane `i`: absorbing (the state has a whole block to
@@ -235,10 +343,19 @@ static void start_state(struct scheduler *s, int i, size_t m) {
     if (length % 64) memcpy(state->buffer, data + 64 * whole, length % 64);
 }
 
-/* The next job that needs a lane (count if none is left). Absorbing, a state
- * that gets no whole block just buffers its bytes here. */
+/* The next job that needs a lane (count if none is left). Digests: the next
+ * message at least a block long (digest_short takes the others). Absorbing:
+ * the next state that gets a whole block; one that does not just buffers
+ * its bytes here. */
 static size_t next_job(struct scheduler *s) {
-    if (s->algorithm >= 0) return s->next < s->count ? s->next++ : s->count;
+    if (s->algorithm >= 0) {
+        for (; s->next < s->count; s->next++) {
+            const size_t length = s->lengths[s->next];
+            if (length >= 64) return s->next++;
+            s->shorts |= length < 56 ? 1 : 2;
+        }
+        return s->count;
+    }
     while (s->next < s->count) {
         const size_t m = s->next++;
         vn_state *state = s->states[m];
@@ -265,7 +382,7 @@ static void start(struct scheduler *s, int i, size_t m) {
 static void finish(struct scheduler *s, int i) {
     const size_t m = s->lane[i].job;
     if (s->algorithm >= 0) {
-        emit(s, i, s->out + m * (size_t)vn_digest_size(s->algorithm));
+        emit(s->algorithm, &s->lanes, i, s->out + m * (size_t)vn_digest_size(s->algorithm));
     } else {
         for (int j = 0; j < s->words; j++) s->states[m]->state[j] = s->lanes.state[j][i];
     }
@@ -282,20 +399,6 @@ static void move(struct scheduler *s, int from, int to) {
 
 /* ---- the loop -------------------------------------------------------------- */
 
-/* Run `blocks` blocks in lanes 0 .. active-1 with the rung that takes them. */
-static void run_kernel(struct scheduler *s, int active, size_t blocks) {
-    const struct ladder *ladder = &s->ladder;
-    const int rung = ladder->pick[active];
-    if (ladder->run[rung]) {
-        ladder->run[rung](&s->lanes, active, blocks);
-        return;
-    }
-    uint32_t state[8];
-    for (int j = 0; j < s->words; j++) state[j] = s->lanes.state[j][0];
-    ladder->single(state, s->lanes.data[0], blocks);
-    for (int j = 0; j < s->words; j++) s->lanes.state[j][0] = state[j];
-}
-
 static void schedule(struct scheduler *s) {
     int active = 0;
     for (; active < s->width; active++) {
@@ -308,7 +411,7 @@ static void schedule(struct scheduler *s) {
         for (int i = 1; i < active; i++) {
             if (s->lane[i].left < blocks) blocks = s->lane[i].left;
         }
-        run_kernel(s, active, blocks);
+        run_kernel(s, &s->lanes, active, blocks);
         /* downwards, so that the lane moved into a finished one is done */
         for (int i = active - 1; i >= 0; i--) {
             struct lane *l = &s->lane[i];
@@ -342,7 +445,7 @@ static struct scheduler *new_scheduler(int core, int index) {
     s->width = s->ladder.lanes[s->ladder.rungs - 1];
     s->words = core == VN_CORE_MD5_MANY ? 4 : 8;
     for (int i = 0; i < VN_MAX_LANES; i++) s->lane[i].buffer = i;
-    s->next = s->padded = 0;
+    s->next = 0;
     return s;
 }
 
@@ -365,13 +468,19 @@ static void digest_range(int index, int algorithm, size_t count, const unsigned 
     vn_state iv;
     vn_init(&iv, algorithm, NULL);
     memcpy(s->iv, iv.state, sizeof s->iv);
+    for (int j = 0; j < 8; j++) {
+        for (int i = 0; i < VN_MAX_LANES; i++) s->iv_rows[j][i] = s->iv[j];
+    }
     s->algorithm = algorithm;
     s->count = count;
     s->data = data;
     s->lengths = lengths;
     s->out = out;
     s->states = NULL;
+    s->shorts = 0;
     schedule(s);
+    if (s->shorts & 1) digest_short(s, 1);
+    if (s->shorts & 2) digest_short(s, 2);
     free(s);
 }
 
