@@ -97,7 +97,10 @@ def _host_kernels() -> Dict[str, str]:
     has_avx512 = has_avx2 and all(f in flags for f in ("avx512f", "avx512vl", "avx512bw"))
     md5_many = "avx512-x32" if has_avx512 else "avx2-x16" if has_avx2 else "portable"
     sha256_many = (
-        "shani-x2" if has_sha_ni else "avx512-x16" if has_avx512 else "avx2-x8" if has_avx2
+        "avx512-shani" if has_avx512 and has_sha_ni
+        else "shani-x2" if has_sha_ni
+        else "avx512-x16" if has_avx512
+        else "avx2-x8" if has_avx2
         else "portable"
     )
     return {

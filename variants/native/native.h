@@ -104,6 +104,7 @@ vn_many_fn vn_sha256_many_shani_x2;
 vn_many_fn vn_sha256_many_avx2_x8;
 vn_many_fn vn_sha256_many_avx512_x8;
 vn_many_fn vn_sha256_many_avx512_x16;
+vn_many_fn vn_sha256_many_avx512_shani;
 #elif defined(VN_ARM64)
 vn_many_fn vn_md5_many_neon_x4;
 vn_many_fn vn_md5_many_neon_x8;

@@ -1,17 +1,24 @@
 /*
  * SHA-256 of many messages at once on x86-64.
  *
- *   shani-x2    two messages through the SHA extensions, their instructions
- *               interleaved: sha256rnds2 has a latency of about 4 cycles and
- *               a throughput of 1 a cycle (measured on Zen 3), so one stream
- *               leaves the unit idle 3 cycles in 4; a trial measured two
- *               streams at 1.82-1.86x OpenSSL, three or four erratic (they
- *               spill: the instructions have only xmm0-15)
- *   avx2-x8     one message per 32-bit lane of ymm (sha256_many_lanes.h):
- *               for CPUs without SHA-NI
- *   avx512-x8   AVX-512 VL on ymm: vprord rotates, vpternlogd for the
- *               three-input functions and the three-way xors of the sigmas
- *   avx512-x16  the same on zmm
+ *   shani-x2      messages two at a time through the SHA extensions, the two
+ *                 streams' instructions interleaved: sha256rnds2 has a latency
+ *                 of about 4 cycles, so one stream leaves the unit idle; a
+ *                 trial on Zen 3 measured two streams at 1.82-1.86x OpenSSL,
+ *                 three or four erratic (the instructions only reach
+ *                 xmm0-15); here (Zen 4) three or four streams, even with
+ *                 AVX-512's 32 registers for the rest, were no faster than
+ *                 two: the unit is then busy. Up to 16 messages a call, in
+ *                 pairs, so that the scheduler's work is shared by more.
+ *   avx2-x8       one message per 32-bit lane of ymm (sha256_many_lanes.h):
+ *                 for CPUs without SHA-NI
+ *   avx512-x8     AVX-512 VL on ymm: vprord rotates, vpternlogd for the
+ *                 three-input functions and the three-way xors of the sigmas
+ *   avx512-x16    the same on zmm: about the cost of a SHA-NI stream a lane
+ *                 here, as it is bound by the vector units' throughput
+ *                 (formulations with plain xors, or nested rotates, were no
+ *                 faster)
+ *   avx512-shani  zmm when all 16 lanes are busy, else SHA-NI pairs
  */
 #include "native.h"
 
@@ -39,7 +46,7 @@
     _mm_sha256msg2_epu32(        \
         _mm_add_epi32(_mm_sha256msg1_epu32((w0), (w1)), _mm_alignr_epi8((w3), (w2), 4)), (w3))
 
-/* Lane `i`'s state as ABEF = (f, e, b, a) and CDGH = (h, g, d, c), from lane 0. */
+/* Lane `i`'s state as ABEF = (f, e, b, a) and CDGH = (h, g, d, c), from vector lane 0. */
 #define GET_STATE(abef, cdgh, i)                                                  \
     do {                                                                          \
         abef = _mm_set_epi32((int)state[0][i], (int)state[1][i], (int)state[4][i], \
@@ -59,14 +66,14 @@
         state[7][i] = (uint32_t)_mm_cvtsi128_si32(cdgh);        \
     } while (0)
 
-__attribute__((target("sha,sse4.1"))) void vn_sha256_many_shani_x2(vn_lanes *lanes, int count,
-                                                                    size_t blocks) {
+/* Lanes ia and ib (the same lane twice is fine: both write the same). */
+__attribute__((target("sha,sse4.1"), always_inline)) static inline void
+shani_pair(uint32_t (*state)[VN_MAX_LANES], int ia, int ib, const unsigned char *pa,
+           const unsigned char *pb, size_t blocks) {
     const __m128i bswap = _mm_set_epi64x(0x0c0d0e0f08090a0bLL, 0x0405060700010203LL);
-    uint32_t(*state)[VN_MAX_LANES] = lanes->state;
-    const unsigned char *pa = lanes->data[0], *pb = lanes->data[count > 1 ? 1 : 0];
     __m128i abef_a, cdgh_a, abef_b, cdgh_b;
-    GET_STATE(abef_a, cdgh_a, 0);
-    GET_STATE(abef_b, cdgh_b, 1);
+    GET_STATE(abef_a, cdgh_a, ia);
+    GET_STATE(abef_b, cdgh_b, ib);
 
     for (; blocks; blocks--, pa += 64, pb += 64) {
         const __m128i abef_a0 = abef_a, cdgh_a0 = cdgh_a, abef_b0 = abef_b, cdgh_b0 = cdgh_b;
@@ -102,8 +109,19 @@ __attribute__((target("sha,sse4.1"))) void vn_sha256_many_shani_x2(vn_lanes *lan
         abef_b = _mm_add_epi32(abef_b, abef_b0);
         cdgh_b = _mm_add_epi32(cdgh_b, cdgh_b0);
     }
-    PUT_STATE(abef_a, cdgh_a, 0);
-    PUT_STATE(abef_b, cdgh_b, 1);
+    PUT_STATE(abef_a, cdgh_a, ia);
+    PUT_STATE(abef_b, cdgh_b, ib);
+}
+
+/* All the lanes, two at a time: the scheduler keeps many messages in flight
+ * (fewer, longer calls from it), and an odd one out runs as a pair with
+ * itself, which costs what one stream alone does. */
+__attribute__((target("sha,sse4.1"))) void vn_sha256_many_shani_x2(vn_lanes *lanes, int count,
+                                                                    size_t blocks) {
+    for (int i = 0; i < count; i += 2) {
+        const int j = i + 1 < count ? i + 1 : i;
+        shani_pair(lanes->state, i, j, lanes->data[i], lanes->data[j], blocks);
+    }
 }
 
 /* ---- vector lanes ------------------------------------------------------- */
@@ -143,6 +161,7 @@ load_be_words_x16(__m512i x[16], const unsigned char *const *p, size_t offset) {
            AVX2_SHR(x, s))
 
 #define KERNEL_NAME vn_sha256_many_avx2_x8
+#define KERNEL_AT avx2_x8_at
 #define TARGET __attribute__((target("avx2")))
 #define V __m256i
 #define VL 8
@@ -163,6 +182,7 @@ load_be_words_x16(__m512i x[16], const unsigned char *const *p, size_t offset) {
 #define AVX512_TARGET __attribute__((target("avx2,avx512f,avx512vl,avx512bw")))
 
 #define KERNEL_NAME vn_sha256_many_avx512_x8
+#define KERNEL_AT avx512_x8_at
 #define TARGET AVX512_TARGET
 #define V __m256i
 #define VL 8
@@ -183,6 +203,7 @@ load_be_words_x16(__m512i x[16], const unsigned char *const *p, size_t offset) {
 #undef X3
 
 #define KERNEL_NAME vn_sha256_many_avx512_x16
+#define KERNEL_AT avx512_x16_at
 #define TARGET AVX512_TARGET
 #define V __m512i
 #define VL 16
@@ -201,5 +222,25 @@ load_be_words_x16(__m512i x[16], const unsigned char *const *p, size_t offset) {
 #define LOAD_WORDS(x, p, offset) load_be_words_x16((x), (p), (offset))
 #include "sha256_many_lanes.h"
 #undef X3
+
+/* ---- both ------------------------------------------------------------------- */
+
+/* Sixteen lanes in zmm when all sixteen are in use, else SHA-NI pairs: a zmm
+ * call costs the same with one lane as with sixteen, and here a zmm lane
+ * costs about what a SHA-NI stream does (a little less), so zmm pays only
+ * when full; with fewer messages in flight (a handful of files streaming,
+ * the last messages of a batch) the pairs keep all of them at SHA-NI's
+ * speed. */
+__attribute__((target("sha,sse4.1,avx2,avx512f,avx512vl,avx512bw"))) void
+vn_sha256_many_avx512_shani(vn_lanes *lanes, int count, size_t blocks) {
+    if (count == 16) {
+        avx512_x16_at(lanes, 0, 16, blocks);
+        return;
+    }
+    for (int i = 0; i < count; i += 2) {
+        const int j = i + 1 < count ? i + 1 : i;
+        shani_pair(lanes->state, i, j, lanes->data[i], lanes->data[j], blocks);
+    }
+}
 
 #endif

@@ -52,11 +52,12 @@ static inline void put_state(uint32_t (*state)[VN_MAX_LANES], int h, int i, uint
     for (int j = 0; j < 4; j++) state[4 * h + j][i] = words[j];
 }
 
-TARGET_SHA2 void vn_sha256_many_sha2_x2(vn_lanes *lanes, int count, size_t blocks) {
-    uint32_t(*state)[VN_MAX_LANES] = lanes->state;
-    const unsigned char *pa = lanes->data[0], *pb = lanes->data[count > 1 ? 1 : 0];
-    uint32x4_t abcd_a = get_state(state, 0, 0), efgh_a = get_state(state, 1, 0);
-    uint32x4_t abcd_b = get_state(state, 0, 1), efgh_b = get_state(state, 1, 1);
+/* Lanes ia and ib (the same lane twice is fine: both write the same). */
+TARGET_SHA2 static inline void sha2_pair(uint32_t (*state)[VN_MAX_LANES], int ia, int ib,
+                                         const unsigned char *pa, const unsigned char *pb,
+                                         size_t blocks) {
+    uint32x4_t abcd_a = get_state(state, 0, ia), efgh_a = get_state(state, 1, ia);
+    uint32x4_t abcd_b = get_state(state, 0, ib), efgh_b = get_state(state, 1, ib);
     for (; blocks; blocks--, pa += 64, pb += 64) {
         const uint32x4_t abcd_a0 = abcd_a, efgh_a0 = efgh_a, abcd_b0 = abcd_b, efgh_b0 = efgh_b;
         uint32x4_t a0 = LOAD(pa), a1 = LOAD(pa + 16), a2 = LOAD(pa + 32), a3 = LOAD(pa + 48);
@@ -85,10 +86,18 @@ TARGET_SHA2 void vn_sha256_many_sha2_x2(vn_lanes *lanes, int count, size_t block
         abcd_b = vaddq_u32(abcd_b, abcd_b0);
         efgh_b = vaddq_u32(efgh_b, efgh_b0);
     }
-    put_state(state, 0, 0, abcd_a);
-    put_state(state, 1, 0, efgh_a);
-    put_state(state, 0, 1, abcd_b);
-    put_state(state, 1, 1, efgh_b);
+    put_state(state, 0, ia, abcd_a);
+    put_state(state, 1, ia, efgh_a);
+    put_state(state, 0, ib, abcd_b);
+    put_state(state, 1, ib, efgh_b);
+}
+
+/* All the lanes, two at a time (an odd one out as a pair with itself). */
+TARGET_SHA2 void vn_sha256_many_sha2_x2(vn_lanes *lanes, int count, size_t blocks) {
+    for (int i = 0; i < count; i += 2) {
+        const int j = i + 1 < count ? i + 1 : i;
+        sha2_pair(lanes->state, i, j, lanes->data[i], lanes->data[j], blocks);
+    }
 }
 
 #endif

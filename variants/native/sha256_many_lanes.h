@@ -15,6 +15,8 @@
  * Include once per kernel, inside the architecture guard, after defining:
  *
  *   KERNEL_NAME, TARGET, V, VL          as md5_many_lanes.h
+ *   KERNEL_AT       the name of the static function behind KERNEL_NAME
+ *                   that starts at any lane (a multiple of VL)
  *   V_LOAD(p), V_STORE(p, v), V_ADD(a, b)
  *   KADD(v, n)      v + round constant n in every lane (KT is vn_sha256_k)
  *   BSIG0, BSIG1, SSIG0, SSIG1 (x), CH(e, f, g), MAJ(a, b, c)
@@ -56,11 +58,12 @@
     before(14) MANY_ROUND(c, d, e, f, g, h, a, b, 14)                     \
     before(15) MANY_ROUND(b, c, d, e, f, g, h, a, 15)
 
-TARGET void KERNEL_NAME(vn_lanes *lanes, int count, size_t blocks) {
-    /* idle lanes hash lane 0's data again; their state is not used */
+/* Lanes first .. first+count-1 (count at most VL; first a multiple of VL). */
+TARGET static inline void KERNEL_AT(vn_lanes *lanes, int first, int count, size_t blocks) {
+    /* idle lanes hash the first lane's data again; their state is not used */
     const unsigned char *p[VL];
-    for (int i = 0; i < VL; i++) p[i] = lanes->data[i < count ? i : 0];
-    uint32_t(*state)[VN_MAX_LANES] = lanes->state;
+    for (int i = 0; i < VL; i++) p[i] = lanes->data[first + (i < count ? i : 0)];
+    uint32_t(*state)[VN_MAX_LANES] = (uint32_t(*)[VN_MAX_LANES])&lanes->state[0][first];
 
     V a = V_LOAD(state[0]), b = V_LOAD(state[1]), c = V_LOAD(state[2]), d = V_LOAD(state[3]);
     V e = V_LOAD(state[4]), f = V_LOAD(state[5]), g = V_LOAD(state[6]), h = V_LOAD(state[7]);
@@ -93,11 +96,16 @@ TARGET void KERNEL_NAME(vn_lanes *lanes, int count, size_t blocks) {
     }
 }
 
+TARGET void KERNEL_NAME(vn_lanes *lanes, int count, size_t blocks) {
+    KERNEL_AT(lanes, 0, count, blocks);
+}
+
 #undef MANY_ROUND
 #undef MANY_SCHEDULE
 #undef MANY_NONE
 #undef MANY_ROUNDS16
 #undef KERNEL_NAME
+#undef KERNEL_AT
 #undef TARGET
 #undef V
 #undef VL
