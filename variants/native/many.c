@@ -29,7 +29,7 @@
  * million 32-byte messages the per-lane bookkeeping would cost more than the
  * hashing.
  *
- * Memory: one allocation per call (or per thread), of about 17 KiB, whatever
+ * Memory: one allocation per call (or per thread), of about 18 KiB, whatever
  * the number or the length of the messages.
  */
 #define _POSIX_C_SOURCE 200809L /* posix_memalign */
@@ -399,6 +399,17 @@ static void move(struct scheduler *s, int from, int to) {
 
 /* ---- the loop -------------------------------------------------------------- */
 
+/* The number of the highest bit set in x (not 0). */
+static inline int highest(uint32_t x) {
+#if defined(__GNUC__)
+    return 31 - __builtin_clz(x);
+#else
+    int i = 31;
+    while (!(x >> i)) i--;
+    return i;
+#endif
+}
+
 static void schedule(struct scheduler *s) {
     int active = 0;
     for (; active < s->width; active++) {
@@ -412,13 +423,20 @@ static void schedule(struct scheduler *s) {
             if (s->lane[i].left < blocks) blocks = s->lane[i].left;
         }
         run_kernel(s, &s->lanes, active, blocks);
+        /* every lane moves on; only those whose segment ended need more (with
+         * mixed lengths, a test per lane mispredicted about half the time) */
+        uint32_t ended = 0;
+        for (int i = 0; i < active; i++) {
+            s->lane[i].left -= blocks;
+            s->lanes.data[i] += 64 * blocks;
+            ended |= (uint32_t)(s->lane[i].left == 0) << i;
+        }
         /* downwards, so that the lane moved into a finished one is done */
-        for (int i = active - 1; i >= 0; i--) {
+        while (ended) {
+            const int i = highest(ended);
+            ended &= ~((uint32_t)1 << i);
             struct lane *l = &s->lane[i];
-            l->left -= blocks;
-            if (l->left) {
-                s->lanes.data[i] += 64 * blocks;
-            } else if (l->then) {
+            if (l->then) {
                 s->lanes.data[i] = l->then;
                 l->left = l->then_blocks;
                 l->then = NULL;
