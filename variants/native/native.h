@@ -15,6 +15,7 @@
  *   sha256_many_arm64.c               AArch64: SHA-256 of many: interleaved SHA2 streams
  *   md5_many_lanes.h                  the MD5 lane kernel body those files instantiate
  *   sha256_many_lanes.h               the SHA-256 lane kernel body, likewise
+ *   lanes_amd64.h                     x86-64: one block per lane, transposed into word vectors
  *   dispatch.c                        CPU features, the kernel tables, the choice
  *   hash.c                            the state machine: init, update with buffering, digest
  *   many.c                            the scheduler that keeps the lanes of a many-kernel full
