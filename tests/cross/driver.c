@@ -10,10 +10,20 @@
  *   - every kernel against the portable one: whole messages of every length
  *     up to 1000 bytes at several misalignments, the same messages in two
  *     pieces, copies, the one-shot digest (which runs the chosen kernel) and
- *     the block functions alone.
+ *     the block functions alone;
+ *   - every many-kernel this CPU can run (vn_digest_many_with,
+ *     vn_absorb_many_with), against the portable single-message kernel:
+ *     batches of 0, 1, lanes-1, lanes, lanes+1 and 1000 messages of mixed
+ *     lengths up to 300 bytes, of equal lengths, of random lengths up to
+ *     1 MiB, short messages streaming past a long one, any alignment, split
+ *     over threads; states starting mid-block absorbing random chunks;
+ *   - VARIANTS_NATIVE_KERNELS: forcing, and the problems it reports.
  *
+ * --expect core=KERNEL takes a kernel's display name or its id.
  * Exit status 0 when everything agrees; each failure is printed.
  */
+#define _POSIX_C_SOURCE 200809L /* setenv */
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -179,34 +189,305 @@ static void check_agreement(int core, int index, const unsigned char *data) {
     }
 }
 
+/* ---- many messages at once ------------------------------------------------ */
+
+static const char *core_names[VN_CORES] = {"md5", "sha256", "md5-many", "sha256-many"};
+
+/* xorshift64*: the same numbers on every machine. */
+static uint64_t rng_state = 0x2545f4914f6cdd1dULL;
+
+static uint64_t rng(void) {
+    rng_state ^= rng_state >> 12;
+    rng_state ^= rng_state << 25;
+    rng_state ^= rng_state >> 27;
+    return rng_state * 0x2545f4914f6cdd1dULL;
+}
+
+static size_t below(size_t n) { return n ? (size_t)(rng() % n) : 0; }
+
+#define POOL_SIZE ((size_t)3 << 20)
+static unsigned char *pool; /* random bytes the messages are cut from */
+
+static void many_check(int ok, const char *what, int core, int index, int algorithm, size_t count,
+                       size_t detail) {
+    static const char *names[] = {"md5", "sha224", "sha256"};
+    checks++;
+    if (ok) return;
+    failures++;
+    if (failures <= 20) {
+        printf("FAIL %s: %s with %s kernel %s, %zu messages (%zu)\n", what, names[algorithm],
+               core_names[core], vn_kernel_id(core, index), count, detail);
+    }
+}
+
+/* Digest `count` messages of the given lengths, cut from the pool at random
+ * places, with many-kernel `index` over `threads`, and check each against the
+ * portable kernel. */
+static void check_batch(int core, int index, int algorithm, const size_t *lengths, size_t count,
+                        int threads, const char *what) {
+    const size_t size = (size_t)vn_digest_size(algorithm);
+    const unsigned char **data = malloc((count + 1) * sizeof *data);
+    unsigned char *out = malloc((count + 1) * size), expected[32];
+    if (!data || !out) exit(2);
+    for (size_t i = 0; i < count; i++) data[i] = pool + below(POOL_SIZE - lengths[i] + 1);
+    memset(out, 0xa5, (count + 1) * size);
+    const int status = vn_digest_many_with(index, algorithm, count, data, lengths, out, threads);
+    many_check(status == 0, what, core, index, algorithm, count, (size_t)threads);
+    vn_blocks_fn *portable = vn_kernel(algorithm == VN_MD5 ? VN_CORE_MD5 : VN_CORE_SHA256, 0);
+    size_t wrong = 0;
+    for (size_t i = 0; i < count; i++) {
+        digest_with(algorithm, portable, data[i], lengths[i], expected);
+        if (memcmp(out + i * size, expected, size) != 0 && !wrong++) {
+            many_check(0, what, core, index, algorithm, count, i);
+        }
+    }
+    /* nothing written past the last digest */
+    size_t past = 0;
+    for (size_t j = 0; j < size; j++) past += out[count * size + j] != 0xa5;
+    many_check(wrong == 0 && past == 0, what, core, index, algorithm, count, wrong);
+    free(data);
+    free(out);
+}
+
+static void check_digests(int core, int index, int algorithm) {
+    const size_t lanes = (size_t)vn_kernel_lanes(core, index);
+    size_t counts[] = {0, 1, 2, lanes - 1, lanes, lanes + 1, 3 * lanes + 5, 1000};
+    size_t *lengths = malloc(1000 * sizeof *lengths);
+    if (!lengths) exit(2);
+    for (size_t c = 0; c < sizeof counts / sizeof counts[0]; c++) {
+        const size_t count = counts[c];
+        for (size_t i = 0; i < count; i++) lengths[i] = below(301);
+        check_batch(core, index, algorithm, lengths, count, 1, "mixed lengths up to 300");
+    }
+    /* equal lengths, around the padding's edges */
+    static const size_t equal[] = {0, 1, 32, 55, 56, 63, 64, 65, 119, 120, 127, 128, 1000, 4096};
+    for (size_t e = 0; e < sizeof equal / sizeof equal[0]; e++) {
+        const size_t count = equal[e] == 32 ? 1000 : 2 * lanes + 3;
+        for (size_t i = 0; i < count; i++) lengths[i] = equal[e];
+        check_batch(core, index, algorithm, lengths, count, 1, "equal lengths");
+    }
+    /* random lengths up to 1 MiB */
+    size_t count = lanes + 1 < 9 ? 9 : lanes + 1;
+    for (size_t i = 0; i < count; i++) lengths[i] = below((1 << 20) + 1);
+    check_batch(core, index, algorithm, lengths, count, 1, "random lengths up to 1 MiB");
+    /* short messages (hundreds of padding batches) streaming past long ones */
+    for (size_t i = 0; i < 1000; i++) lengths[i] = below(64);
+    lengths[0] = 300000;
+    lengths[3] = 150000;
+    lengths[500] = 70000;
+    check_batch(core, index, algorithm, lengths, 1000, 1, "short past long");
+    /* threads: the same digests whatever their number */
+    for (int threads = 2; threads <= 5; threads += 3) {
+        for (size_t i = 0; i < 100; i++) lengths[i] = below(65536);
+        check_batch(core, index, algorithm, lengths, 100, threads, "threads");
+    }
+    free(lengths);
+}
+
+/* States that start mid-block absorb random chunks through the lanes, and
+ * the same chunks one state at a time through the portable kernel. */
+static void check_absorb(int core, int index, int algorithm) {
+    const size_t lanes = (size_t)vn_kernel_lanes(core, index);
+    const size_t counts[] = {1, 2, lanes - 1, lanes, lanes + 1, 100};
+    vn_blocks_fn *portable = vn_kernel(algorithm == VN_MD5 ? VN_CORE_MD5 : VN_CORE_SHA256, 0);
+    for (size_t c = 0; c < sizeof counts / sizeof counts[0]; c++) {
+        const size_t count = counts[c];
+        if (!count || (c && count == counts[c - 1])) continue;
+        vn_state *test = malloc(count * sizeof *test), *ref = malloc(count * sizeof *ref);
+        vn_state **order = malloc(count * sizeof *order);
+        const unsigned char **data = malloc(count * sizeof *data);
+        size_t *lengths = malloc(count * sizeof *lengths);
+        if (!test || !ref || !order || !data || !lengths) exit(2);
+        for (size_t i = 0; i < count; i++) {
+            /* SHA-224 and SHA-256 states share the core: mix them */
+            const int a = algorithm == VN_MD5 ? VN_MD5 : i % 3 ? VN_SHA256 : VN_SHA224;
+            vn_init(&ref[i], a, portable);
+            const size_t prefix = below(200);
+            vn_absorb(&ref[i], pool + i, prefix);
+            test[i] = ref[i];
+            order[i] = &test[i];
+        }
+        /* the states in a shuffled order: the call takes any */
+        for (size_t i = count; i > 1; i--) {
+            const size_t j = below(i);
+            vn_state *t = order[i - 1];
+            order[i - 1] = order[j];
+            order[j] = t;
+        }
+        for (int round = 0; round < 6; round++) {
+            for (size_t i = 0; i < count; i++) {
+                const size_t kind = below(10);
+                lengths[i] = kind < 2   ? 0
+                             : kind < 5 ? below(64)
+                             : kind < 7 ? below(200)
+                             : kind < 9 ? below(5000)
+                                        : below(300000);
+                data[i] = pool + below(POOL_SIZE - lengths[i] + 1);
+            }
+            const int status = vn_absorb_many_with(index, order, count, data, lengths);
+            many_check(status == 0, "absorb", core, index, algorithm, count, (size_t)round);
+            for (size_t i = 0; i < count; i++) {
+                vn_absorb(&ref[order[i] - test], data[i], lengths[i]);
+            }
+        }
+        size_t wrong = 0;
+        for (size_t i = 0; i < count; i++) {
+            unsigned char expected[32], got[32];
+            const int size = vn_final(&ref[i], expected);
+            vn_final(&test[i], got);
+            wrong += memcmp(got, expected, (size_t)size) != 0 || test[i].length != ref[i].length;
+        }
+        many_check(wrong == 0, "absorb", core, index, algorithm, count, wrong);
+        free(test);
+        free(ref);
+        free(order);
+        free(data);
+        free(lengths);
+    }
+}
+
+static void check_many(int core, int index) {
+    if (core == VN_CORE_MD5_MANY) {
+        check_digests(core, index, VN_MD5);
+        check_absorb(core, index, VN_MD5);
+    } else {
+        check_digests(core, index, VN_SHA224);
+        check_digests(core, index, VN_SHA256);
+        check_absorb(core, index, VN_SHA256);
+    }
+    /* no kernel of that index, or none for that algorithm */
+    const unsigned char *none[1] = {pool};
+    const size_t zero[1] = {0};
+    unsigned char out[32];
+    many_check(vn_digest_many_with(vn_kernel_count(core), VN_MD5 + (core != VN_CORE_MD5_MANY) * 2,
+                                   1, none, zero, out, 1) == -1 &&
+                   vn_digest_many_with(index, 7, 1, none, zero, out, 1) == -1,
+               "refusals", core, index, VN_MD5, 1, 0);
+}
+
+/* ---- VARIANTS_NATIVE_KERNELS -------------------------------------------------- */
+
+static void check_forcing(void) {
+    const char *saved_kernels = getenv("VARIANTS_NATIVE_KERNELS");
+    const char *saved_portable = getenv("VARIANTS_NATIVE_PORTABLE");
+    char *kernels_copy = saved_kernels ? strdup(saved_kernels) : NULL;
+    char *portable_copy = saved_portable ? strdup(saved_portable) : NULL;
+    unsetenv("VARIANTS_NATIVE_PORTABLE");
+    unsetenv("VARIANTS_NATIVE_KERNELS");
+    vn_setup();
+    int usual[VN_CORES];
+    for (int core = 0; core < VN_CORES; core++) usual[core] = vn_kernel_chosen(core);
+    checks++;
+    if (vn_setup_problem()) {
+        failures++;
+        printf("FAIL forcing: a problem without the variable: %s\n", vn_setup_problem());
+    }
+    /* every usable kernel can be forced, with spaces around the entries */
+    for (int core = 0; core < VN_CORES; core++) {
+        for (int i = 0; i < vn_kernel_count(core); i++) {
+            char list[200];
+            snprintf(list, sizeof list, " %s = %s ,md5=portable", core_names[core],
+                     vn_kernel_id(core, i));
+            setenv("VARIANTS_NATIVE_KERNELS", list, 1);
+            vn_setup();
+            const int usable = vn_kernel_usable(core, i);
+            const int want = usable ? i : usual[core];
+            const int ok = vn_kernel_chosen(core) == (core == VN_CORE_MD5 ? 0 : want) &&
+                           (usable ? vn_setup_problem() == NULL : vn_setup_problem() != NULL) &&
+                           vn_kernel_find(core, vn_kernel_id(core, i)) == i;
+            checks++;
+            if (!ok) {
+                failures++;
+                printf("FAIL forcing %s: chose %d, problem %s\n", list, vn_kernel_chosen(core),
+                       vn_setup_problem() ? vn_setup_problem() : "none");
+            }
+        }
+    }
+    /* what is reported, and that the other entries still apply */
+    static const char *bad[] = {"md5=nosuch,sha256-many=portable", "sha512=portable,sha256-many=portable",
+                                "sha256-many=portable,md5", "sha256-many=portable,md5-many=shani"};
+    for (size_t b = 0; b < sizeof bad / sizeof bad[0]; b++) {
+        setenv("VARIANTS_NATIVE_KERNELS", bad[b], 1);
+        vn_setup();
+        checks++;
+        if (!vn_setup_problem() || vn_kernel_chosen(VN_CORE_SHA256_MANY) != 0 ||
+            vn_kernel_chosen(VN_CORE_MD5) != usual[VN_CORE_MD5]) {
+            failures++;
+            printf("FAIL forcing %s: no problem reported or wrong choice\n", bad[b]);
+        } else {
+            printf("  (%s: %s)\n", bad[b], vn_setup_problem());
+        }
+    }
+    /* PORTABLE first, then the list on top of it */
+    setenv("VARIANTS_NATIVE_PORTABLE", "1", 1);
+    setenv("VARIANTS_NATIVE_KERNELS", "md5-many=portable", 1);
+    vn_setup();
+    checks++;
+    for (int core = 0; core < VN_CORES; core++) {
+        if (vn_kernel_chosen(core) != 0) {
+            failures++;
+            printf("FAIL forcing: VARIANTS_NATIVE_PORTABLE left %s at %d\n", core_names[core],
+                   vn_kernel_chosen(core));
+        }
+    }
+    /* as it was */
+    if (portable_copy) {
+        setenv("VARIANTS_NATIVE_PORTABLE", portable_copy, 1);
+    } else {
+        unsetenv("VARIANTS_NATIVE_PORTABLE");
+    }
+    if (kernels_copy) {
+        setenv("VARIANTS_NATIVE_KERNELS", kernels_copy, 1);
+    } else {
+        unsetenv("VARIANTS_NATIVE_KERNELS");
+    }
+    free(kernels_copy);
+    free(portable_copy);
+    vn_setup();
+}
+
 /* ---- main ----------------------------------------------------------------- */
 
 static int check_expectation(const char *expect) {
     const char *eq = strchr(expect, '=');
     if (!eq) return 0;
-    const int core = strncmp(expect, "md5", (size_t)(eq - expect)) == 0      ? VN_CORE_MD5
-                     : strncmp(expect, "sha256", (size_t)(eq - expect)) == 0 ? VN_CORE_SHA256
-                                                                             : -1;
+    int core = -1;
+    for (int c = 0; c < VN_CORES; c++) {
+        if (strlen(core_names[c]) == (size_t)(eq - expect) &&
+            strncmp(expect, core_names[c], (size_t)(eq - expect)) == 0) {
+            core = c;
+        }
+    }
     if (core < 0) return 0;
     const char *chosen = vn_kernel_name(core, vn_kernel_chosen(core));
+    const char *id = vn_kernel_id(core, vn_kernel_chosen(core));
     checks++;
-    if (strcmp(chosen, eq + 1) != 0) {
+    if (strcmp(chosen, eq + 1) != 0 && strcmp(id, eq + 1) != 0) {
         failures++;
-        printf("FAIL dispatch: expected %s, chose %s\n", expect, chosen);
+        printf("FAIL dispatch: expected %s, chose %s (%s)\n", expect, chosen, id);
     }
     return 1;
 }
 
 int main(int argc, char **argv) {
     vn_setup();
-    printf("chosen: md5: %s, sha256: %s\n", vn_kernel_name(VN_CORE_MD5, vn_kernel_chosen(VN_CORE_MD5)),
-           vn_kernel_name(VN_CORE_SHA256, vn_kernel_chosen(VN_CORE_SHA256)));
+    printf("chosen:");
+    for (int core = 0; core < VN_CORES; core++) {
+        printf(" %s: %s (%s)%s", core_names[core], vn_kernel_name(core, vn_kernel_chosen(core)),
+               vn_kernel_id(core, vn_kernel_chosen(core)), core + 1 < VN_CORES ? "," : "\n");
+    }
+    if (vn_setup_problem()) printf("setup problem: %s\n", vn_setup_problem());
+    int many_only = 0;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--expect") == 0 && i + 1 < argc && check_expectation(argv[i + 1])) {
             i++;
             continue;
         }
-        fprintf(stderr, "usage: %s [--expect md5=KERNEL] [--expect sha256=KERNEL]\n", argv[0]);
+        if (strcmp(argv[i], "--many-only") == 0) {
+            many_only = 1;
+            continue;
+        }
+        fprintf(stderr, "usage: %s [--expect CORE=KERNEL]... [--many-only]\n", argv[0]);
         return 2;
     }
 
@@ -222,17 +503,59 @@ int main(int argc, char **argv) {
         data[i] = (unsigned char)(x >> 24);
     }
 
+    pool = malloc(POOL_SIZE);
+    if (!pool) return 2;
+    for (size_t i = 0; i < POOL_SIZE; i += 8) {
+        const uint64_t r = rng();
+        memcpy(pool + i, &r, 8);
+    }
+
     for (int core = 0; core < VN_CORES; core++) {
+        const int many = core == VN_CORE_MD5_MANY || core == VN_CORE_SHA256_MANY;
+        if (many_only && !many) continue;
         for (int index = 0; index < vn_kernel_count(core); index++) {
             const int usable = vn_kernel_usable(core, index);
-            printf("  %-6s kernel %-16s %s\n", core == VN_CORE_MD5 ? "md5" : "sha256",
+            printf("  %-11s kernel %-12s %-30s %s\n", core_names[core], vn_kernel_id(core, index),
                    vn_kernel_name(core, index), usable ? "tested" : "not on this CPU");
+            fflush(stdout);
             if (!usable) continue;
+            if (many) {
+                check_many(core, index);
+                continue;
+            }
             check_vectors(core, index, million);
             /* (for the portable kernel itself this still checks the one-shot digest) */
             check_agreement(core, index, data);
         }
     }
+    /* the chosen many-kernels through the plain entry points */
+    {
+        const unsigned char *d[3] = {pool, pool + 1, pool + 2};
+        const size_t l[3] = {3, 100, 1000};
+        unsigned char out[3 * 32], expected[32];
+        for (int algorithm = VN_MD5; algorithm <= VN_SHA256; algorithm++) {
+            const size_t size = (size_t)vn_digest_size(algorithm);
+            vn_digest_many(algorithm, 3, d, l, out, 2);
+            for (int i = 0; i < 3; i++) {
+                vn_oneshot(algorithm, (const char *)d[i], l[i], (char *)expected);
+                many_check(memcmp(out + (size_t)i * size, expected, size) == 0, "vn_digest_many",
+                           algorithm == VN_MD5 ? VN_CORE_MD5_MANY : VN_CORE_SHA256_MANY,
+                           vn_kernel_chosen(algorithm == VN_MD5 ? VN_CORE_MD5_MANY
+                                                                : VN_CORE_SHA256_MANY),
+                           algorithm, 3, (size_t)i);
+            }
+        }
+        vn_state a, b, *states[2] = {&a, &b};
+        vn_init(&a, VN_MD5, NULL);
+        vn_init(&b, VN_MD5, NULL);
+        vn_absorb_many(states, 2, d, l + 1);
+        vn_final(&a, out);
+        vn_oneshot(VN_MD5, (const char *)d[0], l[1], (char *)expected);
+        many_check(memcmp(out, expected, 16) == 0, "vn_absorb_many", VN_CORE_MD5_MANY,
+                   vn_kernel_chosen(VN_CORE_MD5_MANY), VN_MD5, 2, 0);
+    }
+    if (!many_only) check_forcing();
+    free(pool);
     free(million);
     printf("%s: %d checks, %d failures\n", failures ? "FAILED" : "ok", checks, failures);
     return failures ? 1 : 0;

@@ -7,9 +7,12 @@ their extensions: natively, and under qemu-user.
 Needs gcc, and for the foreign targets (Debian package names) gcc-aarch64-linux-gnu,
 gcc-riscv64-linux-gnu, libc6-dev-arm64-cross, libc6-dev-riscv64-cross and qemu-user.
 The foreign drivers are linked statically, so qemu needs no sysroot. Each run names
-the kernels dispatch must choose on its CPU model; where every model has an
-extension (all of qemu's AArch64 models have SHA2) the portable path is forced with
-VARIANTS_NATIVE_PORTABLE=1, the same switch the Python module honours.
+the kernels dispatch must choose on its CPU model (the many-message cores by kernel
+id); where every model has an extension (all of qemu's AArch64 models have SHA2)
+the portable path is forced with VARIANTS_NATIVE_PORTABLE=1, and single kernels
+with VARIANTS_NATIVE_KERNELS, the same switches the Python module honours. The
+driver itself runs every many-kernel the CPU has; a forced run checks the choice
+and the plain entry points (vn_digest_many, vn_absorb_many) on that kernel.
 """
 
 from __future__ import annotations
@@ -33,6 +36,11 @@ CFLAGS = ["-O2", "-std=c11", "-Wall", "-Wextra", "-Werror", "-pthread"]
 PORTABLE = {"VARIANTS_NATIVE_PORTABLE": "1"}
 
 
+def forced(kernels: str) -> Dict[str, str]:
+    """The environment that forces kernels: ``core=id,core=id``."""
+    return {"VARIANTS_NATIVE_KERNELS": kernels}
+
+
 @dataclass(frozen=True)
 class Target:
     """An architecture: how to compile for it and how to run the result here."""
@@ -51,30 +59,55 @@ class Run:
     cpu: Optional[str]  # qemu's -cpu; None: this machine's CPU, natively
     md5: str
     sha256: str
+    md5_many: str  # kernel ids
+    sha256_many: str
     env: Dict[str, str] = field(default_factory=dict)
+    many_only: bool = False  # only the many-message cores (a second run of one CPU)
 
     def label(self) -> str:
         where = f"qemu -cpu {self.cpu}" if self.cpu else "native"
-        forced = " (portable forced)" if self.env else ""
-        return f"{self.target:8s} {where}{forced}"
+        if self.env == PORTABLE:
+            where += " (portable forced)"
+        elif self.env:
+            where += f" ({', '.join(self.env.values())})"
+        return f"{self.target:8s} {where}"
 
 
 def _host_is_x86_64() -> bool:
     return platform.machine() in ("x86_64", "AMD64")
 
 
-def _host_sha256_kernel() -> str:
-    """What dispatch should choose for SHA-256 on this x86-64 machine, from /proc/cpuinfo."""
+def _host_flags() -> List[str]:
+    """This machine's CPU flags, from /proc/cpuinfo (the kernel lists only what the OS enables)."""
     try:
-        flags = next(
+        return next(
             line.split(":", 1)[1].split()
             for line in Path("/proc/cpuinfo").read_text().splitlines()
             if line.startswith("flags")
         )
     except (OSError, StopIteration):
-        flags = []
+        return []
+
+
+def _host_kernels() -> Dict[str, str]:
+    """What dispatch should choose on this x86-64 machine, by core (the order in dispatch.c)."""
+    flags = _host_flags()
     has_sha_ni = all(flag in flags for flag in ("sha_ni", "ssse3", "sse4_1"))
-    return "x86-64 SHA-NI" if has_sha_ni else "portable"
+    has_avx2 = "avx2" in flags
+    has_avx512 = has_avx2 and all(f in flags for f in ("avx512f", "avx512vl", "avx512bw"))
+    md5_many = "avx512-x32" if has_avx512 else "avx2-x16" if has_avx2 else "portable"
+    sha256_many = (
+        "avx512-shani" if has_avx512 and has_sha_ni
+        else "shani-x2" if has_sha_ni
+        else "avx512-x16" if has_avx512
+        else "avx2-x8" if has_avx2
+        else "portable"
+    )
+    return {
+        "sha256": "x86-64 SHA-NI" if has_sha_ni else "portable",
+        "md5_many": md5_many,
+        "sha256_many": sha256_many,
+    }
 
 
 TARGETS = {
@@ -88,21 +121,36 @@ def runs() -> List[Run]:
     """The matrix: each target on CPU models with and without its extensions."""
     matrix: List[Run] = []
     if _host_is_x86_64():
+        host = _host_kernels()
         matrix += [
-            Run("x86-64", None, "x86-64 scalar", _host_sha256_kernel()),
-            Run("x86-64", None, "portable", "portable", PORTABLE),
-            # qemu's x86 models lack SHA-NI: the detection path that says no
-            Run("x86-64", "qemu64", "x86-64 scalar", "portable"),
+            Run("x86-64", None, "x86-64 scalar", host["sha256"], host["md5_many"],
+                host["sha256_many"]),
+            Run("x86-64", None, "portable", "portable", "portable", "portable", PORTABLE),
+            # qemu's x86 models lack SHA-NI and AVX-512: the detection paths that say no
+            Run("x86-64", "qemu64", "x86-64 scalar", "portable", "portable", "portable"),
+            Run("x86-64", "Haswell", "x86-64 scalar", "portable", "avx2-x16", "avx2-x8"),
         ]
+        if host["md5_many"] != "portable":
+            # the plain entry points on kernels dispatch does not choose here
+            md5_many = "avx2-x8" if host["md5_many"] == "avx2-x16" else "avx512-x16"
+            sha256_many = "avx512-x8" if "avx512" in host["md5_many"] else "avx2-x8"
+            matrix.append(
+                Run("x86-64", None, "portable", host["sha256"], md5_many, sha256_many,
+                    forced(f"md5=portable,md5-many={md5_many},sha256-many={sha256_many}"),
+                    many_only=True)
+            )
     full_rv = "rv64,zbb=true,zknh=true"
     matrix += [
-        Run("aarch64", "max", "AArch64 scalar", "AArch64 SHA2"),
-        Run("aarch64", "cortex-a53", "AArch64 scalar", "AArch64 SHA2"),
-        Run("aarch64", "max", "portable", "portable", PORTABLE),
-        Run("riscv64", full_rv, "RISC-V Zbb", "RISC-V Zknh"),
-        Run("riscv64", "rv64,zbb=true,zknh=false", "RISC-V Zbb", "RISC-V Zbb"),
-        Run("riscv64", "sifive-u54", "portable", "portable"),
-        Run("riscv64", full_rv, "portable", "portable", PORTABLE),
+        Run("aarch64", "max", "AArch64 scalar", "AArch64 SHA2", "neon-x8", "sha2-x2"),
+        Run("aarch64", "cortex-a53", "AArch64 scalar", "AArch64 SHA2", "neon-x8", "sha2-x2"),
+        Run("aarch64", "max", "portable", "portable", "portable", "portable", PORTABLE),
+        Run("aarch64", "max", "AArch64 scalar", "AArch64 SHA2", "neon-x4", "sha2-x2",
+            forced("md5-many=neon-x4"), many_only=True),
+        Run("riscv64", full_rv, "RISC-V Zbb", "RISC-V Zknh", "portable", "portable"),
+        Run("riscv64", "rv64,zbb=true,zknh=false", "RISC-V Zbb", "RISC-V Zbb", "portable",
+            "portable"),
+        Run("riscv64", "sifive-u54", "portable", "portable", "portable", "portable"),
+        Run("riscv64", full_rv, "portable", "portable", "portable", "portable", PORTABLE),
     ]
     return matrix
 
@@ -129,7 +177,11 @@ def build(target: Target) -> Path:
 
 
 def command_for(run: Run, target: Target, binary: Path) -> List[str]:
-    expectations = ["--expect", f"md5={run.md5}", "--expect", f"sha256={run.sha256}"]
+    expectations = [
+        *("--expect", f"md5={run.md5}", "--expect", f"sha256={run.sha256}"),
+        *("--expect", f"md5-many={run.md5_many}", "--expect", f"sha256-many={run.sha256_many}"),
+        *(["--many-only"] if run.many_only else []),
+    ]
     if run.cpu is None:
         return [str(binary), *expectations]
     qemu = target.qemu or f"qemu-{platform.machine()}"

@@ -39,13 +39,26 @@ KERNEL_SOURCES = (
     "sha256_amd64.c",
     "sha256_arm64.c",
     "sha256_riscv64.c",
+    "md5_many_amd64.c",
+    "md5_many_arm64.c",
+    "sha256_many_amd64.c",
+    "sha256_many_arm64.c",
     "dispatch.c",
     "hash.c",
+    "many.c",
 )
 #: Each bridge's own C.
 CAPI_SOURCES = (*KERNEL_SOURCES, "capi.c")
 CFFI_SOURCES = (*KERNEL_SOURCES, "locked.c")
-HEADERS = ("native.h", "constants.h", "md5_steps.h", "md5_scheduled.h")
+HEADERS = (
+    "native.h",
+    "constants.h",
+    "md5_steps.h",
+    "md5_scheduled.h",
+    "md5_many_lanes.h",
+    "sha256_many_lanes.h",
+    "lanes_amd64.h",
+)
 
 #: What the Python side of the cffi bridge sees of native.h. ``vn_hash`` is
 #: opaque to Python (``...;``): cffi takes its size from the compiler, so

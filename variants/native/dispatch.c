@@ -2,13 +2,17 @@
  * Which kernels this build has, which of them this CPU can run, and the
  * choice: detected once, when the module is set up.
  *
- *   x86-64   cpuid: SHA (leaf 7), SSSE3 and SSE4.1 (leaf 1) for SHA-NI
- *   AArch64  getauxval(AT_HWCAP) & HWCAP_SHA2
+ *   x86-64   cpuid: SHA (leaf 7), SSSE3 and SSE4.1 (leaf 1) for SHA-NI;
+ *            AVX2, AVX-512 F, VL and BW (leaf 7), only where the OS saves their
+ *            registers (OSXSAVE, then XCR0 through xgetbv)
+ *   AArch64  getauxval(AT_HWCAP) & HWCAP_SHA2 (NEON is part of the baseline)
  *   RISC-V   run one Zbb and one Zknh instruction with SIGILL caught
  *
  * Setting VARIANTS_NATIVE_PORTABLE (to anything but "" or "0") makes every
  * core use the portable kernel, so that both paths can be tested on one
  * machine, and on emulated CPUs that all have an extension.
+ * VARIANTS_NATIVE_KERNELS (core=id,core=id,...) then forces single cores'
+ * kernels by their ids, for tests and benchmarks.
  */
 #define _POSIX_C_SOURCE 200809L /* sigaction, sigsetjmp with -std=c11 */
 
@@ -27,67 +31,171 @@
 #endif
 
 #define PORTABLE_ENV "VARIANTS_NATIVE_PORTABLE"
+#define KERNELS_ENV "VARIANTS_NATIVE_KERNELS"
 
 enum {
-    NEEDS_SHANI = 1 << 0, /* x86-64: SHA, SSSE3, SSE4.1 */
-    NEEDS_SHA2 = 1 << 1,  /* AArch64: the SHA-256 instructions */
-    NEEDS_ZBB = 1 << 2,   /* RISC-V: basic bit manipulation */
-    NEEDS_ZKNH = 1 << 3,  /* RISC-V: SHA-2 sigma instructions */
+    NEEDS_SHANI = 1 << 0,  /* x86-64: SHA, SSSE3, SSE4.1 */
+    NEEDS_SHA2 = 1 << 1,   /* AArch64: the SHA-256 instructions */
+    NEEDS_ZBB = 1 << 2,    /* RISC-V: basic bit manipulation */
+    NEEDS_ZKNH = 1 << 3,   /* RISC-V: SHA-2 sigma instructions */
+    NEEDS_AVX2 = 1 << 4,   /* x86-64: AVX2, with the YMM state enabled by the OS */
+    NEEDS_AVX512 = 1 << 5, /* x86-64: AVX-512 F, VL, BW, with the ZMM and opmask state enabled */
 };
 
+/* A kernel of a single-message core (`blocks`) or of a many core (`many`,
+ * `lanes` messages at once, and the id of the `narrower` kernel that takes
+ * the last messages when too few are left to fill this one). */
 struct kernel {
+    const char *id;
     const char *name;
     vn_blocks_fn *blocks;
+    vn_many_fn *many;
+    int lanes;
+    const char *narrower;
     unsigned needs;
 };
 
 /* Each core's kernels, slowest first: the choice is the last one usable. */
 static const struct kernel md5_kernels[] = {
-    {"portable", vn_md5_generic, 0},
+    {"portable", "portable", vn_md5_generic, NULL, 1, NULL, 0},
 #if defined(VN_AMD64)
-    {"x86-64 scalar", vn_md5_amd64, 0},
+    {"amd64", "x86-64 scalar", vn_md5_amd64, NULL, 1, NULL, 0},
 #elif defined(VN_ARM64)
-    {"AArch64 scalar", vn_md5_arm64, 0},
+    {"arm64", "AArch64 scalar", vn_md5_arm64, NULL, 1, NULL, 0},
 #elif defined(VN_RISCV64)
-    {"RISC-V Zbb", vn_md5_riscv64_zbb, NEEDS_ZBB},
+    {"zbb", "RISC-V Zbb", vn_md5_riscv64_zbb, NULL, 1, NULL, NEEDS_ZBB},
 #endif
 };
 
 static const struct kernel sha256_kernels[] = {
-    {"portable", vn_sha256_generic, 0},
+    {"portable", "portable", vn_sha256_generic, NULL, 1, NULL, 0},
 #if defined(VN_AMD64)
-    {"x86-64 SHA-NI", vn_sha256_amd64_shani, NEEDS_SHANI},
+    {"shani", "x86-64 SHA-NI", vn_sha256_amd64_shani, NULL, 1, NULL, NEEDS_SHANI},
 #elif defined(VN_ARM64)
-    {"AArch64 SHA2", vn_sha256_arm64_sha2, NEEDS_SHA2},
+    {"sha2", "AArch64 SHA2", vn_sha256_arm64_sha2, NULL, 1, NULL, NEEDS_SHA2},
 #elif defined(VN_RISCV64)
-    {"RISC-V Zbb", vn_sha256_riscv64_zbb, NEEDS_ZBB},
-    {"RISC-V Zknh", vn_sha256_riscv64_zknh, NEEDS_ZKNH},
+    {"zbb", "RISC-V Zbb", vn_sha256_riscv64_zbb, NULL, 1, NULL, NEEDS_ZBB},
+    {"zknh", "RISC-V Zknh", vn_sha256_riscv64_zknh, NULL, 1, NULL, NEEDS_ZKNH},
+#endif
+};
+
+/* The many cores. Index 0 hashes one message after another with the chosen
+ * single-message kernel. The order of the others is what tools/bench_many.c
+ * measured on this project's AMD EPYC (Zen 4: AVX-512 on 256-bit units,
+ * SHA-NI), medians of interleaved rounds against OpenSSL's single-message
+ * loop, 256 messages of 4 KiB / ns a message for 1,000,000 of 32 bytes:
+ *
+ *   md5-many     avx2-x8 6.4x / 19 ns, avx512-x8 7.2x / 18, avx2-x16 9.6x / 14,
+ *                avx512-x16 10.8x / 13, avx512-x32 13.9x / 13 (OpenSSL 92 ns)
+ *   sha256-many  avx2-x8 1.0x / 44 ns, avx512-x8 1.7x / 30, shani-x2 1.8x / 29,
+ *                avx512-x16 1.8x / 27 (but 1.4x with 8 streams, where only 8
+ *                of its lanes are busy; shani-x2 1.8x), avx512-shani 1.8x /
+ *                27 and 1.75x with 8 streams (OpenSSL 51 ns)
+ *
+ * So with both AVX-512 and SHA-NI, avx512-shani; with one of them, that one;
+ * AVX2's SHA-256 lanes only where there is neither (OpenSSL's single stream
+ * here runs on SHA-NI). */
+static const struct kernel md5_many_kernels[] = {
+    {"portable", "one at a time", NULL, NULL, 1, NULL, 0},
+#if defined(VN_AMD64)
+    {"avx2-x8", "AVX2 x8", NULL, vn_md5_many_avx2_x8, 8, NULL, NEEDS_AVX2},
+    {"avx2-x16", "AVX2 x16 (2 sets of 8)", NULL, vn_md5_many_avx2_x16, 16, "avx2-x8", NEEDS_AVX2},
+    {"avx512-x8", "AVX-512 x8 (ymm)", NULL, vn_md5_many_avx512_x8, 8, NULL, NEEDS_AVX512},
+    {"avx512-x16", "AVX-512 x16", NULL, vn_md5_many_avx512_x16, 16, "avx512-x8", NEEDS_AVX512},
+    {"avx512-x32", "AVX-512 x32 (2 sets of 16)", NULL, vn_md5_many_avx512_x32, 32, "avx512-x16",
+     NEEDS_AVX512},
+#elif defined(VN_ARM64)
+    {"neon-x4", "NEON x4", NULL, vn_md5_many_neon_x4, 4, NULL, 0},
+    {"neon-x8", "NEON x8 (2 sets of 4)", NULL, vn_md5_many_neon_x8, 8, "neon-x4", 0},
+#endif
+};
+
+static const struct kernel sha256_many_kernels[] = {
+    {"portable", "one at a time", NULL, NULL, 1, NULL, 0},
+#if defined(VN_AMD64)
+    {"avx2-x8", "AVX2 x8", NULL, vn_sha256_many_avx2_x8, 8, NULL, NEEDS_AVX2},
+    {"avx512-x8", "AVX-512 x8 (ymm)", NULL, vn_sha256_many_avx512_x8, 8, NULL, NEEDS_AVX512},
+    {"avx512-x16", "AVX-512 x16", NULL, vn_sha256_many_avx512_x16, 16, "avx512-x8", NEEDS_AVX512},
+    {"shani-x2", "SHA-NI x2 (interleaved pairs)", NULL, vn_sha256_many_shani_x2, 16, NULL,
+     NEEDS_SHANI},
+    {"avx512-shani", "AVX-512 x16, or SHA-NI pairs", NULL, vn_sha256_many_avx512_shani, 16, NULL,
+     NEEDS_AVX512 | NEEDS_SHANI},
+#elif defined(VN_ARM64)
+    {"sha2-x2", "AArch64 SHA2 x2 (interleaved pairs)", NULL, vn_sha256_many_sha2_x2, 16, NULL,
+     NEEDS_SHA2},
 #endif
 };
 
 static const struct {
+    const char *name; /* in VARIANTS_NATIVE_KERNELS */
     const struct kernel *kernels;
     int count;
 } cores[VN_CORES] = {
-    {md5_kernels, (int)(sizeof md5_kernels / sizeof md5_kernels[0])},
-    {sha256_kernels, (int)(sizeof sha256_kernels / sizeof sha256_kernels[0])},
+    {"md5", md5_kernels, (int)(sizeof md5_kernels / sizeof md5_kernels[0])},
+    {"sha256", sha256_kernels, (int)(sizeof sha256_kernels / sizeof sha256_kernels[0])},
+    {"md5-many", md5_many_kernels, (int)(sizeof md5_many_kernels / sizeof md5_many_kernels[0])},
+    {"sha256-many", sha256_many_kernels,
+     (int)(sizeof sha256_many_kernels / sizeof sha256_many_kernels[0])},
 };
 
-static unsigned features;          /* what the CPU has (NEEDS_* bits) */
-static int chosen[VN_CORES];       /* index into cores[core]; 0, portable, until vn_setup */
+static unsigned features;        /* what the CPU has (NEEDS_* bits) */
+static int chosen[VN_CORES];     /* index into cores[core]; 0, portable, until vn_setup */
+static char problem[512];        /* what vn_setup_problem reports; "" for none */
 
 #if defined(VN_AMD64)
 
 #ifndef bit_SHA
 #define bit_SHA (1 << 29)
 #endif
+#ifndef bit_OSXSAVE
+#define bit_OSXSAVE (1 << 27)
+#endif
+#ifndef bit_AVX2
+#define bit_AVX2 (1 << 5)
+#endif
+#ifndef bit_AVX512F
+#define bit_AVX512F (1 << 16)
+#endif
+#ifndef bit_AVX512BW
+#define bit_AVX512BW (1 << 30)
+#endif
+#ifndef bit_AVX512VL
+#define bit_AVX512VL (1u << 31)
+#endif
+
+/* XCR0: which register state the OS saves and restores, hence lets programs use. */
+#define XCR0_SSE (1u << 1)
+#define XCR0_YMM (1u << 2)
+#define XCR0_OPMASK (1u << 5)
+#define XCR0_ZMM_HI256 (1u << 6)
+#define XCR0_HI16_ZMM (1u << 7)
+
+static unsigned xcr0(void) {
+    unsigned lo, hi;
+    __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+    (void)hi;
+    return lo;
+}
 
 static unsigned detect(void) {
     unsigned eax, ebx, ecx, edx;
     if (!__get_cpuid(1, &eax, &ebx, &ecx, &edx)) return 0;
     const int sse = (ecx & bit_SSSE3) && (ecx & bit_SSE4_1);
+    /* xgetbv exists only where the OS has turned XSAVE on */
+    const unsigned os = ecx & bit_OSXSAVE ? xcr0() : 0;
+    const unsigned ymm = XCR0_SSE | XCR0_YMM;
+    const unsigned zmm = ymm | XCR0_OPMASK | XCR0_ZMM_HI256 | XCR0_HI16_ZMM;
+    const int avx = (ecx & bit_AVX) && (os & ymm) == ymm;
     if (!__get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx)) return 0;
-    return sse && (ebx & bit_SHA) ? NEEDS_SHANI : 0;
+    unsigned found = 0;
+    if (sse && (ebx & bit_SHA)) found |= NEEDS_SHANI;
+    if (avx && (ebx & bit_AVX2)) found |= NEEDS_AVX2;
+    if (avx && (ebx & bit_AVX2) && (ebx & bit_AVX512F) && (ebx & bit_AVX512VL) &&
+        (ebx & bit_AVX512BW) &&
+        (os & zmm) == zmm) {
+        found |= NEEDS_AVX512;
+    }
+    return found;
 }
 
 #elif defined(VN_ARM64)
@@ -150,10 +258,76 @@ static int valid(int core, int index) {
     return core >= 0 && core < VN_CORES && index >= 0 && index < cores[core].count;
 }
 
+static int is_many(int core) { return core == VN_CORE_MD5_MANY || core == VN_CORE_SHA256_MANY; }
+
+/* Append a sentence to what vn_setup_problem reports (cut short if long). */
+static void report(const char *first, const char *second, size_t second_length,
+                   const char *third) {
+    size_t used = strlen(problem);
+    const char *parts[4] = {used ? "; " : "", first, second, third};
+    const size_t lengths[4] = {strlen(parts[0]), strlen(first), second_length, strlen(third)};
+    for (int i = 0; i < 4; i++) {
+        const size_t room = sizeof problem - 1 - used;
+        const size_t n = lengths[i] < room ? lengths[i] : room;
+        memcpy(problem + used, parts[i], n);
+        used += n;
+    }
+    problem[used] = 0;
+}
+
+/* Apply VARIANTS_NATIVE_KERNELS: "core=id" entries separated by commas
+ * (spaces around them ignored). */
+static void force(const char *list) {
+    const char *p = list;
+    while (*p) {
+        while (*p == ' ' || *p == ',') p++;
+        if (!*p) break;
+        const char *end = p + strcspn(p, ",");
+        const char *eq = memchr(p, '=', (size_t)(end - p));
+        const char *last = end;
+        while (last > p && last[-1] == ' ') last--;
+        if (!eq) {
+            report(KERNELS_ENV ": \"", p, (size_t)(last - p), "\" is not core=kernel");
+            p = end;
+            continue;
+        }
+        const char *name_end = eq;
+        while (name_end > p && name_end[-1] == ' ') name_end--;
+        const char *id = eq + 1;
+        while (*id == ' ' && id < last) id++;
+        const size_t name_length = (size_t)(name_end - p), id_length = (size_t)(last - id);
+        int core = -1;
+        for (int c = 0; c < VN_CORES; c++) {
+            if (strlen(cores[c].name) == name_length && memcmp(cores[c].name, p, name_length) == 0)
+                core = c;
+        }
+        if (core < 0) {
+            report(KERNELS_ENV ": no core \"", p, name_length,
+                   "\" (there are md5, sha256, md5-many, sha256-many)");
+            p = end;
+            continue;
+        }
+        int index = -1;
+        for (int i = 0; i < cores[core].count; i++) {
+            const char *kid = cores[core].kernels[i].id;
+            if (strlen(kid) == id_length && memcmp(kid, id, id_length) == 0) index = i;
+        }
+        if (index < 0) {
+            report(KERNELS_ENV ": no kernel \"", id, id_length, "\" in this build");
+        } else if (!vn_kernel_usable(core, index)) {
+            report(KERNELS_ENV ": this CPU cannot run kernel \"", id, id_length, "\"");
+        } else {
+            chosen[core] = index;
+        }
+        p = end;
+    }
+}
+
 void vn_setup(void) {
     const char *portable = getenv(PORTABLE_ENV);
     const int force_portable = portable && *portable && strcmp(portable, "0") != 0;
     features = detect();
+    problem[0] = 0;
     for (int core = 0; core < VN_CORES; core++) {
         chosen[core] = 0;
         if (force_portable) continue;
@@ -161,12 +335,27 @@ void vn_setup(void) {
             if (vn_kernel_usable(core, i)) chosen[core] = i;
         }
     }
+    const char *list = getenv(KERNELS_ENV);
+    if (list) force(list);
 }
+
+const char *vn_setup_problem(void) { return problem[0] ? problem : NULL; }
 
 int vn_kernel_count(int core) { return core >= 0 && core < VN_CORES ? cores[core].count : 0; }
 
 const char *vn_kernel_name(int core, int index) {
     return valid(core, index) ? cores[core].kernels[index].name : NULL;
+}
+
+const char *vn_kernel_id(int core, int index) {
+    return valid(core, index) ? cores[core].kernels[index].id : NULL;
+}
+
+int vn_kernel_find(int core, const char *id) {
+    for (int i = 0; i < vn_kernel_count(core); i++) {
+        if (strcmp(cores[core].kernels[i].id, id) == 0) return i;
+    }
+    return -1;
 }
 
 int vn_kernel_usable(int core, int index) {
@@ -185,7 +374,20 @@ vn_blocks_fn *vn_chosen(int core) { return vn_kernel(core, vn_kernel_chosen(core
 
 int vn_compress(int core, int index, uint32_t *state, const char *data, size_t blocks) {
     if (index < 0) index = vn_kernel_chosen(core);
-    if (!vn_kernel_usable(core, index)) return -1;
+    if (is_many(core) || !vn_kernel_usable(core, index)) return -1;
     if (blocks) cores[core].kernels[index].blocks(state, (const unsigned char *)data, blocks);
     return 0;
+}
+
+vn_many_fn *vn_many_kernel(int core, int index) {
+    return valid(core, index) ? cores[core].kernels[index].many : NULL;
+}
+
+int vn_kernel_lanes(int core, int index) {
+    return valid(core, index) ? cores[core].kernels[index].lanes : 0;
+}
+
+int vn_kernel_narrower(int core, int index) {
+    if (!valid(core, index) || !cores[core].kernels[index].narrower) return -1;
+    return vn_kernel_find(core, cores[core].kernels[index].narrower);
 }

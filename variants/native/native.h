@@ -9,8 +9,16 @@
  *   md5_amd64.c, sha256_amd64.c       x86-64: scalar MD5, SHA-256 with SHA-NI
  *   md5_arm64.c, sha256_arm64.c       AArch64: scalar MD5, SHA-256 with SHA2
  *   md5_riscv64.c, sha256_riscv64.c   RISC-V 64: Zbb rotates, Zknh SHA-256
+ *   md5_many_amd64.c                  x86-64: MD5 of many messages in AVX2 and AVX-512 lanes
+ *   sha256_many_amd64.c               x86-64: SHA-256 of many: interleaved SHA-NI, AVX2, AVX-512
+ *   md5_many_arm64.c                  AArch64: MD5 of many messages in NEON lanes
+ *   sha256_many_arm64.c               AArch64: SHA-256 of many: interleaved SHA2 streams
+ *   md5_many_lanes.h                  the MD5 lane kernel body those files instantiate
+ *   sha256_many_lanes.h               the SHA-256 lane kernel body, likewise
+ *   lanes_amd64.h                     x86-64: one block per lane, transposed into word vectors
  *   dispatch.c                        CPU features, the kernel tables, the choice
  *   hash.c                            the state machine: init, update with buffering, digest
+ *   many.c                            the scheduler that keeps the lanes of a many-kernel full
  *   locked.c                          its objects behind a mutex, for the cffi bridge
  *   capi.c                            the CPython C-API module (the native variant on CPython)
  *
@@ -38,9 +46,37 @@ typedef void vn_blocks_fn(uint32_t *state, const unsigned char *data, size_t blo
 #define VN_RISCV64 1
 #endif
 
-/* The two cores and the three algorithms (SHA-224 runs the SHA-256 core). */
-enum { VN_CORE_MD5 = 0, VN_CORE_SHA256 = 1, VN_CORES = 2 };
+/* The cores and the three algorithms (SHA-224 runs the SHA-256 core). The
+ * first two hash one message at a time (vn_blocks_fn kernels); the "many"
+ * cores hash several messages at once, one per lane (vn_many_fn kernels). */
+enum {
+    VN_CORE_MD5 = 0,
+    VN_CORE_SHA256 = 1,
+    VN_CORE_MD5_MANY = 2,
+    VN_CORE_SHA256_MANY = 3,
+    VN_CORES = 4
+};
 enum { VN_MD5 = 0, VN_SHA224 = 1, VN_SHA256 = 2 };
+
+/* The lanes of a many-kernel: up to VN_MAX_LANES messages, each with its
+ * chaining state and where its next blocks are. The state is stored word by
+ * word across the lanes (state[j][i] is word j of lane i), so that a kernel
+ * with vector lanes loads and stores each word of all its lanes with one
+ * aligned vector move, and any kernel can continue a lane another one began. */
+#define VN_MAX_LANES 32
+typedef struct vn_lanes {
+    _Alignas(64) uint32_t state[8][VN_MAX_LANES];
+    const unsigned char *data[VN_MAX_LANES];
+} vn_lanes;
+
+/* A many-kernel: runs `blocks` whole 64-byte blocks in each of the lanes
+ * 0 .. count-1 (count is at least 1 and at most the kernel's width), lane i
+ * reading 64 * blocks bytes at data[i] (any alignment) and updating
+ * state[.][i]. It reads nothing of the lanes from count on (a kernel wider
+ * than count fills its idle vector lanes with lane 0's data), writes no state
+ * outside them but may overwrite the state of those idle lanes, and leaves
+ * data[] as it was. MD5 uses state words 0..3, SHA-256 0..7. */
+typedef void vn_many_fn(vn_lanes *lanes, int count, size_t blocks);
 
 /* The kernels. The generic ones exist everywhere; the others only where
  * their architecture is the target. */
@@ -58,6 +94,24 @@ vn_blocks_fn vn_sha256_riscv64_zbb;
 vn_blocks_fn vn_sha256_riscv64_zknh;
 #endif
 
+/* The many-kernels (each also only where its architecture is the target). */
+#if defined(VN_AMD64)
+vn_many_fn vn_md5_many_avx2_x8;
+vn_many_fn vn_md5_many_avx2_x16;
+vn_many_fn vn_md5_many_avx512_x8;
+vn_many_fn vn_md5_many_avx512_x16;
+vn_many_fn vn_md5_many_avx512_x32;
+vn_many_fn vn_sha256_many_shani_x2;
+vn_many_fn vn_sha256_many_avx2_x8;
+vn_many_fn vn_sha256_many_avx512_x8;
+vn_many_fn vn_sha256_many_avx512_x16;
+vn_many_fn vn_sha256_many_avx512_shani;
+#elif defined(VN_ARM64)
+vn_many_fn vn_md5_many_neon_x4;
+vn_many_fn vn_md5_many_neon_x8;
+vn_many_fn vn_sha256_many_sha2_x2;
+#endif
+
 /* SHA-256's round constants (FIPS 180-4, 4.2.2), shared by its kernels. */
 extern const uint32_t vn_sha256_k[64];
 
@@ -65,24 +119,45 @@ extern const uint32_t vn_sha256_k[64];
 
 /* Detect the CPU's features and choose each core's kernel: the fastest one
  * the CPU can run, or the portable one if the environment variable
- * VARIANTS_NATIVE_PORTABLE is set (to anything but "" or "0"). Call it
- * before hashing (until then every core runs its portable kernel); calling
- * it again chooses again (objects already started keep their kernel). */
+ * VARIANTS_NATIVE_PORTABLE is set (to anything but "" or "0"). Then the
+ * environment variable VARIANTS_NATIVE_KERNELS, a comma-separated list of
+ * core=id (core: md5, sha256, md5-many, sha256-many; id: vn_kernel_id),
+ * forces the cores it names. Call it before hashing (until then every core
+ * runs its portable kernel); calling it again chooses again (objects already
+ * started keep their kernel). */
 void vn_setup(void);
+/* What vn_setup could not do: a VARIANTS_NATIVE_KERNELS entry with an unknown
+ * core or kernel id, or naming a kernel this CPU cannot run (that core keeps
+ * its usual choice). NULL when there was no problem. */
+const char *vn_setup_problem(void);
 /* The kernels compiled in for a core, portable (index 0) first: how many
- * there are, their names, whether this CPU can run them, and which one
- * vn_setup chose. */
+ * there are, their display names and short ids, whether this CPU can run
+ * them, and which one vn_setup chose. vn_kernel_find is the index of an id
+ * (-1 if the core has no such kernel). */
 int vn_kernel_count(int core);
 const char *vn_kernel_name(int core, int index);
+const char *vn_kernel_id(int core, int index);
+int vn_kernel_find(int core, const char *id);
 int vn_kernel_usable(int core, int index);
 int vn_kernel_chosen(int core);
-/* Kernel `index` of `core` (NULL if there is none), and the chosen one. */
+/* Kernel `index` of a single-message core (NULL if there is none, or if
+ * `core` is a many core), and the chosen one. */
 vn_blocks_fn *vn_kernel(int core, int index);
 vn_blocks_fn *vn_chosen(int core);
-/* Run kernel `index` of `core` (the chosen one if index < 0) over `blocks`
- * whole blocks: the block benchmark and the tests use it. Returns 0, or -1
- * (doing nothing) if there is no such kernel or this CPU cannot run it. */
+/* Run kernel `index` of a single-message core (the chosen one if index < 0)
+ * over `blocks` whole blocks: the block benchmark and the tests use it.
+ * Returns 0, or -1 (doing nothing) if there is no such kernel, this CPU
+ * cannot run it, or `core` is a many core (see vn_digest_many_with). */
 int vn_compress(int core, int index, uint32_t *state, const char *data, size_t blocks);
+/* A many core's kernel `index`: its function (NULL for the portable one,
+ * which hashes one message at a time with the chosen single-message kernel),
+ * how many messages it takes at once (1 for single-message cores), and the
+ * index of the narrower kernel the scheduler hands the last messages to when
+ * there are too few left to fill it (-1: none; then, for one message, the
+ * chosen single-message kernel). */
+vn_many_fn *vn_many_kernel(int core, int index);
+int vn_kernel_lanes(int core, int index);
+int vn_kernel_narrower(int core, int index);
 
 /* ---- hash.c -------------------------------------------------------------- */
 
@@ -110,6 +185,29 @@ int vn_final(const vn_state *s, unsigned char *out);
 int vn_oneshot(int algorithm, const char *data, size_t length, char *out);
 /* The digest size of an algorithm. */
 int vn_digest_size(int algorithm);
+
+/* ---- many.c: many messages at once --------------------------------------- */
+
+/* The digests of `count` whole messages of `algorithm` (VN_MD5, VN_SHA224,
+ * VN_SHA256): message i is lengths[i] bytes at data[i]; its digest goes to
+ * out + i * vn_digest_size(algorithm). `threads` > 1 splits the work over that
+ * many threads (pthreads), balanced by bytes; the result is identical
+ * whatever `threads` is. Runs the many-kernel vn_setup chose. */
+void vn_digest_many(int algorithm, size_t count, const unsigned char *const *data,
+                    const size_t *lengths, unsigned char *out, int threads);
+/* Continue `count` independent hash states (all of one core: MD5, or
+ * SHA-224/SHA-256; no state twice), state i absorbing lengths[i] bytes at
+ * data[i], exactly as vn_absorb(states[i], data[i], lengths[i]) would, but
+ * through the lanes: the streaming form (several files at once). */
+void vn_absorb_many(vn_state *const *states, size_t count, const unsigned char *const *data,
+                    const size_t *lengths);
+/* The same with many-kernel `index` of the algorithm's many core (the chosen
+ * one if index < 0), for tests and benchmarks. Return 0, or -1 (doing
+ * nothing) if there is no such kernel or this CPU cannot run it. */
+int vn_digest_many_with(int index, int algorithm, size_t count, const unsigned char *const *data,
+                        const size_t *lengths, unsigned char *out, int threads);
+int vn_absorb_many_with(int index, vn_state *const *states, size_t count,
+                        const unsigned char *const *data, const size_t *lengths);
 
 /* ---- locked.c: the cffi bridge's objects --------------------------------- */
 

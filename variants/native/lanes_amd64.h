@@ -1,0 +1,81 @@
+/*
+ * Loading one block per lane for the x86-64 many-kernels (md5_many_amd64.c,
+ * sha256_many_amd64.c): each lane's block is loaded as it is, a row of 16
+ * words, and the rows are transposed in registers into one vector per word.
+ * Words come out in memory order (little-endian); SHA-256 swaps their bytes
+ * afterwards.
+ */
+#ifndef VARIANTS_NATIVE_LANES_AMD64_H
+#define VARIANTS_NATIVE_LANES_AMD64_H
+
+#include <immintrin.h>
+#include <stddef.h>
+
+/* x[j] = word j of the block at p[lane] + offset, for 8 lanes: two 8 x 8
+ * transposes (words 0-7, then 8-15). */
+__attribute__((target("avx2"), always_inline)) static inline void
+load_words_x8(__m256i x[16], const unsigned char *const *p, size_t offset) {
+    #pragma GCC unroll 16
+    for (int half = 0; half < 2; half++) {
+        __m256i r[8], t[8], u[8];
+        #pragma GCC unroll 16
+        for (int i = 0; i < 8; i++) {
+            r[i] = _mm256_loadu_si256((const __m256i *)(p[i] + offset + 32 * half));
+        }
+        /* pairs of lanes: (r0 w0, r1 w0, r0 w1, r1 w1 | the same for w4, w5), ... */
+        #pragma GCC unroll 16
+        for (int i = 0; i < 8; i += 2) {
+            t[i] = _mm256_unpacklo_epi32(r[i], r[i + 1]);
+            t[i + 1] = _mm256_unpackhi_epi32(r[i], r[i + 1]);
+        }
+        /* fours of lanes: u[4g + k] has word k (low half) and k + 4 (high half) of lanes 4g.. */
+        #pragma GCC unroll 16
+        for (int g = 0; g < 8; g += 4) {
+            u[g] = _mm256_unpacklo_epi64(t[g], t[g + 2]);
+            u[g + 1] = _mm256_unpackhi_epi64(t[g], t[g + 2]);
+            u[g + 2] = _mm256_unpacklo_epi64(t[g + 1], t[g + 3]);
+            u[g + 3] = _mm256_unpackhi_epi64(t[g + 1], t[g + 3]);
+        }
+        #pragma GCC unroll 16
+        for (int k = 0; k < 4; k++) {
+            x[8 * half + k] = _mm256_permute2x128_si256(u[k], u[4 + k], 0x20);
+            x[8 * half + k + 4] = _mm256_permute2x128_si256(u[k], u[4 + k], 0x31);
+        }
+    }
+}
+
+/* x[j] = word j of the block at p[lane] + offset, for 16 lanes: one 16 x 16
+ * transpose. After two rounds of unpacking, b[4g + k] holds, in its 128-bit
+ * part c, word 4c + k of lanes 4g .. 4g+3; two rounds of 128-bit moves then
+ * gather part c of b[k], b[4 + k], b[8 + k], b[12 + k] into word 4c + k. */
+__attribute__((target("avx512f"), always_inline)) static inline void
+load_words_x16(__m512i x[16], const unsigned char *const *p, size_t offset) {
+    __m512i r[16], a[16], b[16];
+    #pragma GCC unroll 16
+    for (int i = 0; i < 16; i++) r[i] = _mm512_loadu_si512((const void *)(p[i] + offset));
+    #pragma GCC unroll 16
+    for (int i = 0; i < 16; i += 2) {
+        a[i] = _mm512_unpacklo_epi32(r[i], r[i + 1]);
+        a[i + 1] = _mm512_unpackhi_epi32(r[i], r[i + 1]);
+    }
+    #pragma GCC unroll 16
+    for (int g = 0; g < 16; g += 4) {
+        b[g] = _mm512_unpacklo_epi64(a[g], a[g + 2]);
+        b[g + 1] = _mm512_unpackhi_epi64(a[g], a[g + 2]);
+        b[g + 2] = _mm512_unpacklo_epi64(a[g + 1], a[g + 3]);
+        b[g + 3] = _mm512_unpackhi_epi64(a[g + 1], a[g + 3]);
+    }
+    #pragma GCC unroll 16
+    for (int k = 0; k < 4; k++) {
+        const __m512i e0 = _mm512_shuffle_i32x4(b[k], b[4 + k], 0x44);
+        const __m512i e1 = _mm512_shuffle_i32x4(b[k], b[4 + k], 0xee);
+        const __m512i f0 = _mm512_shuffle_i32x4(b[8 + k], b[12 + k], 0x44);
+        const __m512i f1 = _mm512_shuffle_i32x4(b[8 + k], b[12 + k], 0xee);
+        x[k] = _mm512_shuffle_i32x4(e0, f0, 0x88);
+        x[4 + k] = _mm512_shuffle_i32x4(e0, f0, 0xdd);
+        x[8 + k] = _mm512_shuffle_i32x4(e1, f1, 0x88);
+        x[12 + k] = _mm512_shuffle_i32x4(e1, f1, 0xdd);
+    }
+}
+
+#endif

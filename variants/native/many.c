@@ -1,0 +1,611 @@
+/*
+ * Many messages at once: the scheduler that keeps a many-kernel's lanes full.
+ *
+ * A many-kernel (native.h: vn_many_fn) runs the same number of blocks in each
+ * of its lanes, one message per lane. The scheduler gives every lane a
+ * message, runs the kernel for as many blocks as the lane closest to the end
+ * of its current piece has left, and at once hands each lane that finished
+ * its message the next one: messages of any mix of lengths keep the lanes
+ * full. A message is a series of pieces ("segments") of whole blocks:
+ *
+ *   digests   the message's whole blocks, read where they are; then its
+ *             padded last block or two (a copy)
+ *   absorbing a block completed from the state's buffered bytes (a copy);
+ *             then the new data's whole blocks, read where they are; what is
+ *             left over goes to the state's buffer at once
+ *
+ * When fewer messages are left than the kernel has lanes, the last ones go
+ * to the kernel's narrower relative (vn_kernel_narrower: the cheapest one that
+ * takes them all), down to the chosen single-message kernel for one message.
+ * The lanes in use are always 0 .. active-1: a lane that finishes with nothing
+ * left to take is filled by moving the last lane into it.
+ *
+ * Messages shorter than a block (one or two padded blocks, read nowhere in
+ * place) skip that machinery: they go through the kernel a batch at a time,
+ * all from the IV, each batch's blocks padded while the kernel still runs
+ * the batch before (digest_short). Padded right before the kernel read them,
+ * the kernel's vector loads would stall on the byte stores of the padding
+ * (store forwarding fails; a trial measured 15-25 ns a message), and for a
+ * million 32-byte messages the per-lane bookkeeping would cost more than the
+ * hashing.
+ *
+ * Memory: one allocation per call (or per thread), of about 18 KiB, whatever
+ * the number or the length of the messages.
+ */
+#define _POSIX_C_SOURCE 200809L /* posix_memalign */
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "native.h"
+
+/* Below this many bytes a part of vn_digest_many is not worth a thread. */
+#define MIN_PART_BYTES (256 * 1024)
+
+/* The kernels one call can use, narrowest first. Rung 0 is always the
+ * single-message kernel (one lane; run is NULL); pick[n] is the rung that
+ * takes n messages. */
+struct ladder {
+    int rungs;
+    int lanes[8];
+    vn_many_fn *run[8];
+    unsigned char pick[VN_MAX_LANES + 1];
+    vn_blocks_fn *single;
+};
+
+/* What the scheduler knows of the message in a lane, beside lanes.data[i]
+ * (where the lane's current segment goes on) and lanes.state[.][i]. */
+struct lane {
+    size_t left;               /* blocks left in the current segment */
+    const unsigned char *then; /* the next segment; NULL: none */
+    size_t then_blocks;
+    size_t job;                /* which message (or state) */
+    int buffer;                /* which of the buffers this lane's copies go to */
+};
+
+/* A batch of short messages (digest_short): their lanes, padded blocks and
+ * numbers. */
+struct batch {
+    vn_lanes lanes;
+    /* message i's padded blocks at block + 64 * blocks * i: packed, because
+     * with 128-byte slots 32 of them spanned 4 KiB, and the loads of the
+     * messages stalled on the stores to slots at the same address modulo
+     * 4 KiB (4K aliasing: pad_batch cost 70 % more with SHA-256's 32 lanes) */
+    _Alignas(64) unsigned char block[VN_MAX_LANES * 128];
+    size_t job[VN_MAX_LANES];
+    int count;
+};
+
+struct scheduler {
+    union {
+        struct { /* messages at least a block long, and states */
+            vn_lanes lanes;
+            struct lane lane[VN_MAX_LANES];
+            _Alignas(64) unsigned char buffer[VN_MAX_LANES][128];
+        };
+        struct batch batch[3]; /* short messages */
+    };
+    struct ladder ladder;
+    int width;         /* messages in flight at most: the widest rung */
+    int words;         /* state words: 4 (MD5) or 8 */
+    int algorithm;     /* digests: the algorithm; absorbing: -1 */
+    uint32_t iv[8];
+    _Alignas(64) uint32_t iv_rows[8][VN_MAX_LANES]; /* the IV in every lane */
+    /* the work */
+    size_t count, next;
+    int shorts;        /* digests: 1 if there are messages of one padded block, 2 of two */
+    const unsigned char *const *data;
+    const size_t *lengths;
+    unsigned char *out;
+    vn_state *const *states;
+};
+
+static int many_core(int algorithm) {
+    return algorithm == VN_MD5 ? VN_CORE_MD5_MANY : VN_CORE_SHA256_MANY;
+}
+
+/* The ladder down from many-kernel `index` of `core` (which must be usable). */
+static void build_ladder(struct ladder *ladder, int core, int index) {
+    int chain[8], length = 0;
+    for (int i = index; i >= 0 && length < 7 && vn_kernel_usable(core, i);
+         i = vn_kernel_narrower(core, i)) {
+        if (vn_many_kernel(core, i) && vn_kernel_lanes(core, i) > 1) chain[length++] = i;
+    }
+    ladder->rungs = 1;
+    ladder->lanes[0] = 1;
+    ladder->run[0] = NULL;
+    for (int k = length - 1; k >= 0; k--) {
+        ladder->lanes[ladder->rungs] = vn_kernel_lanes(core, chain[k]);
+        ladder->run[ladder->rungs] = vn_many_kernel(core, chain[k]);
+        ladder->rungs++;
+    }
+    int rung = 0;
+    for (int n = 0; n <= VN_MAX_LANES; n++) {
+        while (rung < ladder->rungs - 1 && ladder->lanes[rung] < n) rung++;
+        ladder->pick[n] = (unsigned char)rung;
+    }
+    ladder->single = vn_chosen(core == VN_CORE_MD5_MANY ? VN_CORE_MD5 : VN_CORE_SHA256);
+}
+
+/* ---- padding and digests ------------------------------------------------- */
+
+/* Written out byte by byte, which compilers turn into one store (with a
+ * byte swap where the order differs from the machine's). */
+static inline void put_le32(unsigned char *p, uint32_t v) {
+    p[0] = (unsigned char)v;
+    p[1] = (unsigned char)(v >> 8);
+    p[2] = (unsigned char)(v >> 16);
+    p[3] = (unsigned char)(v >> 24);
+}
+
+static inline void put_be32(unsigned char *p, uint32_t v) {
+    p[0] = (unsigned char)(v >> 24);
+    p[1] = (unsigned char)(v >> 16);
+    p[2] = (unsigned char)(v >> 8);
+    p[3] = (unsigned char)v;
+}
+
+/* The length in bits, as the last 8 bytes of a padded message. */
+static inline void put_length(int algorithm, unsigned char *p, uint64_t length) {
+    const uint64_t bits = length << 3;
+    if (algorithm == VN_MD5) {
+        put_le32(p, (uint32_t)bits);
+        put_le32(p + 4, (uint32_t)(bits >> 32));
+    } else {
+        put_be32(p, (uint32_t)(bits >> 32));
+        put_be32(p + 4, (uint32_t)bits);
+    }
+}
+
+/* Copy n < 64 bytes with two overlapping moves of a fixed size rather than a
+ * call to memcpy: most of the cost of padding a short message. */
+static inline void copy_short(unsigned char *to, const unsigned char *from, size_t n) {
+    if (n >= 32) {
+        memcpy(to, from, 32);
+        memcpy(to + n - 32, from + n - 32, 32);
+    } else if (n >= 16) {
+        memcpy(to, from, 16);
+        memcpy(to + n - 16, from + n - 16, 16);
+    } else if (n >= 8) {
+        memcpy(to, from, 8);
+        memcpy(to + n - 8, from + n - 8, 8);
+    } else if (n >= 4) {
+        memcpy(to, from, 4);
+        memcpy(to + n - 4, from + n - 4, 4);
+    } else if (n) {
+        to[0] = from[0];
+        to[n / 2] = from[n / 2];
+        to[n - 1] = from[n - 1];
+    }
+}
+
+/* The last block or two of a message of `length` bytes, whose last
+ * length % 64 bytes are at `tail`: those bytes, 0x80, zeros and the length in
+ * bits, written to `out`. Returns the number of blocks (1 or 2). */
+static inline size_t pad(int algorithm, const unsigned char *tail, uint64_t length, unsigned char *out) {
+    const size_t used = (size_t)(length % 64);
+    if (used < 56) {
+        memset(out, 0, 64);
+        copy_short(out, tail, used);
+        out[used] = 0x80;
+        put_length(algorithm, out + 56, length);
+        return 1;
+    }
+    memset(out, 0, 128);
+    copy_short(out, tail, used);
+    out[used] = 0x80;
+    put_length(algorithm, out + 120, length);
+    return 2;
+}
+
+/* The digest of the message that lane `lane` finished (MD5 writes its words
+ * little-endian, SHA-2 big-endian). */
+static inline void emit(int algorithm, const vn_lanes *lanes, int lane, unsigned char *out) {
+    if (algorithm == VN_MD5) {
+#pragma GCC unroll 4
+        for (int i = 0; i < 4; i++) put_le32(out + 4 * i, lanes->state[i][lane]);
+    } else {
+#pragma GCC unroll 7
+        for (int i = 0; i < 7; i++) put_be32(out + 4 * i, lanes->state[i][lane]);
+        if (algorithm == VN_SHA256) put_be32(out + 28, lanes->state[7][lane]);
+    }
+}
+
+/* Run `blocks` blocks in lanes 0 .. active-1 with the rung that takes them. */
+static void run_kernel(const struct scheduler *s, vn_lanes *lanes, int active, size_t blocks) {
+    const struct ladder *ladder = &s->ladder;
+    const int rung = ladder->pick[active];
+    if (ladder->run[rung]) {
+        ladder->run[rung](lanes, active, blocks);
+        return;
+    }
+    uint32_t state[8];
+    for (int j = 0; j < s->words; j++) state[j] = lanes->state[j][0];
+    ladder->single(state, lanes->data[0], blocks);
+    for (int j = 0; j < s->words; j++) lanes->state[j][0] = state[j];
+}
+
+/* ---- short messages ---------------------------------------------------------- */
+
+/* Pad the next messages of `blocks` padded blocks (1: shorter than 56 bytes;
+ * 2: 56 to 63), up to a kernel's width, from message *next on, into batch
+ * `b`. */
+static void pad_batch(struct scheduler *s, size_t *next, size_t blocks, struct batch *b) {
+    const size_t low = blocks == 1 ? 0 : 56, high = blocks == 1 ? 56 : 64;
+    int n = 0;
+    size_t m = *next;
+    for (; m < s->count && n < s->width; m++) {
+        const size_t length = s->lengths[m];
+        if (length < low || length >= high) continue;
+        pad(s->algorithm, s->data[m], length, b->block + 64 * blocks * (size_t)n);
+        b->job[n++] = m;
+    }
+    *next = m;
+    b->count = n;
+}
+
+/* Batch `b`'s lanes to the IV: a copy of the rows of the IV (a loop of
+ * scalar stores cost a sixth of the per-message overhead). */
+static void reset_batch(const struct scheduler *s, struct batch *b) {
+    memcpy(b->lanes.state, s->iv_rows, (size_t)s->words * sizeof s->iv_rows[0]);
+}
+
+/* The messages of `blocks` padded blocks (see pad_batch), a kernel's width
+ * at a time, all from the IV. Three batches take turns so that no store is
+ * read soon after it was made (which would stall the load): while batch i is
+ * in the kernel, batch i+1 has been padded; then batch i-1's digests are
+ * taken (the kernel's vector stores of its state have landed by then) and its
+ * lanes reset to the IV for batch i+2. */
+static void digest_short(struct scheduler *s, size_t blocks) {
+    const size_t size = (size_t)vn_digest_size(s->algorithm);
+    for (int k = 0; k < 3; k++) {
+        reset_batch(s, &s->batch[k]);
+        for (int i = 0; i < VN_MAX_LANES; i++) {
+            s->batch[k].lanes.data[i] = s->batch[k].block + 64 * blocks * (size_t)i;
+        }
+    }
+    size_t next = 0;
+    int now = 0, waiting = -1;
+    pad_batch(s, &next, blocks, &s->batch[0]);
+    while (s->batch[now].count) {
+        const int after = now == 2 ? 0 : now + 1;
+        pad_batch(s, &next, blocks, &s->batch[after]);
+        run_kernel(s, &s->batch[now].lanes, s->batch[now].count, blocks);
+        if (waiting >= 0) {
+            struct batch *b = &s->batch[waiting];
+            for (int i = 0; i < b->count; i++) {
+                emit(s->algorithm, &b->lanes, i, s->out + b->job[i] * size);
+            }
+            reset_batch(s, b);
+        }
+        waiting = now;
+        now = after;
+    }
+    if (waiting >= 0) {
+        const struct batch *b = &s->batch[waiting];
+        for (int i = 0; i < b->count; i++) {
+            emit(s->algorithm, &b->lanes, i, s->out + b->job[i] * size);
+        }
+    }
+}
+
+/* ---- giving lanes their messages ----------------------------------------- */
+
+/* Start message `m` (at least a block long) in lane `i`: digests. Its
+ * padded tail is read only after its whole blocks: the stores are done by
+ * then. */
+static void start_message(struct scheduler *s, int i, size_t m) {
+    struct lane *l = &s->lane[i];
+    const size_t length = s->lengths[m];
+    const size_t whole = length / 64;
+    unsigned char *buffer = s->buffer[l->buffer];
+    for (int j = 0; j < s->words; j++) s->lanes.state[j][i] = s->iv[j];
+    l->job = m;
+    s->lanes.data[i] = s->data[m];
+    l->left = whole;
+    l->then = buffer;
+    l->then_blocks = pad(s->algorithm, s->data[m] + 64 * whole, length, buffer);
+}
+
+/* Start state `m` in lane `i`: absorbing (the state has a whole block to
+ * hash, see next_job). Everything but the chaining state is brought up to
+ * date at once: the length, and the bytes left over in the buffer. */
+static void start_state(struct scheduler *s, int i, size_t m) {
+    struct lane *l = &s->lane[i];
+    vn_state *state = s->states[m];
+    const unsigned char *data = s->data[m];
+    size_t length = s->lengths[m];
+    const size_t used = (size_t)(state->length % 64);
+    state->length += length;
+    for (int j = 0; j < s->words; j++) s->lanes.state[j][i] = state->state[j];
+    l->job = m;
+    l->then = NULL;
+    if (used) {
+        /* complete the buffered block in this lane's buffer */
+        unsigned char *buffer = s->buffer[l->buffer];
+        const size_t need = 64 - used;
+        memcpy(buffer, state->buffer, used);
+        memcpy(buffer + used, data, need);
+        data += need;
+        length -= need;
+        s->lanes.data[i] = buffer;
+        l->left = 1;
+        if (length >= 64) {
+            l->then = data;
+            l->then_blocks = length / 64;
+        }
+    } else {
+        s->lanes.data[i] = data;
+        l->left = length / 64;
+    }
+    const size_t whole = length / 64;
+    if (length % 64) memcpy(state->buffer, data + 64 * whole, length % 64);
+}
+
+/* The next job that needs a lane (count if none is left). Digests: the next
+ * message at least a block long (digest_short takes the others). Absorbing:
+ * the next state that gets a whole block; one that does not just buffers
+ * its bytes here. */
+static size_t next_job(struct scheduler *s) {
+    if (s->algorithm >= 0) {
+        for (; s->next < s->count; s->next++) {
+            const size_t length = s->lengths[s->next];
+            if (length >= 64) return s->next++;
+            s->shorts |= length < 56 ? 1 : 2;
+        }
+        return s->count;
+    }
+    while (s->next < s->count) {
+        const size_t m = s->next++;
+        vn_state *state = s->states[m];
+        const size_t length = s->lengths[m];
+        const size_t used = (size_t)(state->length % 64);
+        if (length >= 64 - used) return m;
+        if (length) {
+            memcpy(state->buffer + used, s->data[m], length);
+            state->length += length;
+        }
+    }
+    return s->count;
+}
+
+static void start(struct scheduler *s, int i, size_t m) {
+    if (s->algorithm >= 0) {
+        start_message(s, i, m);
+    } else {
+        start_state(s, i, m);
+    }
+}
+
+/* Lane `i` has hashed all of its job's blocks. */
+static void finish(struct scheduler *s, int i) {
+    const size_t m = s->lane[i].job;
+    if (s->algorithm >= 0) {
+        emit(s->algorithm, &s->lanes, i, s->out + m * (size_t)vn_digest_size(s->algorithm));
+    } else {
+        for (int j = 0; j < s->words; j++) s->states[m]->state[j] = s->lanes.state[j][i];
+    }
+}
+
+/* Move the job in lane `from` to lane `to` (whose job has finished). */
+static void move(struct scheduler *s, int from, int to) {
+    for (int j = 0; j < s->words; j++) s->lanes.state[j][to] = s->lanes.state[j][from];
+    s->lanes.data[to] = s->lanes.data[from];
+    const struct lane moved = s->lane[from];
+    s->lane[from] = s->lane[to]; /* so that `from` keeps a buffer nobody uses */
+    s->lane[to] = moved;
+}
+
+/* ---- the loop -------------------------------------------------------------- */
+
+/* The number of the highest bit set in x (not 0). */
+static inline int highest(uint32_t x) {
+#if defined(__GNUC__)
+    return 31 - __builtin_clz(x);
+#else
+    int i = 31;
+    while (!(x >> i)) i--;
+    return i;
+#endif
+}
+
+static void schedule(struct scheduler *s) {
+    int active = 0;
+    for (; active < s->width; active++) {
+        const size_t m = next_job(s);
+        if (m == s->count) break;
+        start(s, active, m);
+    }
+    while (active) {
+        size_t blocks = s->lane[0].left;
+        for (int i = 1; i < active; i++) {
+            if (s->lane[i].left < blocks) blocks = s->lane[i].left;
+        }
+        run_kernel(s, &s->lanes, active, blocks);
+        /* every lane moves on; only those whose segment ended need more (with
+         * mixed lengths, a test per lane mispredicted about half the time) */
+        uint32_t ended = 0;
+        for (int i = 0; i < active; i++) {
+            s->lane[i].left -= blocks;
+            s->lanes.data[i] += 64 * blocks;
+            ended |= (uint32_t)(s->lane[i].left == 0) << i;
+        }
+        /* downwards, so that the lane moved into a finished one is done */
+        while (ended) {
+            const int i = highest(ended);
+            ended &= ~((uint32_t)1 << i);
+            struct lane *l = &s->lane[i];
+            if (l->then) {
+                s->lanes.data[i] = l->then;
+                l->left = l->then_blocks;
+                l->then = NULL;
+            } else {
+                finish(s, i);
+                const size_t m = next_job(s);
+                if (m < s->count) {
+                    start(s, i, m);
+                } else if (i != --active) {
+                    move(s, active, i);
+                }
+            }
+        }
+    }
+}
+
+/* A scheduler for many-kernel `index` of `core`, or NULL without memory. */
+static struct scheduler *new_scheduler(int core, int index) {
+    void *memory = NULL;
+    const size_t size = (sizeof(struct scheduler) + 63) / 64 * 64;
+    if (posix_memalign(&memory, 64, size) != 0) return NULL;
+    struct scheduler *s = memory;
+    build_ladder(&s->ladder, core, index);
+    s->width = s->ladder.lanes[s->ladder.rungs - 1];
+    s->words = core == VN_CORE_MD5_MANY ? 4 : 8;
+    for (int i = 0; i < VN_MAX_LANES; i++) s->lane[i].buffer = i;
+    s->next = 0;
+    return s;
+}
+
+/* ---- digests --------------------------------------------------------------- */
+
+/* The digests of messages [0, count) with many-kernel `index` (usable). */
+static void digest_range(int index, int algorithm, size_t count, const unsigned char *const *data,
+                         const size_t *lengths, unsigned char *out) {
+    const size_t size = (size_t)vn_digest_size(algorithm);
+    const int core = many_core(algorithm);
+    struct scheduler *s = NULL;
+    /* one message, or the portable kernel: one message after another */
+    if (count > 1 && vn_many_kernel(core, index)) s = new_scheduler(core, index);
+    if (!s) {
+        for (size_t i = 0; i < count; i++) {
+            vn_oneshot(algorithm, (const char *)data[i], lengths[i], (char *)out + i * size);
+        }
+        return;
+    }
+    vn_state iv;
+    vn_init(&iv, algorithm, NULL);
+    memcpy(s->iv, iv.state, sizeof s->iv);
+    for (int j = 0; j < 8; j++) {
+        for (int i = 0; i < VN_MAX_LANES; i++) s->iv_rows[j][i] = s->iv[j];
+    }
+    s->algorithm = algorithm;
+    s->count = count;
+    s->data = data;
+    s->lengths = lengths;
+    s->out = out;
+    s->states = NULL;
+    s->shorts = 0;
+    schedule(s);
+    if (s->shorts & 1) digest_short(s, 1);
+    if (s->shorts & 2) digest_short(s, 2);
+    free(s);
+}
+
+struct part {
+    int index, algorithm;
+    size_t count;
+    const unsigned char *const *data;
+    const size_t *lengths;
+    unsigned char *out;
+    pthread_t thread;
+    int started;
+};
+
+static void *run_part(void *arg) {
+    const struct part *p = arg;
+    digest_range(p->index, p->algorithm, p->count, p->data, p->lengths, p->out);
+    return NULL;
+}
+
+int vn_digest_many_with(int index, int algorithm, size_t count, const unsigned char *const *data,
+                        const size_t *lengths, unsigned char *out, int threads) {
+    if (algorithm < VN_MD5 || algorithm > VN_SHA256) return -1;
+    const int core = many_core(algorithm);
+    if (index < 0) index = vn_kernel_chosen(core);
+    if (!vn_kernel_usable(core, index)) return -1;
+    if (threads > 64) threads = 64;
+    /* each message weighs its bytes and a block for its padding and upkeep */
+    unsigned long long total = 0;
+    if (threads > 1) {
+        for (size_t i = 0; i < count; i++) total += lengths[i] + 64;
+    }
+    size_t parts = threads > 1 ? (size_t)threads : 1;
+    if (parts > count) parts = count;
+    if (parts > total / MIN_PART_BYTES) parts = (size_t)(total / MIN_PART_BYTES);
+    if (parts <= 1) {
+        digest_range(index, algorithm, count, data, lengths, out);
+        return 0;
+    }
+    /* contiguous parts of about equal weight: part k ends where the running
+     * weight reaches (k + 1) / parts of the total */
+    struct part part[64];
+    const size_t size = (size_t)vn_digest_size(algorithm);
+    size_t first = 0;
+    unsigned long long weight = 0;
+    for (size_t k = 0; k < parts; k++) {
+        const unsigned long long goal = total / parts * (k + 1);
+        size_t end = first;
+        if (k == parts - 1) {
+            end = count;
+        } else {
+            while (end < count && weight < goal) weight += lengths[end++] + 64;
+        }
+        part[k].index = index;
+        part[k].algorithm = algorithm;
+        part[k].count = end - first;
+        part[k].data = data + first;
+        part[k].lengths = lengths + first;
+        part[k].out = out + first * size;
+        first = end;
+    }
+    /* the other parts on threads, the last one here */
+    for (size_t k = 0; k + 1 < parts; k++) {
+        part[k].started = part[k].count &&
+                          pthread_create(&part[k].thread, NULL, run_part, &part[k]) == 0;
+    }
+    run_part(&part[parts - 1]);
+    for (size_t k = 0; k + 1 < parts; k++) {
+        if (part[k].started) {
+            pthread_join(part[k].thread, NULL);
+        } else {
+            run_part(&part[k]); /* no thread to be had: here, then */
+        }
+    }
+    return 0;
+}
+
+void vn_digest_many(int algorithm, size_t count, const unsigned char *const *data,
+                    const size_t *lengths, unsigned char *out, int threads) {
+    vn_digest_many_with(-1, algorithm, count, data, lengths, out, threads);
+}
+
+/* ---- absorbing ------------------------------------------------------------- */
+
+int vn_absorb_many_with(int index, vn_state *const *states, size_t count,
+                        const unsigned char *const *data, const size_t *lengths) {
+    if (!count) return 0;
+    const int core = many_core(states[0]->algorithm);
+    if (index < 0) index = vn_kernel_chosen(core);
+    if (!vn_kernel_usable(core, index)) return -1;
+    struct scheduler *s = NULL;
+    if (count > 1 && vn_many_kernel(core, index)) s = new_scheduler(core, index);
+    if (!s) {
+        for (size_t i = 0; i < count; i++) vn_absorb(states[i], data[i], lengths[i]);
+        return 0;
+    }
+    s->algorithm = -1;
+    s->count = count;
+    s->data = data;
+    s->lengths = lengths;
+    s->out = NULL;
+    s->states = states;
+    schedule(s);
+    free(s);
+    return 0;
+}
+
+void vn_absorb_many(vn_state *const *states, size_t count, const unsigned char *const *data,
+                    const size_t *lengths) {
+    vn_absorb_many_with(-1, states, count, data, lengths);
+}

@@ -1,0 +1,246 @@
+/*
+ * SHA-256 of many messages at once on x86-64.
+ *
+ *   shani-x2      messages two at a time through the SHA extensions, the two
+ *                 streams' instructions interleaved: sha256rnds2 has a latency
+ *                 of about 4 cycles, so one stream leaves the unit idle; a
+ *                 trial on Zen 3 measured two streams at 1.82-1.86x OpenSSL,
+ *                 three or four erratic (the instructions only reach
+ *                 xmm0-15); here (Zen 4) three or four streams, even with
+ *                 AVX-512's 32 registers for the rest, were no faster than
+ *                 two: the unit is then busy. Up to 16 messages a call, in
+ *                 pairs, so that the scheduler's work is shared by more.
+ *   avx2-x8       one message per 32-bit lane of ymm (sha256_many_lanes.h):
+ *                 for CPUs without SHA-NI
+ *   avx512-x8     AVX-512 VL on ymm: vprord rotates, vpternlogd for the
+ *                 three-input functions and the three-way xors of the sigmas
+ *   avx512-x16    the same on zmm: about the cost of a SHA-NI stream a lane
+ *                 here, as it is bound by the vector units' throughput
+ *                 (formulations with plain xors, or nested rotates, were no
+ *                 faster)
+ *   avx512-shani  zmm when all 16 lanes are busy, else SHA-NI pairs
+ */
+#include "native.h"
+
+#if defined(VN_AMD64)
+#include <immintrin.h>
+
+#include "lanes_amd64.h"
+
+/* ---- SHA-NI, two streams ------------------------------------------------ */
+
+/* The two streams' four rounds with message words wa, wb (W[4i..4i+3]); as
+ * ROUNDS4 in sha256_amd64.c, each instruction once per stream in turn. */
+#define ROUNDS4_X2(wa, wb, i)                                                          \
+    do {                                                                               \
+        const __m128i k = _mm_loadu_si128((const __m128i *)&vn_sha256_k[4 * (i)]);    \
+        const __m128i wka = _mm_add_epi32((wa), k), wkb = _mm_add_epi32((wb), k);      \
+        cdgh_a = _mm_sha256rnds2_epu32(cdgh_a, abef_a, wka);                           \
+        cdgh_b = _mm_sha256rnds2_epu32(cdgh_b, abef_b, wkb);                           \
+        abef_a = _mm_sha256rnds2_epu32(abef_a, cdgh_a, _mm_shuffle_epi32(wka, 0x0e));  \
+        abef_b = _mm_sha256rnds2_epu32(abef_b, cdgh_b, _mm_shuffle_epi32(wkb, 0x0e));  \
+    } while (0)
+
+/* W[t..t+3] from the previous sixteen words, w0 the oldest four. */
+#define SCHEDULE(w0, w1, w2, w3) \
+    _mm_sha256msg2_epu32(        \
+        _mm_add_epi32(_mm_sha256msg1_epu32((w0), (w1)), _mm_alignr_epi8((w3), (w2), 4)), (w3))
+
+/* Lane `i`'s state as ABEF = (f, e, b, a) and CDGH = (h, g, d, c), from vector lane 0. */
+#define GET_STATE(abef, cdgh, i)                                                  \
+    do {                                                                          \
+        abef = _mm_set_epi32((int)state[0][i], (int)state[1][i], (int)state[4][i], \
+                             (int)state[5][i]);                                   \
+        cdgh = _mm_set_epi32((int)state[2][i], (int)state[3][i], (int)state[6][i], \
+                             (int)state[7][i]);                                   \
+    } while (0)
+#define PUT_STATE(abef, cdgh, i)                                \
+    do {                                                        \
+        state[0][i] = (uint32_t)_mm_extract_epi32((abef), 3);   \
+        state[1][i] = (uint32_t)_mm_extract_epi32((abef), 2);   \
+        state[4][i] = (uint32_t)_mm_extract_epi32((abef), 1);   \
+        state[5][i] = (uint32_t)_mm_cvtsi128_si32(abef);        \
+        state[2][i] = (uint32_t)_mm_extract_epi32((cdgh), 3);   \
+        state[3][i] = (uint32_t)_mm_extract_epi32((cdgh), 2);   \
+        state[6][i] = (uint32_t)_mm_extract_epi32((cdgh), 1);   \
+        state[7][i] = (uint32_t)_mm_cvtsi128_si32(cdgh);        \
+    } while (0)
+
+/* Lanes ia and ib (the same lane twice is fine: both write the same). */
+__attribute__((target("sha,sse4.1"), always_inline)) static inline void
+shani_pair(uint32_t (*state)[VN_MAX_LANES], int ia, int ib, const unsigned char *pa,
+           const unsigned char *pb, size_t blocks) {
+    const __m128i bswap = _mm_set_epi64x(0x0c0d0e0f08090a0bLL, 0x0405060700010203LL);
+    __m128i abef_a, cdgh_a, abef_b, cdgh_b;
+    GET_STATE(abef_a, cdgh_a, ia);
+    GET_STATE(abef_b, cdgh_b, ib);
+
+    for (; blocks; blocks--, pa += 64, pb += 64) {
+        const __m128i abef_a0 = abef_a, cdgh_a0 = cdgh_a, abef_b0 = abef_b, cdgh_b0 = cdgh_b;
+        __m128i a0 = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)pa), bswap);
+        __m128i b0 = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)pb), bswap);
+        __m128i a1 = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(pa + 16)), bswap);
+        __m128i b1 = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(pb + 16)), bswap);
+        __m128i a2 = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(pa + 32)), bswap);
+        __m128i b2 = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(pb + 32)), bswap);
+        __m128i a3 = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(pa + 48)), bswap);
+        __m128i b3 = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(pb + 48)), bswap);
+        ROUNDS4_X2(a0, b0, 0);
+        ROUNDS4_X2(a1, b1, 1);
+        ROUNDS4_X2(a2, b2, 2);
+        ROUNDS4_X2(a3, b3, 3);
+#pragma GCC unroll 3
+        for (int i = 4; i < 16; i += 4) {
+            a0 = SCHEDULE(a0, a1, a2, a3);
+            b0 = SCHEDULE(b0, b1, b2, b3);
+            ROUNDS4_X2(a0, b0, i);
+            a1 = SCHEDULE(a1, a2, a3, a0);
+            b1 = SCHEDULE(b1, b2, b3, b0);
+            ROUNDS4_X2(a1, b1, i + 1);
+            a2 = SCHEDULE(a2, a3, a0, a1);
+            b2 = SCHEDULE(b2, b3, b0, b1);
+            ROUNDS4_X2(a2, b2, i + 2);
+            a3 = SCHEDULE(a3, a0, a1, a2);
+            b3 = SCHEDULE(b3, b0, b1, b2);
+            ROUNDS4_X2(a3, b3, i + 3);
+        }
+        abef_a = _mm_add_epi32(abef_a, abef_a0);
+        cdgh_a = _mm_add_epi32(cdgh_a, cdgh_a0);
+        abef_b = _mm_add_epi32(abef_b, abef_b0);
+        cdgh_b = _mm_add_epi32(cdgh_b, cdgh_b0);
+    }
+    PUT_STATE(abef_a, cdgh_a, ia);
+    PUT_STATE(abef_b, cdgh_b, ib);
+}
+
+/* All the lanes, two at a time: the scheduler keeps many messages in flight
+ * (fewer, longer calls from it), and an odd one out runs as a pair with
+ * itself, which costs what one stream alone does. */
+__attribute__((target("sha,sse4.1"))) void vn_sha256_many_shani_x2(vn_lanes *lanes, int count,
+                                                                    size_t blocks) {
+    for (int i = 0; i < count; i += 2) {
+        const int j = i + 1 < count ? i + 1 : i;
+        shani_pair(lanes->state, i, j, lanes->data[i], lanes->data[j], blocks);
+    }
+}
+
+/* ---- vector lanes ------------------------------------------------------- */
+
+/* Each 32-bit word's bytes reversed: big-endian words. */
+#define BSWAP_BYTES 3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12
+
+__attribute__((target("avx2"), always_inline)) static inline void
+load_be_words_x8(__m256i x[16], const unsigned char *const *p, size_t offset) {
+    const __m256i bswap = _mm256_setr_epi8(BSWAP_BYTES, BSWAP_BYTES);
+    load_words_x8(x, p, offset);
+#pragma GCC unroll 16
+    for (int j = 0; j < 16; j++) x[j] = _mm256_shuffle_epi8(x[j], bswap);
+}
+
+__attribute__((target("avx512f,avx512bw"), always_inline)) static inline void
+load_be_words_x16(__m512i x[16], const unsigned char *const *p, size_t offset) {
+    const __m512i bswap = _mm512_broadcast_i32x4(_mm_setr_epi8(BSWAP_BYTES));
+    load_words_x16(x, p, offset);
+#pragma GCC unroll 16
+    for (int j = 0; j < 16; j++) x[j] = _mm512_shuffle_epi8(x[j], bswap);
+}
+
+/* AVX2: rotates are two shifts and an or; a sigma's three rotates, six
+ * shifts and five xors. Ch and Maj in three instructions each (Maj's a ^ b
+ * is the next round's b ^ c: the compiler keeps it). */
+#define AVX2_SHR(x, n) _mm256_srli_epi32((x), (n))
+#define AVX2_SHL(x, n) _mm256_slli_epi32((x), (n))
+#define AVX2_X(a, b) _mm256_xor_si256((a), (b))
+#define AVX2_ROR3(x, r1, r2, r3)                                                            \
+    AVX2_X(AVX2_X(AVX2_X(AVX2_SHR(x, r1), AVX2_SHL(x, 32 - (r1))),                         \
+                  AVX2_X(AVX2_SHR(x, r2), AVX2_SHL(x, 32 - (r2)))),                        \
+           AVX2_X(AVX2_SHR(x, r3), AVX2_SHL(x, 32 - (r3))))
+#define AVX2_SSIG(x, r1, r2, s)                                                             \
+    AVX2_X(AVX2_X(AVX2_X(AVX2_SHR(x, r1), AVX2_SHL(x, 32 - (r1))),                         \
+                  AVX2_X(AVX2_SHR(x, r2), AVX2_SHL(x, 32 - (r2)))),                        \
+           AVX2_SHR(x, s))
+
+#define KERNEL_NAME vn_sha256_many_avx2_x8
+#define KERNEL_AT avx2_x8_at
+#define TARGET __attribute__((target("avx2")))
+#define V __m256i
+#define VL 8
+#define V_LOAD(p) _mm256_load_si256((const __m256i *)(p))
+#define V_STORE(p, v) _mm256_store_si256((__m256i *)(p), (v))
+#define V_ADD(a, b) _mm256_add_epi32((a), (b))
+#define KADD(v, n) _mm256_add_epi32((v), _mm256_set1_epi32((int)KT[n]))
+#define BSIG0(x) AVX2_ROR3(x, 2, 13, 22)
+#define BSIG1(x) AVX2_ROR3(x, 6, 11, 25)
+#define SSIG0(x) AVX2_SSIG(x, 7, 18, 3)
+#define SSIG1(x) AVX2_SSIG(x, 17, 19, 10)
+#define CH(e, f, g) AVX2_X((g), _mm256_and_si256((e), AVX2_X((f), (g))))
+#define MAJ(a, b, c) AVX2_X((b), _mm256_and_si256(AVX2_X((a), (b)), AVX2_X((b), (c))))
+#define LOAD_WORDS(x, p, offset) load_be_words_x8((x), (p), (offset))
+#include "sha256_many_lanes.h"
+
+/* AVX-512: Ch = e ? f : g (0xca), Maj = majority (0xe8), three-way xor (0x96). */
+#define AVX512_TARGET __attribute__((target("avx2,avx512f,avx512vl,avx512bw")))
+
+#define KERNEL_NAME vn_sha256_many_avx512_x8
+#define KERNEL_AT avx512_x8_at
+#define TARGET AVX512_TARGET
+#define V __m256i
+#define VL 8
+#define V_LOAD(p) _mm256_load_si256((const __m256i *)(p))
+#define V_STORE(p, v) _mm256_store_si256((__m256i *)(p), (v))
+#define V_ADD(a, b) _mm256_add_epi32((a), (b))
+#define KADD(v, n) _mm256_add_epi32((v), _mm256_set1_epi32((int)KT[n]))
+#define X3(a, b, c) _mm256_ternarylogic_epi32((a), (b), (c), 0x96)
+#define BSIG0(x) X3(_mm256_ror_epi32((x), 2), _mm256_ror_epi32((x), 13), _mm256_ror_epi32((x), 22))
+#define BSIG1(x) X3(_mm256_ror_epi32((x), 6), _mm256_ror_epi32((x), 11), _mm256_ror_epi32((x), 25))
+#define SSIG0(x) X3(_mm256_ror_epi32((x), 7), _mm256_ror_epi32((x), 18), _mm256_srli_epi32((x), 3))
+#define SSIG1(x) \
+    X3(_mm256_ror_epi32((x), 17), _mm256_ror_epi32((x), 19), _mm256_srli_epi32((x), 10))
+#define CH(e, f, g) _mm256_ternarylogic_epi32((e), (f), (g), 0xca)
+#define MAJ(a, b, c) _mm256_ternarylogic_epi32((a), (b), (c), 0xe8)
+#define LOAD_WORDS(x, p, offset) load_be_words_x8((x), (p), (offset))
+#include "sha256_many_lanes.h"
+#undef X3
+
+#define KERNEL_NAME vn_sha256_many_avx512_x16
+#define KERNEL_AT avx512_x16_at
+#define TARGET AVX512_TARGET
+#define V __m512i
+#define VL 16
+#define V_LOAD(p) _mm512_load_si512((const void *)(p))
+#define V_STORE(p, v) _mm512_store_si512((void *)(p), (v))
+#define V_ADD(a, b) _mm512_add_epi32((a), (b))
+#define KADD(v, n) _mm512_add_epi32((v), _mm512_set1_epi32((int)KT[n]))
+#define X3(a, b, c) _mm512_ternarylogic_epi32((a), (b), (c), 0x96)
+#define BSIG0(x) X3(_mm512_ror_epi32((x), 2), _mm512_ror_epi32((x), 13), _mm512_ror_epi32((x), 22))
+#define BSIG1(x) X3(_mm512_ror_epi32((x), 6), _mm512_ror_epi32((x), 11), _mm512_ror_epi32((x), 25))
+#define SSIG0(x) X3(_mm512_ror_epi32((x), 7), _mm512_ror_epi32((x), 18), _mm512_srli_epi32((x), 3))
+#define SSIG1(x) \
+    X3(_mm512_ror_epi32((x), 17), _mm512_ror_epi32((x), 19), _mm512_srli_epi32((x), 10))
+#define CH(e, f, g) _mm512_ternarylogic_epi32((e), (f), (g), 0xca)
+#define MAJ(a, b, c) _mm512_ternarylogic_epi32((a), (b), (c), 0xe8)
+#define LOAD_WORDS(x, p, offset) load_be_words_x16((x), (p), (offset))
+#include "sha256_many_lanes.h"
+#undef X3
+
+/* ---- both ------------------------------------------------------------------- */
+
+/* Sixteen lanes in zmm when all sixteen are in use, else SHA-NI pairs: a zmm
+ * call costs the same with one lane as with sixteen, and here a zmm lane
+ * costs about what a SHA-NI stream does (a little less), so zmm pays only
+ * when full; with fewer messages in flight (a handful of files streaming,
+ * the last messages of a batch) the pairs keep all of them at SHA-NI's
+ * speed. */
+__attribute__((target("sha,sse4.1,avx2,avx512f,avx512vl,avx512bw"))) void
+vn_sha256_many_avx512_shani(vn_lanes *lanes, int count, size_t blocks) {
+    if (count == 16) {
+        avx512_x16_at(lanes, 0, 16, blocks);
+        return;
+    }
+    for (int i = 0; i < count; i += 2) {
+        const int j = i + 1 < count ? i + 1 : i;
+        shani_pair(lanes->state, i, j, lanes->data[i], lanes->data[j], blocks);
+    }
+}
+
+#endif
