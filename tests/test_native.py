@@ -109,29 +109,51 @@ def cpu_flags() -> List[str]:
 # ---- kernels and dispatch -------------------------------------------------
 
 
+CORES = ["md5", "sha256", "md5-many", "sha256-many"]
+
+
 def test_describe_names_the_chosen_kernels(native: ModuleType) -> None:
     chosen = native.kernel()
-    assert set(chosen) == {"md5", "sha256"}
-    assert native.describe() == f"md5: {chosen['md5']}, sha256: {chosen['sha256']}"
+    assert list(chosen) == CORES
+    assert native.describe() == ", ".join(f"{core}: {chosen[core]}" for core in CORES)
     names = [n for n in BRIDGES if registry.variant(n).provider == native.__name__]
     assert registry.load(names[0]).details == native.describe()
     for core, kernels in native.kernels().items():
-        assert kernels[0] == ("portable", True)  # the fallback, everywhere
-        assert (chosen[core], True) in kernels  # only a kernel this CPU runs is chosen
+        assert kernels[0].id == "portable" and kernels[0].usable  # the fallback, everywhere
+        usable = [k.name for k in kernels if k.usable]
+        assert chosen[core] in usable  # only a kernel this CPU runs is chosen
+        assert len({k.id for k in kernels}) == len(kernels)
+
+
+def expected_on_x86(flags: List[str]) -> Dict[str, str]:
+    """The ids dispatch must choose on an x86-64 CPU with these flags (dispatch.c's order)."""
+    sha_ni = all(flag in flags for flag in ("sha_ni", "ssse3", "sse4_1"))
+    avx2 = "avx2" in flags
+    avx512 = all(f"avx512{part}" in flags for part in ("f", "vl", "bw"))
+    many_sha = "avx512-shani" if avx512 and sha_ni else "shani-x2" if sha_ni else None
+    return {
+        "md5": "amd64",
+        "sha256": "shani" if sha_ni else "portable",
+        "md5-many": "avx512-x32" if avx512 else "avx2-x16" if avx2 else "portable",
+        "sha256-many": many_sha or ("avx512-x16" if avx512 else "avx2-x8" if avx2 else "portable"),
+    }
+
+
+def chosen_ids(native: ModuleType) -> Dict[str, str]:
+    kernels = native.kernels()
+    names = native.kernel()
+    return {core: next(k.id for k in kernels[core] if k.name == names[core]) for core in CORES}
 
 
 def test_dispatch_picks_the_fastest_kernel_here(native: ModuleType) -> None:
     if os.environ.get(PORTABLE_ENV, "") not in ("", "0"):
-        assert native.kernel() == {"md5": "portable", "sha256": "portable"}
+        assert set(chosen_ids(native).values()) == {"portable"}
         return
-    if platform.machine() not in ("x86_64", "AMD64"):
-        pytest.skip("the expectations below are x86-64's (tests/cross covers the others)")
-    flags = cpu_flags()
-    sha_ni = all(flag in flags for flag in ("sha_ni", "ssse3", "sse4_1"))
-    assert native.kernel() == {
-        "md5": "x86-64 scalar",
-        "sha256": "x86-64 SHA-NI" if sha_ni else "portable",
-    }
+    # the rule: the last kernel of each core this CPU runs
+    last = {core: [k.id for k in ks if k.usable][-1] for core, ks in native.kernels().items()}
+    assert chosen_ids(native) == last
+    if platform.machine() in ("x86_64", "AMD64"):
+        assert chosen_ids(native) == expected_on_x86(cpu_flags())
 
 
 @pytest.mark.parametrize("value", ["1", "0"])
@@ -146,13 +168,42 @@ def test_environment_forces_the_portable_kernels(native: ModuleType, value: str)
         "print(n.describe())\n"
     )
     described = run_python(code, **{PORTABLE_ENV: value}).strip()
+    kernels = native.kernels()
     if value == "1":
-        assert described == "md5: portable, sha256: portable"
+        names = {core: kernels[core][0].name for core in CORES}
     else:  # the rule: the last kernel of each core this CPU runs
-        fastest = {
-            core: [n for n, usable in ks if usable][-1] for core, ks in native.kernels().items()
-        }
-        assert described == f"md5: {fastest['md5']}, sha256: {fastest['sha256']}"
+        names = {core: [k.name for k in ks if k.usable][-1] for core, ks in kernels.items()}
+    assert described == ", ".join(f"{core}: {names[core]}" for core in CORES)
+
+
+def test_environment_forces_each_kernel_by_id(native: ModuleType) -> None:
+    """VARIANTS_NATIVE_KERNELS=core=id,... chooses those kernels; an unknown id or one this
+    CPU cannot run makes the import fail, saying which."""
+    code = (
+        f"import hashlib, {native.__name__} as n\n"
+        "data = bytes(range(256)) * 3\n"
+        "messages = [data[:k] for k in range(0, 700, 11)]\n"
+        "for algorithm in ('md5', 'sha224', 'sha256'):\n"
+        "    expected = [hashlib.new(algorithm, m).digest() for m in messages]\n"
+        "    assert [n.constructors()[algorithm](m).digest() for m in messages] == expected\n"
+        "    assert n.digest_many(algorithm, messages, False, 1) == expected\n"
+        "print(n.describe())\n"
+    )
+    kernels = native.kernels()
+    for core in CORES:
+        for kernel in kernels[core]:
+            if not kernel.usable:
+                continue
+            described = run_python(code, VARIANTS_NATIVE_KERNELS=f"{core}={kernel.id}")
+            assert f"{core}: {kernel.name}" in described.strip().split(", ")
+    result = subprocess.run(
+        [sys.executable, "-c", f"import {native.__name__}"],
+        env={**os.environ, "VARIANTS_NATIVE_KERNELS": "md5=no-such-kernel"},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode != 0 and "no-such-kernel" in result.stderr
 
 
 def blocks_strategy() -> Any:
@@ -172,12 +223,12 @@ def test_every_kernel_agrees_with_the_portable_one(
 ) -> None:
     buffer, offset = blocks
     data = memoryview(buffer)[offset:]  # misaligned on purpose
-    for core, kernels in native.kernels().items():
+    for core in IV:
         state = tuple(seed[: len(IV[core])])
         expected = native.block_function(core, "portable")(state, data)
-        for name, usable in kernels:
-            if usable:
-                assert native.block_function(core, name)(state, data) == expected, name
+        for kernel in native.kernels()[core]:
+            if kernel.usable:
+                assert native.block_function(core, kernel.id)(state, data) == expected, kernel
 
 
 @pytest.mark.parametrize("core", ["md5", "sha256"])
@@ -193,11 +244,11 @@ def test_block_functions_match_the_pure_python_ones(native: ModuleType, core: st
 def test_block_function_refuses_unknown_kernels(native: ModuleType) -> None:
     with pytest.raises(ValueError, match="no md5 kernel"):
         native.block_function("md5", "no-such-kernel")
-    for core, kernels in native.kernels().items():
-        for name, usable in kernels:
-            if not usable:
+    for core in IV:
+        for kernel in native.kernels()[core]:
+            if not kernel.usable:
                 with pytest.raises(ValueError, match="cannot run"):
-                    native.block_function(core, name)
+                    native.block_function(core, kernel.id)
 
 
 # ---- the cffi wrapper's state: bytes first, then C ------------------------------

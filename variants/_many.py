@@ -17,9 +17,9 @@ from typing import Any, Callable, Iterable, List, Sequence
 
 from variants._shell import Constructor, as_bytes
 
-#: A provider's own batch: (algorithm, the messages as a list, hexdigest,
-#: threads) -> the digests, with the errors ``checked`` raises.
-DigestMany = Callable[[str, List[object], bool, int], List[Any]]
+#: A provider's own batch: (algorithm, the messages, hexdigest, threads) ->
+#: the digests, with the errors ``checked`` raises.
+DigestMany = Callable[[str, Iterable[object], bool, int], List[Any]]
 
 
 def thread_count(threads: object) -> int:

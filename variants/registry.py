@@ -173,7 +173,7 @@ class Loaded:
         algorithm, constructor = self._constructor(name)
         count = _many.thread_count(threads)
         if self.many is not None:
-            return self.many(algorithm, list(messages), bool(hexdigest), count)
+            return self.many(algorithm, messages, bool(hexdigest), count)
         return _many.loop(constructor, _many.checked(messages), bool(hexdigest), count)
 
     def __repr__(self) -> str:

@@ -97,10 +97,14 @@ def _host_kernels() -> Dict[str, str]:
     has_avx512 = has_avx2 and all(f in flags for f in ("avx512f", "avx512vl", "avx512bw"))
     md5_many = "avx512-x32" if has_avx512 else "avx2-x16" if has_avx2 else "portable"
     sha256_many = (
-        "avx512-shani" if has_avx512 and has_sha_ni
-        else "shani-x2" if has_sha_ni
-        else "avx512-x16" if has_avx512
-        else "avx2-x8" if has_avx2
+        "avx512-shani"
+        if has_avx512 and has_sha_ni
+        else "shani-x2"
+        if has_sha_ni
+        else "avx512-x16"
+        if has_avx512
+        else "avx2-x8"
+        if has_avx2
         else "portable"
     )
     return {
@@ -123,8 +127,14 @@ def runs() -> List[Run]:
     if _host_is_x86_64():
         host = _host_kernels()
         matrix += [
-            Run("x86-64", None, "x86-64 scalar", host["sha256"], host["md5_many"],
-                host["sha256_many"]),
+            Run(
+                "x86-64",
+                None,
+                "x86-64 scalar",
+                host["sha256"],
+                host["md5_many"],
+                host["sha256_many"],
+            ),
             Run("x86-64", None, "portable", "portable", "portable", "portable", PORTABLE),
             # qemu's x86 models lack SHA-NI and AVX-512: the detection paths that say no
             Run("x86-64", "qemu64", "x86-64 scalar", "portable", "portable", "portable"),
@@ -135,20 +145,41 @@ def runs() -> List[Run]:
             md5_many = "avx2-x8" if host["md5_many"] == "avx2-x16" else "avx512-x16"
             sha256_many = "avx512-x8" if "avx512" in host["md5_many"] else "avx2-x8"
             matrix.append(
-                Run("x86-64", None, "portable", host["sha256"], md5_many, sha256_many,
+                Run(
+                    "x86-64",
+                    None,
+                    "portable",
+                    host["sha256"],
+                    md5_many,
+                    sha256_many,
                     forced(f"md5=portable,md5-many={md5_many},sha256-many={sha256_many}"),
-                    many_only=True)
+                    many_only=True,
+                )
             )
     full_rv = "rv64,zbb=true,zknh=true"
     matrix += [
         Run("aarch64", "max", "AArch64 scalar", "AArch64 SHA2", "neon-x8", "sha2-x2"),
         Run("aarch64", "cortex-a53", "AArch64 scalar", "AArch64 SHA2", "neon-x8", "sha2-x2"),
         Run("aarch64", "max", "portable", "portable", "portable", "portable", PORTABLE),
-        Run("aarch64", "max", "AArch64 scalar", "AArch64 SHA2", "neon-x4", "sha2-x2",
-            forced("md5-many=neon-x4"), many_only=True),
+        Run(
+            "aarch64",
+            "max",
+            "AArch64 scalar",
+            "AArch64 SHA2",
+            "neon-x4",
+            "sha2-x2",
+            forced("md5-many=neon-x4"),
+            many_only=True,
+        ),
         Run("riscv64", full_rv, "RISC-V Zbb", "RISC-V Zknh", "portable", "portable"),
-        Run("riscv64", "rv64,zbb=true,zknh=false", "RISC-V Zbb", "RISC-V Zbb", "portable",
-            "portable"),
+        Run(
+            "riscv64",
+            "rv64,zbb=true,zknh=false",
+            "RISC-V Zbb",
+            "RISC-V Zbb",
+            "portable",
+            "portable",
+        ),
         Run("riscv64", "sifive-u54", "portable", "portable", "portable", "portable"),
         Run("riscv64", full_rv, "portable", "portable", "portable", "portable", PORTABLE),
     ]

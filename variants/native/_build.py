@@ -67,7 +67,9 @@ CDEF = """
 typedef struct vn_hash { ...; } vn_hash;
 
 void vn_setup(void);
+const char *vn_setup_problem(void);
 int vn_kernel_count(int core);
+const char *vn_kernel_id(int core, int index);
 const char *vn_kernel_name(int core, int index);
 int vn_kernel_usable(int core, int index);
 int vn_kernel_chosen(int core);
@@ -77,7 +79,13 @@ void vn_start(vn_hash *h, int algorithm, const char *data, size_t length);
 void vn_update(vn_hash *h, const char *data, size_t length);
 int vn_digest(vn_hash *h, char *out);
 int vn_oneshot(int algorithm, const char *data, size_t length, char *out);
+int vn_digest_size(int algorithm);
 void vn_copy(vn_hash *dst, vn_hash *src);
+
+int vn_digest_many_with(int index, int algorithm, size_t count, const unsigned char *const *data,
+                        const size_t *lengths, unsigned char *out, int threads);
+int vn_update_many(vn_hash *const *hashes, size_t count, const unsigned char *const *data,
+                   const size_t *lengths);
 """
 
 #: Optimisation at the baseline ISA. -march=native would be wrong for a

@@ -1,5 +1,5 @@
 # The C-API extension (capi.c): the native kernels behind a CPython hash type.
-from typing import Final, Optional, Sequence, Tuple, final
+from typing import Any, Final, Iterable, List, Optional, Sequence, Tuple, final
 
 from typing_extensions import Buffer
 
@@ -29,6 +29,15 @@ def sha224(
 def sha256(
     data: Buffer = ..., *, usedforsecurity: bool = True, string: Optional[Buffer] = None
 ) -> HASH: ...
-def kernels() -> Tuple[Tuple[Tuple[str, bool], ...], ...]: ...
+def kernels() -> Tuple[Tuple[Tuple[str, str, bool], ...], ...]: ...
 def chosen(core: int, /) -> int: ...
 def compress(core: int, kernel: int, state: Sequence[int], data: Buffer, /) -> Tuple[int, ...]: ...
+def digest_many(
+    algorithm: int,
+    messages: Iterable[object],
+    hexdigest: bool,
+    threads: int,
+    kernel: int = -1,
+    /,
+) -> List[Any]: ...
+def absorb_many(hashes: Sequence[HASH], chunks: Sequence[object], /) -> None: ...

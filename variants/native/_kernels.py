@@ -1,69 +1,98 @@
-"""What both native bridges say about the kernels: the listing, the choice, block functions.
+"""What both native bridges say about the kernels: the listing, the choice, running one of them.
 
 Each bridge (the C-API module on CPython, the cffi module) compiles its own
 copy of the kernels and of their dispatch; it hands a ``KernelTable`` the
 listing, the choice and a way to run one kernel, and the table answers the
 same questions for both.
+
+There are four cores: ``md5`` and ``sha256`` hash one message at a time
+(their kernels are block functions); ``md5-many`` and ``sha256-many`` hash
+many messages at once, one per lane (their kernels run ``digest_many``).
 """
 
 from __future__ import annotations
 
-from typing import Callable, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, Iterable, List, NamedTuple, Optional, Sequence, Tuple
 
 from variants._shell import Compress, State
 
 #: The cores, numbered as in native.h.
-CORES: Dict[str, int] = {"md5": 0, "sha256": 1}
-#: The chaining state's length of each core, in 32-bit words.
+CORES: Dict[str, int] = {"md5": 0, "sha256": 1, "md5-many": 2, "sha256-many": 3}
+#: The cores that hash one message at a time, with their chaining state's length in words.
 STATE_WORDS: Dict[str, int] = {"md5": 4, "sha256": 8}
+#: The algorithms, numbered as in native.h, and the many-core each runs on.
+ALGORITHMS: Dict[str, int] = {"md5": 0, "sha224": 1, "sha256": 2}
+MANY_CORE: Dict[str, str] = {"md5": "md5-many", "sha224": "sha256-many", "sha256": "sha256-many"}
+#: What forces kernels, read when a bridge is imported: ``core=id,...`` (dispatch.c).
+KERNELS_ENV = "VARIANTS_NATIVE_KERNELS"
 
 #: Run kernel ``index`` of core ``number`` (-1: the chosen one) over whole
 #: blocks: the new state, or a ValueError.
 RunKernel = Callable[[int, int, State, memoryview], State]
+#: Hash ``messages`` with algorithm ``number`` in many-kernel ``index`` (-1: the
+#: chosen one): (algorithm, messages, hexdigest, threads, index) -> digests.
+RunMany = Callable[[int, Iterable[object], bool, int, int], List[Any]]
+
+
+class Kernel(NamedTuple):
+    """A kernel of this build: its short id (as VARIANTS_NATIVE_KERNELS names it), its
+    name, and whether this CPU can run it."""
+
+    id: str
+    name: str
+    usable: bool
 
 
 class KernelTable:
-    """One bridge's kernels: ``listing[core]`` is [(name, usable on this CPU)], portable first."""
+    """One bridge's kernels: ``listing[core number]`` is its kernels, portable first."""
 
     def __init__(
         self,
-        listing: Sequence[Sequence[Tuple[str, bool]]],
+        listing: Sequence[Sequence[Tuple[str, str, bool]]],
         chosen: Callable[[int], int],
         run: RunKernel,
+        run_many: RunMany,
     ) -> None:
-        self._listing = {core: list(listing[number]) for core, number in CORES.items()}
+        self._listing = {core: [Kernel(*k) for k in listing[n]] for core, n in CORES.items()}
         self._chosen = {core: chosen(number) for core, number in CORES.items()}
         self._run = run
+        self._run_many = run_many
 
-    def kernels(self) -> Dict[str, List[Tuple[str, bool]]]:
-        """Each core's kernels in this build, portable first, with whether this CPU runs them."""
+    def kernels(self) -> Dict[str, List[Kernel]]:
+        """Each core's kernels in this build, portable first."""
         return {core: list(kernels) for core, kernels in self._listing.items()}
 
     def kernel(self) -> Dict[str, str]:
-        """The kernel chosen for each core: ``{"md5": ..., "sha256": ...}``."""
-        return {core: self._listing[core][index][0] for core, index in self._chosen.items()}
+        """The name of the kernel chosen for each core: ``{"md5": ..., "sha256": ..., ...}``."""
+        return {core: self._listing[core][index].name for core, index in self._chosen.items()}
 
     def describe(self) -> str:
-        """The kernels chosen, e.g. ``md5: x86-64 scalar, sha256: x86-64 SHA-NI``."""
+        """The kernels chosen, e.g. ``md5: x86-64 scalar, sha256: x86-64 SHA-NI, ...``."""
         return ", ".join(f"{core}: {name}" for core, name in self.kernel().items())
 
-    def block_function(self, core: str, kernel_name: Optional[str] = None) -> Compress:
+    def _index(self, core: str, kernel_id: Optional[str]) -> int:
+        """The index of ``kernel_id`` among ``core``'s kernels (-1 for None: the chosen one)."""
+        if kernel_id is None:
+            return -1
+        kernels = self._listing[core]
+        ids = [kernel.id for kernel in kernels]
+        if kernel_id not in ids:
+            raise ValueError(f"no {core} kernel {kernel_id!r} here; there are {ids}")
+        index = ids.index(kernel_id)
+        if not kernels[index].usable:
+            raise ValueError(f"this CPU cannot run the {core} kernel {kernel_id!r}")
+        return index
+
+    def block_function(self, core: str, kernel_id: Optional[str] = None) -> Compress:
         """The block function of ``core`` ("md5" or "sha256") running one kernel.
 
-        ``kernel_name`` picks a kernel by its name in ``kernels()`` (the chosen
+        ``kernel_id`` picks a kernel by its id in ``kernels()`` (the chosen
         one if None); a kernel this CPU cannot run is a ValueError. The
         signature is the pure-Python variants': ``compress(state, data) ->
         state`` over whole 64-byte blocks.
         """
         number = CORES[core]
-        index = -1
-        if kernel_name is not None:
-            names = [name for name, _ in self._listing[core]]
-            if kernel_name not in names:
-                raise ValueError(f"no {core} kernel {kernel_name!r} here; there are {names}")
-            index = names.index(kernel_name)
-            if not self._listing[core][index][1]:
-                raise ValueError(f"this CPU cannot run the {core} kernel {kernel_name!r}")
+        index = self._index(core, kernel_id)
         run = self._run
         words = STATE_WORDS[core]
 
@@ -77,4 +106,22 @@ class KernelTable:
 
     def block_functions(self) -> Dict[str, Compress]:
         """The chosen kernels as block functions, by core: for the block-only benchmark."""
-        return {core: self.block_function(core) for core in CORES}
+        return {core: self.block_function(core) for core in STATE_WORDS}
+
+    def digest_many_with(
+        self,
+        kernel_id: Optional[str],
+        algorithm: str,
+        messages: Iterable[object],
+        hexdigest: bool = False,
+        threads: int = 1,
+    ) -> List[Any]:
+        """``digest_many`` of ``algorithm`` on the many-kernel ``kernel_id`` (None: the chosen)."""
+        index = self._index(MANY_CORE[algorithm], kernel_id)
+        return self._run_many(ALGORITHMS[algorithm], messages, hexdigest, threads, index)
+
+    def digest_many(
+        self, algorithm: str, messages: Iterable[object], hexdigest: bool, threads: int
+    ) -> List[Any]:
+        """The provider's batch (``registry.Loaded.digest_many`` checks the arguments)."""
+        return self._run_many(ALGORITHMS[algorithm], messages, hexdigest, threads, -1)

@@ -10,7 +10,7 @@ hashlib does. The registry reaches this module as the ``provider`` of the
 
 from __future__ import annotations
 
-from typing import Dict
+from typing import Any, Dict, Iterable, List, Sequence
 
 from variants._shell import Constructor, State
 from variants.native._kernels import KernelTable
@@ -23,10 +23,13 @@ except ImportError as exc:  # not built here (no C compiler at install time), or
 __all__ = [
     "GIL_MINSIZE",
     "HASH",
+    "absorb_many",
     "block_function",
     "block_functions",
     "constructors",
     "describe",
+    "digest_many",
+    "digest_many_with",
     "kernel",
     "kernels",
     "md5",
@@ -47,12 +50,28 @@ def _run(core: int, index: int, state: State, data: memoryview) -> State:
     return result
 
 
-_table = KernelTable(_capi.kernels(), _capi.chosen, _run)
+def _run_many(
+    algorithm: int, messages: Iterable[object], hexdigest: bool, threads: int, index: int
+) -> List[Any]:
+    return _capi.digest_many(algorithm, messages, hexdigest, threads, index)
+
+
+_table = KernelTable(_capi.kernels(), _capi.chosen, _run, _run_many)
 kernels = _table.kernels
 kernel = _table.kernel
 describe = _table.describe
 block_function = _table.block_function
 block_functions = _table.block_functions
+digest_many = _table.digest_many
+digest_many_with = _table.digest_many_with
+
+
+def absorb_many(hashes: Sequence[HASH], chunks: Sequence[object]) -> None:
+    """``hashes[i].update(chunks[i])`` for every i, through the lanes: several streams at once.
+
+    The objects must be distinct and of one core (MD5, or SHA-224 and SHA-256).
+    """
+    _capi.absorb_many(tuple(hashes), tuple(chunks))
 
 
 def constructors() -> Dict[str, Constructor]:

@@ -15,10 +15,21 @@ study can show what each bridge costs over the same kernels.
 from __future__ import annotations
 
 import threading
-from typing import Any, ClassVar, Dict, NoReturn, Optional, Type, TypeVar
+from typing import (
+    Any,
+    ClassVar,
+    Dict,
+    Iterable,
+    List,
+    NoReturn,
+    Optional,
+    Sequence,
+    Type,
+    TypeVar,
+)
 
 from variants._shell import _EMPTY, Constructor, State, as_bytes, data_argument
-from variants.native._kernels import STATE_WORDS, KernelTable
+from variants.native._kernels import ALGORITHMS, CORES, KERNELS_ENV, KernelTable
 
 try:
     from variants.native._cffi import ffi, lib
@@ -28,18 +39,21 @@ except ImportError as exc:  # not built here (no compiler or cffi at install tim
 __all__ = [
     "PENDING_LIMIT",
     "NativeHash",
+    "absorb_many",
     "block_function",
     "block_functions",
     "constructors",
     "describe",
+    "digest_many",
+    "digest_many_with",
     "kernel",
     "kernels",
 ]
 
-#: The algorithms, numbered as in native.h.
-_ALGORITHMS: Dict[str, int] = {"md5": 0, "sha224": 1, "sha256": 2}
 
 lib.vn_setup()
+if lib.vn_setup_problem():
+    raise ImportError(f"{KERNELS_ENV}: {ffi.string(lib.vn_setup_problem()).decode()}")
 
 # Bound once: every attribute lookup saved counts on the 64-byte path.
 _new = ffi.new
@@ -123,8 +137,9 @@ class NativeHash:
             view = _buffer(data)
             _update(state, view, len(view))
 
-    def _grow(self, data: object) -> Any:
-        """Append ``data`` to the pending bytes if it fits (None), else the C state to update."""
+    def _grow(self, data: Optional[object]) -> Any:
+        """Append ``data`` to the pending bytes if it fits (None), else the C state to update
+        (``data`` None: always the C state)."""
         while True:
             with _pending_lock:
                 state = self._state
@@ -177,7 +192,7 @@ class NativeHash:
 
 
 def _make_constructor(name: str, digest_size: int) -> Constructor:
-    algorithm = _ALGORITHMS[name]
+    algorithm = ALGORITHMS[name]
     namespace = {
         "__slots__": (),
         "__doc__": f"{name.upper()} hash object over cffi, like hashlib's.",
@@ -231,19 +246,86 @@ def _run(core: int, index: int, state: State, data: memoryview) -> State:
     return tuple(words)
 
 
+def _pointer(what: str, index: int, message: object, keep: List[Any]) -> Any:
+    """A pointer to the bytes of ``message`` for C (kept alive by ``keep``), or hashlib's
+    error naming it ``what[index]``."""
+    try:
+        view = message if type(message) is bytes else as_bytes(message)
+    except (TypeError, BufferError) as exc:
+        raise type(exc)(f"{what}[{index}]: {exc}") from None
+    try:
+        pointer = _from_buffer("unsigned char[]", view)
+    except TypeError:  # a buffer with no fixed address (on PyPy): a copy
+        pointer = _from_buffer("unsigned char[]", bytes(view))
+    keep.append(pointer)
+    return pointer
+
+
+def _run_many(
+    algorithm: int, messages: Iterable[object], hexdigest: bool, threads: int, index: int
+) -> List[Any]:
+    if not isinstance(messages, (list, tuple)):
+        messages = list(messages)
+    count = len(messages)
+    keep: List[Any] = []
+    data = _new("const unsigned char *[]", max(count, 1))
+    lengths = _new("size_t[]", max(count, 1))
+    for i, message in enumerate(messages):
+        data[i] = _pointer("messages", i, message, keep)
+        lengths[i] = len(keep[-1])
+    size = lib.vn_digest_size(algorithm)
+    out = _new("unsigned char[]", max(count * size, 1))
+    if lib.vn_digest_many_with(index, algorithm, count, data, lengths, out, threads) < 0:
+        raise ValueError(f"no many-kernel {index} runs on this CPU")
+    raw = ffi.buffer(out)[: count * size]
+    digests = [raw[i : i + size] for i in range(0, count * size, size)]
+    return [digest.hex() for digest in digests] if hexdigest else digests
+
+
+def absorb_many(hashes: Sequence[NativeHash], chunks: Sequence[object]) -> None:
+    """``hashes[i].update(chunks[i])`` for every i, through the lanes: several streams at once.
+
+    The objects must be distinct and of one core (MD5, or SHA-224 and SHA-256).
+    """
+    if len(hashes) != len(chunks):
+        raise ValueError("as many chunks as hash objects are needed")
+    if len({id(h) for h in hashes}) != len(hashes):
+        raise ValueError("a hash object appears twice")
+    if len({h._algorithm == ALGORITHMS["md5"] for h in hashes}) > 1:
+        raise ValueError("MD5 and SHA-2 objects cannot share the lanes")
+    keep: List[Any] = []
+    count = len(hashes)
+    states = _new("vn_hash *[]", max(count, 1))
+    data = _new("const unsigned char *[]", max(count, 1))
+    lengths = _new("size_t[]", max(count, 1))
+    for i, (h, chunk) in enumerate(zip(hashes, chunks)):
+        states[i] = h._grow(None)
+        data[i] = _pointer("chunks", i, chunk, keep)
+        lengths[i] = len(keep[-1])
+    if lib.vn_update_many(states, count, data, lengths) < 0:
+        raise MemoryError
+
+
 _table = KernelTable(
     [
         [
-            (ffi.string(lib.vn_kernel_name(core, i)).decode(), bool(lib.vn_kernel_usable(core, i)))
+            (
+                ffi.string(lib.vn_kernel_id(core, i)).decode(),
+                ffi.string(lib.vn_kernel_name(core, i)).decode(),
+                bool(lib.vn_kernel_usable(core, i)),
+            )
             for i in range(lib.vn_kernel_count(core))
         ]
-        for core in range(len(STATE_WORDS))
+        for core in range(len(CORES))
     ],
     lib.vn_kernel_chosen,
     _run,
+    _run_many,
 )
 kernels = _table.kernels
 kernel = _table.kernel
 describe = _table.describe
 block_function = _table.block_function
 block_functions = _table.block_functions
+digest_many = _table.digest_many
+digest_many_with = _table.digest_many_with

@@ -4,6 +4,8 @@
  * threads can be in here with the same object; hashlib promises that their
  * updates do not mix, and that a digest or copy sees whole updates only.
  */
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "native.h"
@@ -33,4 +35,32 @@ void vn_copy(vn_hash *dst, vn_hash *src) {
     dst->s = src->s;
     pthread_mutex_unlock(&src->lock);
     pthread_mutex_init(&dst->lock, NULL);
+}
+
+static int by_address(const void *a, const void *b) {
+    const uintptr_t x = (uintptr_t)*(vn_hash *const *)a, y = (uintptr_t)*(vn_hash *const *)b;
+    return (x > y) - (x < y);
+}
+
+int vn_update_many(vn_hash *const *hashes, size_t count, const unsigned char *const *data,
+                   const size_t *lengths) {
+    vn_hash **order = malloc(sizeof *order * (count ? count : 1));
+    vn_state **states = malloc(sizeof *states * (count ? count : 1));
+    if (order == NULL || states == NULL) {
+        free(order);
+        free(states);
+        return -1;
+    }
+    for (size_t i = 0; i < count; i++) {
+        order[i] = hashes[i];
+        states[i] = &hashes[i]->s;
+    }
+    /* in address order, so that two calls cannot wait on each other */
+    qsort(order, count, sizeof *order, by_address);
+    for (size_t i = 0; i < count; i++) pthread_mutex_lock(&order[i]->lock);
+    vn_absorb_many(states, count, data, lengths);
+    for (size_t i = count; i-- > 0;) pthread_mutex_unlock(&order[i]->lock);
+    free(order);
+    free(states);
+    return 0;
 }

@@ -231,5 +231,10 @@ void vn_update(vn_hash *h, const char *data, size_t length);
 int vn_digest(vn_hash *h, char *out);
 /* Make `dst` (fresh memory) an independent copy of `src`. */
 void vn_copy(vn_hash *dst, vn_hash *src);
+/* vn_update(hashes[i], data[i], lengths[i]) for every i, through the lanes of
+ * vn_absorb_many (the objects distinct, of one core), each object locked for
+ * the whole call. Returns 0, or -1 (doing nothing) if it could not allocate. */
+int vn_update_many(vn_hash *const *hashes, size_t count, const unsigned char *const *data,
+                   const size_t *lengths);
 
 #endif

@@ -1,0 +1,183 @@
+"""Many messages at once: digest_many and md5_many, sha224_many, sha256_many, on every variant.
+
+The native variant runs them in SIMD lanes (variants/native/many.c), every
+many-kernel of this CPU forced in turn here; the others loop. Either way the
+result is a hashlib list comprehension's.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import random
+from types import ModuleType
+from typing import Any, Iterator, List
+
+import pytest
+
+import variants
+from variants import registry
+
+from conftest import jdk_pattern, load_or_skip
+
+ALGORITHMS = ["md5", "sha224", "sha256"]
+#: Batch sizes around every lane count a kernel has (8, 16, 32; 2 and 4 on AArch64).
+COUNTS = [0, 1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 1000]
+BRIDGES = [v.name for v in registry.VARIANTS if v.kind == "native"]
+CORE = {"md5": "md5-many", "sha224": "sha256-many", "sha256": "sha256-many"}
+
+
+def expected(algorithm: str, messages: List[bytes], hexdigest: bool = False) -> List[object]:
+    digests = [hashlib.new(algorithm, message) for message in messages]
+    return [d.hexdigest() if hexdigest else d.digest() for d in digests]
+
+
+def mixed(count: int, longest: int = 300, seed: int = 0) -> List[bytes]:
+    """``count`` messages of random lengths up to ``longest``, each its own bytes."""
+    rng = random.Random(seed)
+    data = jdk_pattern(longest + 256)
+    return [data[rng.randrange(256) :][: rng.randrange(longest + 1)] for _ in range(count)]
+
+
+def test_every_variant_agrees_with_hashlib(loaded: registry.Loaded) -> None:
+    messages = mixed(300)
+    for algorithm in loaded.algorithms_available:
+        assert loaded.digest_many(algorithm, messages) == expected(algorithm, messages)
+        many = getattr(loaded, f"{algorithm}_many")
+        assert many(messages[:40], hexdigest=True) == expected(algorithm, messages[:40], True)
+        assert many(iter(messages[:5]), threads=2) == expected(algorithm, messages[:5])
+
+
+@pytest.fixture(scope="module", params=BRIDGES)
+def bridge(request: pytest.FixtureRequest) -> ModuleType:
+    load_or_skip(request.param)
+    provider = registry.variant(request.param).provider
+    assert provider is not None
+    return importlib.import_module(provider)
+
+
+def kernel_ids(bridge: ModuleType, algorithm: str) -> List[str]:
+    """The many-kernels of ``algorithm`` this CPU runs."""
+    return [k.id for k in bridge.kernels()[CORE[algorithm]] if k.usable]
+
+
+@pytest.mark.parametrize("algorithm", ALGORITHMS)
+def test_every_many_kernel_on_every_batch_shape(bridge: ModuleType, algorithm: str) -> None:
+    """Batch sizes around the lane counts; mixed, equal and padding-edge lengths."""
+    shapes = {
+        "mixed": [mixed(count, seed=count) for count in COUNTS],
+        "equal": [[jdk_pattern(length)] * 40 for length in (0, 1, 55, 56, 63, 64, 65, 119, 128)],
+        "growing": [[jdk_pattern(n) for n in range(300)]],
+    }
+    for kernel in kernel_ids(bridge, algorithm):
+        for name, batches in shapes.items():
+            for messages in batches:
+                got = bridge.digest_many_with(kernel, algorithm, messages)
+                assert got == expected(algorithm, messages), (kernel, name, len(messages))
+
+
+@pytest.mark.parametrize("algorithm", ["md5", "sha256"])
+def test_long_and_short_messages_together(bridge: ModuleType, algorithm: str) -> None:
+    """Random lengths up to 1 MiB: lanes finish at different times and take the next message."""
+    rng = random.Random(7)
+    data = jdk_pattern((1 << 20) + 64)
+    messages = [data[rng.randrange(64) :][: rng.choice([0, 5, 64, 1000, 70000, 1 << 20])]]
+    messages += [data[: rng.randrange(1 << 20)] for _ in range(12)] + mixed(50)
+    rng.shuffle(messages)
+    for kernel in kernel_ids(bridge, algorithm):
+        assert bridge.digest_many_with(kernel, algorithm, messages) == expected(algorithm, messages)
+
+
+@pytest.mark.parametrize("threads", [0, 1, 2, 3, 7])
+def test_threads_give_the_same_list(bridge: ModuleType, threads: int) -> None:
+    messages = mixed(500, longest=5000) + [jdk_pattern(300_000)] * 3
+    for algorithm in ALGORITHMS:
+        digests = expected(algorithm, messages)
+        count = threads or 2
+        assert bridge.digest_many_with(None, algorithm, messages, False, count) == digests
+
+
+def test_buffers_of_every_kind(loaded: registry.Loaded) -> None:
+    data = jdk_pattern(200)
+    messages: List[Any] = [data, bytearray(data), memoryview(data)[3:], memoryview(data).cast("I")]
+    for algorithm in loaded.algorithms_available:
+        reference = [bytes(memoryview(m).cast("B")) for m in messages]
+        assert loaded.digest_many(algorithm, messages) == expected(algorithm, reference)
+
+
+def raising(messages: List[bytes], after: int) -> Iterator[bytes]:
+    yield from messages[:after]
+    raise RuntimeError("the generator gave up")
+
+
+@pytest.mark.parametrize(
+    "bad",
+    ["text", None, 42, object()],
+    ids=lambda bad: type(bad).__name__,
+)
+def test_a_bad_message_is_hashlibs_error_naming_its_index(
+    loaded: registry.Loaded, bad: object
+) -> None:
+    try:
+        hashlib.md5(bad)  # type: ignore[arg-type]
+    except TypeError as exc:
+        message = str(exc)
+    good = mixed(10)
+    for algorithm in loaded.algorithms_available:
+        for index in (0, 3, 10):
+            messages: List[object] = [*good[:index], bad, *good[index:]]
+            with pytest.raises(TypeError) as raised:
+                loaded.digest_many(algorithm, messages)
+            assert str(raised.value) == f"messages[{index}]: {message}"
+        # far into a batch longer than one of C's windows
+        long_batch: List[object] = [*mixed(5000), bad]
+        with pytest.raises(TypeError, match=r"messages\[5000\]"):
+            loaded.digest_many(algorithm, long_batch)
+
+
+def test_a_generator_that_raises_gives_no_result(loaded: registry.Loaded) -> None:
+    for algorithm in loaded.algorithms_available:
+        with pytest.raises(RuntimeError, match="gave up"):
+            loaded.digest_many(algorithm, raising(mixed(20), 12))
+
+
+def test_arguments_are_checked(loaded: registry.Loaded) -> None:
+    with pytest.raises(ValueError, match="unsupported hash type"):
+        loaded.digest_many("sha1", [b"x"])
+    algorithm = sorted(loaded.algorithms_available)[0]
+    with pytest.raises(ValueError):
+        loaded.digest_many(algorithm, [b"x"], threads=-1)
+    with pytest.raises(TypeError):
+        loaded.digest_many(algorithm, [b"x"], threads=1.5)  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        loaded.digest_many(algorithm, [b"x"], True)  # type: ignore[call-arg]  # keywords only
+
+
+def test_the_drop_in_has_them() -> None:
+    messages = mixed(100)
+    for algorithm in ALGORITHMS:
+        digests = expected(algorithm, messages)
+        assert variants.digest_many(algorithm.upper(), messages) == digests
+        assert getattr(variants, f"{algorithm}_many")(messages) == digests
+
+
+def test_streams_through_the_lanes(bridge: ModuleType) -> None:
+    """absorb_many: several objects, each fed its own chunks, as update() would feed them."""
+    rng = random.Random(3)
+    data = jdk_pattern(400_000)
+    for algorithms in (["md5"] * 5, ["sha224", "sha256", "sha256"]):
+        hashes = [bridge.constructors()[a](data[: rng.randrange(100)]) for a in algorithms]
+        references = [h.copy() for h in hashes]
+        for _ in range(6):
+            chunks = [data[: rng.choice([0, 1, 63, 64, 65, 5000, 131072])] for _ in hashes]
+            bridge.absorb_many(hashes, chunks)
+            for reference, chunk in zip(references, chunks):
+                reference.update(chunk)
+            assert [h.digest() for h in hashes] == [r.digest() for r in references]
+    md5 = bridge.constructors()["md5"]()
+    with pytest.raises(ValueError, match="twice"):
+        bridge.absorb_many([md5, md5], [b"a", b"b"])
+    with pytest.raises(ValueError, match="cannot share"):
+        bridge.absorb_many([md5, bridge.constructors()["sha256"]()], [b"a", b"b"])
+    with pytest.raises(TypeError, match=r"chunks\[1\]"):
+        bridge.absorb_many([md5, bridge.constructors()["md5"]()], [b"a", "text"])
