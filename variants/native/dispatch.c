@@ -118,7 +118,7 @@ static const struct kernel sha256_many_kernels[] = {
     {"avx512-x16", "AVX-512 x16", NULL, vn_sha256_many_avx512_x16, 16, "avx512-x8", NEEDS_AVX512},
     {"shani-x2", "SHA-NI x2 (interleaved pairs)", NULL, vn_sha256_many_shani_x2, 16, NULL,
      NEEDS_SHANI},
-    {"avx512-shani", "AVX-512 x16, or SHA-NI pairs", NULL, vn_sha256_many_avx512_shani, 16, NULL,
+    {"avx512-shani", "AVX-512 x16 or SHA-NI pairs", NULL, vn_sha256_many_avx512_shani, 16, NULL,
      NEEDS_AVX512 | NEEDS_SHANI},
 #elif defined(VN_ARM64)
     {"sha2-x2", "AArch64 SHA2 x2 (interleaved pairs)", NULL, vn_sha256_many_sha2_x2, 16, NULL,
