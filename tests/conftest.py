@@ -61,6 +61,62 @@ def pytest_collection_modifyitems(config: pytest.Config, items: List[pytest.Item
             item.add_marker(skip)
 
 
+#: The tests that run every kernel of this CPU in this process; with both among the
+#: tests that ran, the session also checks that every such kernel did run.
+KERNEL_TESTS = (
+    "test_native.py::test_every_kernel_agrees_with_the_portable_one",
+    "test_many.py::test_every_many_kernel_on_every_batch_shape",
+)
+_session = {"deselected": False, "kernel_tests": False}
+
+
+def pytest_deselected(items: List[pytest.Item]) -> None:
+    _session["deselected"] = True
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    names = {item.nodeid.split("[")[0].rsplit("/", 1)[-1] for item in session.items}
+    _session["kernel_tests"] = all(test in names for test in KERNEL_TESTS)
+
+
+def kernels_not_run() -> List[str]:
+    """Every kernel this CPU can run that no test ran, by native variant loaded here."""
+    missing = []
+    for name in ("native", "native-cffi"):
+        if name not in registry.loaded():
+            continue
+        provider = registry.load(name).modules[0]
+        ran = provider.ran()
+        for core, kernels in provider.kernels().items():
+            missing += [
+                f"{name}: {core} kernel {k.id} ({k.name})"
+                for k in kernels
+                if k.usable and k.id not in ran[core]
+            ]
+    return missing
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """A kernel compiled for this CPU that never ran fails the run (when the whole suite ran)."""
+    if exitstatus != 0 or _session["deselected"] or not _session["kernel_tests"]:
+        return
+    missing = kernels_not_run()
+    reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+    if missing:
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+        if reporter is not None:
+            reporter.write_line("")
+            for line in missing:
+                reporter.write_line(f"FAILED: this CPU runs it, but no test ran {line}", red=True)
+    elif reporter is not None:
+        reporter.write_line("")
+        for name in ("native", "native-cffi"):
+            if name in registry.loaded():
+                ran = registry.load(name).modules[0].ran()
+                kernels = "; ".join(f"{core}: {', '.join(ids)}" for core, ids in ran.items())
+                reporter.write_line(f"{name} kernels run: {kernels}")
+
+
 def pairs() -> List[Tuple[str, str]]:
     """(variant, algorithm) for every registered variant and algorithm it provides."""
     return [(v.name, alg) for v in registry.VARIANTS for alg in v.algorithms]

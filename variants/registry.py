@@ -335,6 +335,11 @@ def _import(entry: Variant) -> Loaded:
     return Loaded(entry, make_types(entry.name, compress), compress, tuple(modules.values()))
 
 
+def loaded() -> List[str]:
+    """The variants imported in this process so far."""
+    return list(_loaded)
+
+
 def status(name: str) -> Optional[str]:
     """None if the variant is importable here, else the reason it is not."""
     try:

@@ -73,6 +73,7 @@ const char *vn_kernel_id(int core, int index);
 const char *vn_kernel_name(int core, int index);
 int vn_kernel_usable(int core, int index);
 int vn_kernel_chosen(int core);
+int vn_kernel_ran(int core, int index);
 int vn_compress(int core, int index, uint32_t *state, const char *data, size_t blocks);
 
 void vn_start(vn_hash *h, int algorithm, const char *data, size_t length);

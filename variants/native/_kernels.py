@@ -52,11 +52,13 @@ class KernelTable:
         chosen: Callable[[int], int],
         run: RunKernel,
         run_many: RunMany,
+        ran: Callable[[int, int], bool],
     ) -> None:
         self._listing = {core: [Kernel(*k) for k in listing[n]] for core, n in CORES.items()}
         self._chosen = {core: chosen(number) for core, number in CORES.items()}
         self._run = run
         self._run_many = run_many
+        self._ran = ran
 
     def kernels(self) -> Dict[str, List[Kernel]]:
         """Each core's kernels in this build, portable first."""
@@ -65,6 +67,14 @@ class KernelTable:
     def kernel(self) -> Dict[str, str]:
         """The name of the kernel chosen for each core: ``{"md5": ..., "sha256": ..., ...}``."""
         return {core: self._listing[core][index].name for core, index in self._chosen.items()}
+
+    def ran(self) -> Dict[str, List[str]]:
+        """The ids of each core's kernels that have run in this process (the tests check
+        that every kernel this CPU can run did)."""
+        return {
+            core: [k.id for i, k in enumerate(kernels) if self._ran(CORES[core], i)]
+            for core, kernels in self._listing.items()
+        }
 
     def describe(self) -> str:
         """The kernels chosen, e.g. ``md5: x86-64 scalar, sha256: x86-64 SHA-NI, ...``."""

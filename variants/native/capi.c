@@ -427,6 +427,20 @@ error:
     return NULL;
 }
 
+PyDoc_STRVAR(ran_doc, "ran($module, core, index, /)\n--\n\n"
+                      "Whether kernel number index of core has run in this process.");
+
+static PyObject *module_ran(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
+    (void)module;
+    if (nargs != 2) {
+        PyErr_Format(PyExc_TypeError, "ran() takes 2 arguments (%zd given)", nargs);
+        return NULL;
+    }
+    const long core = PyLong_AsLong(args[0]), index = PyLong_AsLong(args[1]);
+    if ((core == -1 || index == -1) && PyErr_Occurred()) return NULL;
+    return PyBool_FromLong(vn_kernel_ran((int)core, (int)index));
+}
+
 PyDoc_STRVAR(chosen_doc, "chosen($module, core, /)\n--\n\n"
                          "The index of the kernel dispatch chose for core (0: md5, 1: sha256, "
                          "2: md5-many, 3: sha256-many).");
@@ -781,6 +795,7 @@ static PyMethodDef module_methods[] = {
      sha256_doc},
     {"kernels", module_kernels, METH_NOARGS, kernels_doc},
     {"chosen", module_chosen, METH_O, chosen_doc},
+    {"ran", (PyCFunction)(void (*)(void))module_ran, METH_FASTCALL, ran_doc},
     {"compress", (PyCFunction)(void (*)(void))module_compress, METH_FASTCALL, compress_doc},
     {"digest_many", (PyCFunction)(void (*)(void))module_digest_many, METH_FASTCALL,
      digest_many_doc},

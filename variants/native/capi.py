@@ -33,6 +33,7 @@ __all__ = [
     "kernel",
     "kernels",
     "md5",
+    "ran",
     "sha224",
     "sha256",
 ]
@@ -56,9 +57,10 @@ def _run_many(
     return _capi.digest_many(algorithm, messages, hexdigest, threads, index)
 
 
-_table = KernelTable(_capi.kernels(), _capi.chosen, _run, _run_many)
+_table = KernelTable(_capi.kernels(), _capi.chosen, _run, _run_many, _capi.ran)
 kernels = _table.kernels
 kernel = _table.kernel
+ran = _table.ran
 describe = _table.describe
 block_function = _table.block_function
 block_functions = _table.block_functions

@@ -48,6 +48,7 @@ __all__ = [
     "digest_many_with",
     "kernel",
     "kernels",
+    "ran",
 ]
 
 
@@ -321,9 +322,11 @@ _table = KernelTable(
     lib.vn_kernel_chosen,
     _run,
     _run_many,
+    lambda core, index: bool(lib.vn_kernel_ran(core, index)),
 )
 kernels = _table.kernels
 kernel = _table.kernel
+ran = _table.ran
 describe = _table.describe
 block_function = _table.block_function
 block_functions = _table.block_functions

@@ -372,10 +372,33 @@ vn_blocks_fn *vn_kernel(int core, int index) {
 
 vn_blocks_fn *vn_chosen(int core) { return vn_kernel(core, vn_kernel_chosen(core)); }
 
+/* Which kernels have run in this process (vn_note sets a flag the first time). */
+#define MAX_KERNELS 16
+static unsigned char ran[VN_CORES][MAX_KERNELS];
+
+unsigned char *vn_ran_flag(int core, int index) {
+    return valid(core, index) && index < MAX_KERNELS ? &ran[core][index] : NULL;
+}
+
+unsigned char *vn_ran_flag_of(int core, vn_blocks_fn *blocks) {
+    for (int i = 0; core >= 0 && core < VN_CORES && i < cores[core].count; i++) {
+        if (cores[core].kernels[i].blocks == blocks) return vn_ran_flag(core, i);
+    }
+    return NULL;
+}
+
+int vn_kernel_ran(int core, int index) {
+    const unsigned char *flag = vn_ran_flag(core, index);
+    return flag ? __atomic_load_n(flag, __ATOMIC_RELAXED) : 0;
+}
+
 int vn_compress(int core, int index, uint32_t *state, const char *data, size_t blocks) {
     if (index < 0) index = vn_kernel_chosen(core);
     if (is_many(core) || !vn_kernel_usable(core, index)) return -1;
-    if (blocks) cores[core].kernels[index].blocks(state, (const unsigned char *)data, blocks);
+    if (blocks) {
+        cores[core].kernels[index].blocks(state, (const unsigned char *)data, blocks);
+        vn_note(vn_ran_flag(core, index));
+    }
     return 0;
 }
 

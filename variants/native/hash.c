@@ -27,9 +27,12 @@ static vn_blocks_fn *initial(int algorithm, uint32_t state[8]) {
     return vn_chosen(VN_CORE_SHA256);
 }
 
+static int core_of(int algorithm) { return algorithm == VN_MD5 ? VN_CORE_MD5 : VN_CORE_SHA256; }
+
 void vn_init(vn_state *s, int algorithm, vn_blocks_fn *blocks) {
     vn_blocks_fn *chosen = initial(algorithm, s->state);
     s->blocks = blocks ? blocks : chosen;
+    s->ran = vn_ran_flag_of(core_of(algorithm), s->blocks);
     s->algorithm = algorithm;
     s->length = 0;
 }
@@ -48,12 +51,14 @@ void vn_absorb(vn_state *s, const unsigned char *data, size_t length) {
         }
         memcpy(s->buffer + used, data, need);
         s->blocks(s->state, s->buffer, 1);
+        vn_note(s->ran);
         data += need;
         length -= need;
     }
     const size_t whole = length / 64;
     if (whole) {
         s->blocks(s->state, data, whole);
+        vn_note(s->ran);
         data += 64 * whole;
         length -= 64 * whole;
     }
@@ -62,9 +67,11 @@ void vn_absorb(vn_state *s, const unsigned char *data, size_t length) {
 
 /* Pad the message of `length` bytes whose last `length % 64` are `tail` (the
  * blocks before them are already in `state`), run the last block or two, and
- * write the digest of `algorithm` to `out`. Returns the digest size. */
-static int finish(int algorithm, vn_blocks_fn *blocks, uint32_t *state, const unsigned char *tail,
-                  uint64_t length, unsigned char *out) {
+ * write the digest of `algorithm` to `out`; `ran` is the kernel's flag (vn_note).
+ * Returns the digest size. */
+static int finish(int algorithm, vn_blocks_fn *blocks, unsigned char *ran, uint32_t *state,
+                  const unsigned char *tail, uint64_t length, unsigned char *out) {
+    vn_note(ran);
     /* the tail, 0x80, zeros, and the length in bits as 64 bits: one block or two */
     unsigned char last[128];
     const size_t used = (size_t)(length % 64);
@@ -93,7 +100,7 @@ static int finish(int algorithm, vn_blocks_fn *blocks, uint32_t *state, const un
 int vn_final(const vn_state *s, unsigned char *out) {
     uint32_t state[8];
     memcpy(state, s->state, sizeof state);
-    return finish(s->algorithm, s->blocks, state, s->buffer, s->length, out);
+    return finish(s->algorithm, s->blocks, s->ran, state, s->buffer, s->length, out);
 }
 
 int vn_oneshot(int algorithm, const char *data, size_t length, char *out) {
@@ -102,5 +109,6 @@ int vn_oneshot(int algorithm, const char *data, size_t length, char *out) {
     const size_t whole = length / 64;
     if (whole) blocks(state, (const unsigned char *)data, whole);
     const unsigned char *tail = length % 64 ? (const unsigned char *)data + 64 * whole : NULL;
-    return finish(algorithm, blocks, state, tail, length, (unsigned char *)out);
+    unsigned char *ran = vn_ran_flag(core_of(algorithm), vn_kernel_chosen(core_of(algorithm)));
+    return finish(algorithm, blocks, ran, state, tail, length, (unsigned char *)out);
 }

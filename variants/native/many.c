@@ -50,6 +50,7 @@ struct ladder {
     int rungs;
     int lanes[8];
     vn_many_fn *run[8];
+    unsigned char *ran[8]; /* each rung's flag (vn_note; the single-message kernel's for rung 0) */
     unsigned char pick[VN_MAX_LANES + 1];
     vn_blocks_fn *single;
 };
@@ -112,12 +113,15 @@ static void build_ladder(struct ladder *ladder, int core, int index) {
          i = vn_kernel_narrower(core, i)) {
         if (vn_many_kernel(core, i) && vn_kernel_lanes(core, i) > 1) chain[length++] = i;
     }
+    const int single_core = core == VN_CORE_MD5_MANY ? VN_CORE_MD5 : VN_CORE_SHA256;
     ladder->rungs = 1;
     ladder->lanes[0] = 1;
     ladder->run[0] = NULL;
+    ladder->ran[0] = vn_ran_flag(single_core, vn_kernel_chosen(single_core));
     for (int k = length - 1; k >= 0; k--) {
         ladder->lanes[ladder->rungs] = vn_kernel_lanes(core, chain[k]);
         ladder->run[ladder->rungs] = vn_many_kernel(core, chain[k]);
+        ladder->ran[ladder->rungs] = vn_ran_flag(core, chain[k]);
         ladder->rungs++;
     }
     int rung = 0;
@@ -125,7 +129,7 @@ static void build_ladder(struct ladder *ladder, int core, int index) {
         while (rung < ladder->rungs - 1 && ladder->lanes[rung] < n) rung++;
         ladder->pick[n] = (unsigned char)rung;
     }
-    ladder->single = vn_chosen(core == VN_CORE_MD5_MANY ? VN_CORE_MD5 : VN_CORE_SHA256);
+    ladder->single = vn_chosen(single_core);
 }
 
 /* ---- padding and digests ------------------------------------------------- */
@@ -216,6 +220,7 @@ static inline void emit(int algorithm, const vn_lanes *lanes, int lane, unsigned
 static void run_kernel(const struct scheduler *s, vn_lanes *lanes, int active, size_t blocks) {
     const struct ladder *ladder = &s->ladder;
     const int rung = ladder->pick[active];
+    vn_note(ladder->ran[rung]);
     if (ladder->run[rung]) {
         ladder->run[rung](lanes, active, blocks);
         return;
@@ -478,6 +483,7 @@ static void digest_range(int index, int algorithm, size_t count, const unsigned 
     /* one message, or the portable kernel: one message after another */
     if (count > 1 && vn_many_kernel(core, index)) s = new_scheduler(core, index);
     if (!s) {
+        if (!vn_many_kernel(core, index)) vn_note(vn_ran_flag(core, index));
         for (size_t i = 0; i < count; i++) {
             vn_oneshot(algorithm, (const char *)data[i], lengths[i], (char *)out + i * size);
         }
@@ -591,6 +597,7 @@ int vn_absorb_many_with(int index, vn_state *const *states, size_t count,
     struct scheduler *s = NULL;
     if (count > 1 && vn_many_kernel(core, index)) s = new_scheduler(core, index);
     if (!s) {
+        if (!vn_many_kernel(core, index)) vn_note(vn_ran_flag(core, index));
         for (size_t i = 0; i < count; i++) vn_absorb(states[i], data[i], lengths[i]);
         return 0;
     }

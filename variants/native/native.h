@@ -156,6 +156,18 @@ int vn_compress(int core, int index, uint32_t *state, const char *data, size_t b
  * there are too few left to fill it (-1: none; then, for one message, the
  * chosen single-message kernel). */
 vn_many_fn *vn_many_kernel(int core, int index);
+/* Whether kernel `index` of `core` has run in this process: every place that
+ * calls a kernel notes it (vn_note), so that the tests can prove that every
+ * kernel this CPU can run was run. The flag of a kernel, and of the
+ * single-message kernel `blocks` of `core` (NULL if there is none). */
+int vn_kernel_ran(int core, int index);
+unsigned char *vn_ran_flag(int core, int index);
+unsigned char *vn_ran_flag_of(int core, vn_blocks_fn *blocks);
+/* Set a kernel's flag: a load, and a store only the first time, so that
+ * threads calling the same kernel do not pass its cache line to and fro. */
+static inline void vn_note(unsigned char *flag) {
+    if (flag && !__atomic_load_n(flag, __ATOMIC_RELAXED)) __atomic_store_n(flag, 1, __ATOMIC_RELAXED);
+}
 int vn_kernel_lanes(int core, int index);
 int vn_kernel_narrower(int core, int index);
 
@@ -170,6 +182,7 @@ typedef struct vn_state {
     uint64_t length; /* bytes hashed so far, mod 2**64; length % 64 are buffered */
     unsigned char buffer[64];
     vn_blocks_fn *blocks;
+    unsigned char *ran; /* its kernel's flag (vn_note) */
     int algorithm;
 } vn_state;
 
