@@ -218,7 +218,13 @@ def freethreaded(session: nox.Session) -> None:
 
 
 #: The tests that run against the sanitized builds: both native bridges' cases.
-NATIVE_TESTS = ["test_native.py", "test_agreement.py", "test_vectors.py", "test_behaviour.py"]
+NATIVE_TESTS = [
+    "test_native.py",
+    "test_many.py",
+    "test_agreement.py",
+    "test_vectors.py",
+    "test_behaviour.py",
+]
 
 
 @nox.session(python="3.11")

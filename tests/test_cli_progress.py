@@ -135,7 +135,8 @@ def test_no_progress_report_with_status_or_quiet(large: Path, option: str) -> No
 def test_report_is_wiped_before_output_on_the_same_terminal(large: Path) -> None:
     """Each result line starts on a clean line, and the report comes back after it."""
     names = ["large.bin", "small.txt", "large.bin"]
-    shown = on_terminal([*EAGER, "-a", "md5", *names], large, stdout_too=True)
+    # one file at a time, so that a report comes between lines
+    shown = on_terminal([*EAGER, "-a", "md5", "-j", "1", *names], large, stdout_too=True)
     assert shown.status == 0
     lines = [digest_line("md5", (large / name).read_bytes(), name) for name in names]
     # Without the reports and wipes (a line after a report not wiped would go with

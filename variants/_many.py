@@ -12,7 +12,6 @@ hashlib's error, naming its index, before anything is hashed.
 from __future__ import annotations
 
 import os
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Callable, Iterable, List, Sequence
 
 from variants._shell import Constructor, as_bytes
@@ -61,6 +60,8 @@ def loop(
 
     if threads <= 1 or len(items) < 2:
         return run(items)
+    from concurrent.futures import ThreadPoolExecutor  # (only here: it is slow to import)
+
     size = -(-len(items) // threads)
     parts = [items[start : start + size] for start in range(0, len(items), size)]
     with ThreadPoolExecutor(len(parts)) as pool:

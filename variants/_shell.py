@@ -10,7 +10,6 @@ functions alone.
 
 from __future__ import annotations
 
-import hashlib
 import struct
 import sys
 import threading
@@ -91,6 +90,8 @@ def raise_like_hashlib(data: object) -> NoReturn:
     The messages differ between CPython and PyPy (and between versions), so
     they are taken from hashlib itself rather than copied.
     """
+    import hashlib  # (only here: the drop-in's import need not pay for it)
+
     try:
         hashlib.sha256(data)  # type: ignore[arg-type]
     except (TypeError, BufferError) as exc:

@@ -13,8 +13,6 @@ import json
 import os
 import sys
 import sysconfig
-from dataclasses import dataclass
-from pathlib import Path
 from types import ModuleType
 from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Tuple
 
@@ -36,7 +34,6 @@ class VariantUnavailable(ImportError):
     """The variant exists but cannot be used in this interpreter or install."""
 
 
-@dataclass(frozen=True)
 class Variant:
     """One way of running the two algorithms.
 
@@ -46,22 +43,49 @@ class Variant:
     native variant does, keeping the whole state machine in C).
     """
 
-    name: str
-    kind: str
-    description: str
-    #: The modules holding ``compress`` for each core ("md5", "sha256") it
-    #: provides, for this interpreter.
-    block_modules: Callable[[], Mapping[str, str]] = dict
-    #: The module that provides the hash objects itself, if not the shell.
-    provider: Optional[str] = None
-    #: The cores a provider implements.
-    provider_cores: Tuple[str, ...] = ()
-    #: Why this interpreter cannot run the variant at all (None: it can).
-    unsupported: Callable[[], Optional[str]] = lambda: None
-    #: The interpreted variant this one compiles, if it is a compiled twin.
-    source: Optional[str] = None
-    #: Built only by the study's build (``VARIANTS_BUILD=study pip install .``).
-    study_only: bool = False
+    __slots__ = (
+        "block_modules",
+        "description",
+        "kind",
+        "name",
+        "provider",
+        "provider_cores",
+        "source",
+        "study_only",
+        "unsupported",
+    )
+
+    def __init__(
+        self,
+        name: str,
+        kind: str,
+        description: str,
+        block_modules: Callable[[], Mapping[str, str]] = dict,
+        provider: Optional[str] = None,
+        provider_cores: Tuple[str, ...] = (),
+        unsupported: Callable[[], Optional[str]] = lambda: None,
+        source: Optional[str] = None,
+        study_only: bool = False,
+    ) -> None:
+        self.name = name
+        self.kind = kind
+        self.description = description
+        #: The modules holding ``compress`` for each core ("md5", "sha256") it
+        #: provides, for this interpreter.
+        self.block_modules = block_modules
+        #: The module that provides the hash objects itself, if not the shell.
+        self.provider = provider
+        #: The cores a provider implements.
+        self.provider_cores = provider_cores
+        #: Why this interpreter cannot run the variant at all (None: it can).
+        self.unsupported = unsupported
+        #: The interpreted variant this one compiles, if it is a compiled twin.
+        self.source = source
+        #: Built only by the study's build (``VARIANTS_BUILD=study pip install .``).
+        self.study_only = study_only
+
+    def __repr__(self) -> str:
+        return f"Variant({self.name!r}, {self.kind!r})"
 
     @property
     def cores(self) -> Tuple[str, ...]:
@@ -88,6 +112,7 @@ class Variant:
         return self.excluded() is None
 
 
+@functools.cache
 def installed_build() -> Optional[str]:
     """What the build of this copy of the package built: "default", "study", or None if unknown.
 
@@ -95,7 +120,8 @@ def installed_build() -> Optional[str]:
     a source checkout has none.
     """
     try:
-        info = json.loads((Path(__file__).parent / _settings.BUILD_INFO).read_text())
+        with open(os.path.join(os.path.dirname(__file__), _settings.BUILD_INFO)) as file:
+            info = json.load(file)
     except (OSError, ValueError):
         return None
     build = info.get("build")
@@ -381,8 +407,8 @@ def fallback_reason() -> Optional[str]:
     """Why the drop-in hands out hashlib's objects and how to get the native variant, or None."""
     if os.environ.get(DEFAULT_ENV) or default_name() != HASHLIB.name:
         return None
-    package = Path(__file__).resolve().parent
-    checkout = (package.parent / "pyproject.toml").exists() and (package / "native").is_dir()
+    package = os.path.dirname(os.path.abspath(__file__))
+    checkout = os.path.exists(os.path.join(package, os.pardir, "pyproject.toml"))
     where = (
         f" ({package} is a source checkout that was never built: it shadows any installed copy;"
         " run from elsewhere, or build in place with `pip install -e .`)"

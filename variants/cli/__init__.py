@@ -33,6 +33,7 @@ One module per job:
 ``checklines``  the checksum line format, written and read
 ``hashing``     hashing one file with a variant, for progress and cancellation
 ``reading``     reading a file in chunks, in turn or ahead on a second thread
+``lanes``       several files at once through the native variant's SIMD lanes
 ``jobs``        ``-j``: files on several threads, results in order
 ``progress``    the progress line on a terminal
 ``quoting``     file names in messages, quoted as coreutils quotes them
@@ -99,8 +100,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     progress = progress_line.on_terminal(opts)
     console = Console(progress)
     # Reading ahead pays when one file at a time leaves a CPU idle.
-    read_ahead = opts.jobs == 1 and (os.cpu_count() or 1) > 1
-    hasher = Hasher(loaded.constructors, progress, read_ahead)
+    read_ahead = (opts.jobs or 1) == 1 and (os.cpu_count() or 1) > 1
+    # The native variant's lanes hash several files at once (variants.cli.lanes).
+    bridge = loaded.modules[0] if loaded.kind == "native" else None
+    hasher = Hasher(loaded.constructors, progress, read_ahead, bridge)
     try:
         if opts.check:
             usable = (
@@ -118,6 +121,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         hasher.cancel.set()
         return 130
     finally:
+        console.flush()
         if progress is not None:
             progress.close()
     if console.write_failed:

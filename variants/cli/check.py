@@ -76,7 +76,7 @@ class Checker:
             results = in_order(
                 self._entries(fd, is_stdin, tally),
                 self._verify,
-                self.opts.jobs,
+                self.opts.jobs or 1,
                 inline=lambda event: isinstance(event, _Misformatted) or event.name == b"-",
                 cancel=self.hasher.cancel,
             )

@@ -38,7 +38,7 @@ def format_line(
     Without ``-z``, a name with a backslash, newline or CR is escaped and the
     line starts with a backslash; with ``-z`` names are written as they are.
     """
-    escape = not zero and any(c in name for c in b"\\\n\r")
+    escape = not zero and (b"\\" in name or b"\n" in name or b"\r" in name)
     shown = escape_name(name) if escape else name
     mark = b"\\" if escape else b""
     end = b"\0" if zero else b"\n"

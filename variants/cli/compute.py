@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from variants.cli import lanes
 from variants.cli.checklines import format_line
 from variants.cli.hashing import Hasher
 from variants.cli.jobs import in_order
@@ -10,19 +11,24 @@ from variants.cli.output import Console
 
 
 def hash_files(opts: Options, hasher: Hasher, console: Console, algorithm: str) -> bool:
-    """Print a line per file (``-j`` files hashed at a time); whether every file could be read.
+    """Print a line per file (``-j`` files hashed at a time, or several files together
+    through the native variant's lanes); whether every file could be read.
 
     A file that cannot be read gets a message on stderr instead of a line.
     Standard input is read on this thread, when its turn comes.
     """
     ok = True
-    results = in_order(
-        opts.files,
-        lambda name: hasher(name, algorithm),
-        opts.jobs,
-        inline=lambda name: name == b"-",
-        cancel=hasher.cancel,
-    )
+    if opts.jobs is None and lanes.usable(hasher.lanes, len(opts.files)):
+        assert hasher.lanes is not None
+        results = lanes.hash_in_lanes(opts.files, algorithm, hasher, hasher.lanes)
+    else:
+        results = in_order(
+            opts.files,
+            lambda name: hasher(name, algorithm),
+            opts.jobs or 1,
+            inline=lambda name: name == b"-",
+            cancel=hasher.cancel,
+        )
     for name, outcome in results:
         if outcome.digest is None:
             assert outcome.error is not None

@@ -6,6 +6,7 @@ import contextlib
 import os
 import stat
 import threading
+from types import ModuleType
 from typing import Dict, NamedTuple, Optional
 
 from variants._shell import Constructor
@@ -41,10 +42,14 @@ class Hasher:
         constructors: Dict[str, Constructor],
         progress: Optional[Progress] = None,
         read_ahead: bool = False,
+        lanes: Optional[ModuleType] = None,
     ) -> None:
         self.constructors = constructors
         self.progress = progress
         self.read_ahead = read_ahead
+        #: The native bridge whose lanes hash several files at once (variants.cli.lanes),
+        #: or None: one file at a time.
+        self.lanes = lanes
         self.cancel = threading.Event()
 
     def __call__(self, name: bytes, algorithm: str) -> Outcome:

@@ -31,8 +31,10 @@ With no FILE, or when FILE is -, read standard input.
   -t, --text            read in text mode (default)
   -z, --zero            end each output line with NUL, not newline,
                           and disable file name escaping
-  -j, --jobs=N          hash up to N files at a time (default 1; 0: one per CPU);
-                          the output stays in the order of the arguments
+  -j, --jobs=N          hash up to N files at a time on threads (0: one per CPU);
+                          without -j, several files go together through the
+                          native variant's SIMD lanes; either way the output
+                          stays in the order of the arguments
       --variant=NAME    hash with this variant (default: the drop-in's)
       --list-variants   list the registered variants and exit
 
@@ -75,7 +77,7 @@ class Options:
         self.status = False
         self.strict = False
         self.warn = False
-        self.jobs = 1
+        self.jobs: Optional[int] = None  # None: not given (lanes where they exist, else 1)
         self.variant: Optional[str] = None
         self.list_variants = False
         self.files: List[bytes] = []

@@ -1,9 +1,12 @@
 """Where results and messages go: stdout and stderr, each record written whole, in order.
 
-Records are written as bytes (file names are bytes, not text), each flushed
-at once so that output follows progress and a message on stderr lands after
-the results before it. A failed write to stdout does not stop the run; it is
-reported once, at the end, as coreutils reports it ("write error", status 1).
+Records are written as bytes (file names are bytes, not text). On a terminal
+each result is written at once, so that output follows progress; elsewhere
+results are gathered into writes of up to ``BATCH`` bytes (thousands of small
+files would otherwise cost a write each), flushed before every message, so
+that a message on stderr still lands after the results before it. A failed
+write to stdout does not stop the run; it is reported once, at the end, as
+coreutils reports it ("write error", status 1).
 """
 
 from __future__ import annotations
@@ -11,7 +14,7 @@ from __future__ import annotations
 import errno
 import os
 import sys
-from typing import TYPE_CHECKING, Optional, TextIO
+from typing import TYPE_CHECKING, List, Optional, TextIO
 
 from variants.cli.quoting import quote_name
 
@@ -20,6 +23,8 @@ if TYPE_CHECKING:
 
 #: The name that starts every message, where coreutils has ``md5sum``.
 PROGRAM = "variants-sum"
+#: Bytes of results gathered into one write when stdout is not a terminal.
+BATCH = 64 << 10
 
 
 def write(stream: Optional[TextIO], data: bytes) -> None:
@@ -58,11 +63,34 @@ class Console:
     def __init__(self, progress: Optional[Progress] = None) -> None:
         self.progress = progress
         self.write_failed = False
+        terminal = isatty(sys.stdout)
         # The progress line needs wiping before output only when they share a terminal.
-        self._out_on_terminal = progress is not None and isatty(sys.stdout)
+        self._out_on_terminal = progress is not None and terminal
+        self._gather = not terminal
+        self._pending: List[bytes] = []
+        self._pending_size = 0
 
     def out(self, record: bytes) -> None:
         """A result on stdout (after a failed write, nothing more is tried)."""
+        if self.write_failed:
+            return
+        if self._gather:
+            self._pending.append(record)
+            self._pending_size += len(record)
+            if self._pending_size >= BATCH:
+                self.flush()
+            return
+        self._write_out(record)
+
+    def flush(self) -> None:
+        """Write the results gathered so far."""
+        if self._pending:
+            record = b"".join(self._pending)
+            self._pending.clear()
+            self._pending_size = 0
+            self._write_out(record)
+
+    def _write_out(self, record: bytes) -> None:
         if self.write_failed:
             return
         try:
@@ -75,7 +103,8 @@ class Console:
             self.write_failed = True
 
     def err(self, message: bytes) -> None:
-        """``variants-sum: message`` on stderr."""
+        """``variants-sum: message`` on stderr, after the results before it."""
+        self.flush()
         record = f"{PROGRAM}: ".encode() + message + b"\n"
         try:
             if self.progress is not None:

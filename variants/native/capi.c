@@ -21,6 +21,13 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include "native.h"
 
 /* hashlib's threshold: shorter inputs are hashed with the GIL held. */
@@ -703,6 +710,215 @@ fail:
     return NULL;
 }
 
+/* ---- small files, read and hashed without the GIL ------------------------- */
+
+/* Bytes of small files read before their digests are taken in one batch. */
+#define FILES_BATCH_BYTES (8u << 20)
+
+struct small_files {
+    size_t count;                /* names */
+    const char **names;
+    int *status;                 /* per name: 0 digest, > 0 errno, -1 not small or not regular */
+    size_t *offset, *length;     /* per read file: where its bytes are in `bytes` */
+    unsigned char *bytes;        /* the batch being read */
+    size_t used;
+    unsigned char *out;          /* per name: its digest */
+    int algorithm;
+    size_t small;
+};
+
+/* Read file `i` whole into the batch if it is a regular file of at most `small`
+ * bytes; its status otherwise. */
+static int read_small(struct small_files *f, size_t i) {
+#ifdef O_CLOEXEC
+    const int fd = open(f->names[i], O_RDONLY | O_CLOEXEC);
+#else
+    const int fd = open(f->names[i], O_RDONLY);
+#endif
+    if (fd < 0) return errno;
+    struct stat st;
+    int status = -1;
+    if (fstat(fd, &st) != 0) {
+        status = errno;
+    } else if (S_ISREG(st.st_mode) && (size_t)st.st_size <= f->small) {
+        /* read until the end, which may come sooner or later than the size said */
+        const size_t room = f->small + 1;
+        size_t got = 0;
+        for (;;) {
+            const ssize_t n = read(fd, f->bytes + f->used + got, room - got);
+            if (n < 0 && errno == EINTR) continue;
+            if (n < 0) {
+                status = errno;
+                break;
+            }
+            if (n == 0) {
+                status = 0;
+                break;
+            }
+            got += (size_t)n;
+            if (got > f->small) break; /* it grew: not small after all */
+        }
+        if (status == 0) {
+            f->offset[i] = f->used;
+            f->length[i] = got;
+            f->used += got;
+        }
+    }
+    close(fd);
+    return status;
+}
+
+/* The digests of the files read since `first`, into their slots. */
+static void digest_batch(struct small_files *f, size_t first, size_t end) {
+    const size_t slots = end - first + 1, size = (size_t)vn_digest_size(f->algorithm);
+    const unsigned char **data = malloc(sizeof *data * slots);
+    size_t *lengths = malloc(sizeof *lengths * slots), *which = malloc(sizeof *which * slots);
+    unsigned char *out = malloc(size * slots);
+    size_t n = 0;
+    if (data && lengths && which && out) {
+        for (size_t i = first; i < end; i++) {
+            if (f->status[i] != 0) continue;
+            data[n] = f->bytes + f->offset[i];
+            lengths[n] = f->length[i];
+            which[n++] = i;
+        }
+        vn_digest_many(f->algorithm, n, data, lengths, out, 1);
+        for (size_t k = 0; k < n; k++) memcpy(f->out + which[k] * size, out + k * size, size);
+    } else {
+        for (size_t i = first; i < end; i++) {
+            if (f->status[i] == 0) f->status[i] = ENOMEM;
+        }
+    }
+    free(data);
+    free(lengths);
+    free(which);
+    free(out);
+}
+
+static void *read_and_digest(void *arg) {
+    struct small_files *f = arg;
+    size_t first = 0;
+    for (size_t i = 0; i < f->count; i++) {
+        if (f->used + f->small + 1 > FILES_BATCH_BYTES + f->small && i > first) {
+            digest_batch(f, first, i);
+            f->used = 0;
+            first = i;
+        }
+        f->status[i] = read_small(f, i);
+    }
+    digest_batch(f, first, f->count);
+    return NULL;
+}
+
+/* The files in `parts` contiguous parts, each on a thread of its own but the
+ * last (the reads wait on the kernel, not on this CPU: two parts pay even on
+ * one core). A part whose thread could not start runs here. */
+static void read_and_digest_parts(struct small_files *parts, int count) {
+    pthread_t threads[8];
+    int started[8] = {0};
+    for (int k = 0; k + 1 < count; k++) {
+        started[k] = pthread_create(&threads[k], NULL, read_and_digest, &parts[k]) == 0;
+    }
+    read_and_digest(&parts[count - 1]);
+    for (int k = 0; k + 1 < count; k++) {
+        if (started[k]) {
+            pthread_join(threads[k], NULL);
+        } else {
+            read_and_digest(&parts[k]);
+        }
+    }
+}
+
+PyDoc_STRVAR(digest_files_doc,
+             "digest_files($module, algorithm, names, small, threads, /)\n--\n\n"
+             "For each file name (bytes, a path), read (on `threads` threads) and hashed "
+             "without the GIL, the small "
+             "files' digests in lanes: a list with, per name, its digest if it is a regular file "
+             "of at most `small` bytes, an errno (int) if it could not be opened or read, and "
+             "None otherwise (not a regular file, or larger: for the caller to stream).");
+
+static PyObject *module_digest_files(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
+    (void)module;
+    if (nargs != 4) {
+        PyErr_Format(PyExc_TypeError, "digest_files() takes 4 arguments (%zd given)", nargs);
+        return NULL;
+    }
+    const int algorithm = algorithm_argument(args[0]);
+    if (algorithm < 0) return NULL;
+    const Py_ssize_t small = PyLong_AsSsize_t(args[2]);
+    const long threads = PyLong_AsLong(args[3]);
+    if ((small == -1 || threads == -1) && PyErr_Occurred()) return NULL;
+    if (small < 0 || (size_t)small > FILES_BATCH_BYTES) {
+        PyErr_Format(PyExc_ValueError, "small must be 0 to %u", FILES_BATCH_BYTES);
+        return NULL;
+    }
+    if (threads < 1 || threads > 8) {
+        PyErr_Format(PyExc_ValueError, "threads must be 1 to 8, not %ld", threads);
+        return NULL;
+    }
+    PyObject *names = PySequence_Tuple(args[1]);
+    if (names == NULL) return NULL;
+    const size_t count = (size_t)PyTuple_GET_SIZE(names);
+    const size_t size = (size_t)vn_digest_size(algorithm), slots = count ? count : 1;
+    const int parts = count < (size_t)threads ? (count ? (int)count : 1) : (int)threads;
+    struct small_files part[8];
+    memset(part, 0, sizeof part);
+    const char **paths = PyMem_Malloc(sizeof *paths * slots);
+    int *status = PyMem_Malloc(sizeof *status * slots);
+    size_t *offset = PyMem_Malloc(sizeof *offset * slots);
+    size_t *length = PyMem_Malloc(sizeof *length * slots);
+    unsigned char *out = PyMem_Malloc(size * slots);
+    PyObject *result = NULL;
+    int ready = paths && status && offset && length && out;
+    for (int k = 0; ready && k < parts; k++) {
+        /* part k: names [count * k / parts, count * (k + 1) / parts) */
+        const size_t first = count * (size_t)k / (size_t)parts;
+        const size_t end = count * (size_t)(k + 1) / (size_t)parts;
+        part[k] = (struct small_files){end - first, paths + first, status + first,
+                                       offset + first, length + first, NULL, 0,
+                                       out + first * size, algorithm, (size_t)small};
+        part[k].bytes = PyMem_RawMalloc(FILES_BATCH_BYTES + (size_t)small + 1);
+        ready = part[k].bytes != NULL;
+    }
+    if (!ready) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (size_t i = 0; i < count; i++) {
+        PyObject *name = PyTuple_GET_ITEM(names, (Py_ssize_t)i);
+        if (!PyBytes_Check(name) ||
+            strlen(PyBytes_AS_STRING(name)) != (size_t)PyBytes_GET_SIZE(name)) {
+            PyErr_Format(PyExc_TypeError, "names[%zu] is not a path as bytes without NUL", i);
+            goto done;
+        }
+        paths[i] = PyBytes_AS_STRING(name);
+    }
+    Py_BEGIN_ALLOW_THREADS
+    read_and_digest_parts(part, parts);
+    Py_END_ALLOW_THREADS
+    result = PyList_New((Py_ssize_t)count);
+    for (size_t i = 0; result != NULL && i < count; i++) {
+        PyObject *item =
+            status[i] == 0  ? PyBytes_FromStringAndSize((char *)out + i * size, (Py_ssize_t)size)
+            : status[i] > 0 ? PyLong_FromLong(status[i])
+                            : Py_NewRef(Py_None);
+        if (item == NULL) {
+            Py_CLEAR(result);
+            break;
+        }
+        PyList_SET_ITEM(result, (Py_ssize_t)i, item);
+    }
+done:
+    for (int k = 0; k < parts; k++) PyMem_RawFree(part[k].bytes);
+    PyMem_Free(paths);
+    PyMem_Free(status);
+    PyMem_Free(offset);
+    PyMem_Free(length);
+    PyMem_Free(out);
+    Py_DECREF(names);
+    return result;
+}
+
 static int by_address(const void *a, const void *b) {
     const HashObject *x = *(HashObject *const *)a, *y = *(HashObject *const *)b;
     return (x > y) - (x < y);
@@ -801,6 +1017,8 @@ static PyMethodDef module_methods[] = {
      digest_many_doc},
     {"absorb_many", (PyCFunction)(void (*)(void))module_absorb_many, METH_FASTCALL,
      absorb_many_doc},
+    {"digest_files", (PyCFunction)(void (*)(void))module_digest_files, METH_FASTCALL,
+     digest_files_doc},
     {NULL, NULL, 0, NULL},
 };
 

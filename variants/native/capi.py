@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any, Dict, Iterable, List, Sequence
 
 from variants._shell import Constructor, State
-from variants.native._kernels import KernelTable
+from variants.native._kernels import ALGORITHMS, KernelTable
 
 try:
     import variants.native._capi as _capi
@@ -28,6 +28,7 @@ __all__ = [
     "block_functions",
     "constructors",
     "describe",
+    "digest_files",
     "digest_many",
     "digest_many_with",
     "kernel",
@@ -66,6 +67,13 @@ block_function = _table.block_function
 block_functions = _table.block_functions
 digest_many = _table.digest_many
 digest_many_with = _table.digest_many_with
+
+
+def digest_files(algorithm: str, names: Sequence[bytes], small: int, threads: int = 1) -> List[Any]:
+    """Per file name, read (on ``threads`` threads) and hashed in C without the GIL: its digest
+    if it is a regular file of at most ``small`` bytes, an errno if it cannot be opened or
+    read, else None."""
+    return _capi.digest_files(ALGORITHMS[algorithm], names, small, threads)
 
 
 def absorb_many(hashes: Sequence[HASH], chunks: Sequence[object]) -> None:
