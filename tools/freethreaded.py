@@ -31,9 +31,8 @@ release (Debian 12) in the Debian 13 tree of ``tools/trixie.py``, made once and 
 needs root (apt-get for the headers, debootstrap, chroot), happens in a temporary directory beside
 the cache, is installed with DESTDIR into that directory, checked there and renamed into place, so
 an interrupted build leaves no half interpreter (its directory is removed, by this run or the
-next); a lock keeps two builds from racing. On 2 cores it took 8.7 minutes from nothing (no tree,
-no cache, load average 2.3 to 4.5), and 5.2 to 10.5 minutes with the Debian 13 tree already made,
-depending on the load (make -j2 is 4 to 7.5 minutes of it); once cached, the command takes 0.3 s.
+next); a lock keeps two builds from racing. A build takes minutes (most of it make); once cached, the
+command returns at once.
 """
 
 from __future__ import annotations

@@ -19,10 +19,9 @@ from typing import Callable, Generator, Optional, Tuple, Union
 
 from variants._files import CHUNK
 
-# Buffers in the read-ahead ring, and their size in chunks. Measured on the
-# reference machine (Zen 3, Linux 6.1), 1 GiB with MD5 in a trial: 1.66-1.71 s
-# reading ahead into 1 MiB buffers, 1.83-1.97 s reading and hashing in turn,
-# 1.85 s reading ahead a chunk at a time.
+# Buffers in the read-ahead ring, and their size in chunks: buffers of a single
+# chunk lose the overlap of reading and hashing to the hand-offs between the
+# threads; a few of a MiB keep it.
 READ_AHEAD = 3
 READ_AHEAD_CHUNKS = 8
 

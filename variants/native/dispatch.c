@@ -80,21 +80,15 @@ static const struct kernel sha256_kernels[] = {
 };
 
 /* The many cores. Index 0 hashes one message after another with the chosen
- * single-message kernel. The order of the others is what tools/bench_many.c
- * measured on this project's AMD EPYC (Zen 4: AVX-512 on 256-bit units,
- * SHA-NI), medians of interleaved rounds against OpenSSL's single-message
- * loop, 256 messages of 4 KiB / ns a message for 1,000,000 of 32 bytes:
- *
- *   md5-many     avx2-x8 6.4x / 19 ns, avx512-x8 7.2x / 18, avx2-x16 9.6x / 14,
- *                avx512-x16 10.8x / 13, avx512-x32 13.9x / 13 (OpenSSL 92 ns)
- *   sha256-many  avx2-x8 1.0x / 44 ns, avx512-x8 1.7x / 30, shani-x2 1.8x / 29,
- *                avx512-x16 1.8x / 27 (but 1.4x with 8 streams, where only 8
- *                of its lanes are busy; shani-x2 1.8x), avx512-shani 1.8x /
- *                27 and 1.75x with 8 streams (OpenSSL 51 ns)
- *
- * So with both AVX-512 and SHA-NI, avx512-shani; with one of them, that one;
- * AVX2's SHA-256 lanes only where there is neither (OpenSSL's single stream
- * here runs on SHA-NI). */
+ * single-message kernel. The others are in the order of their speed as
+ * tools/bench_many.c measures it on the project's AMD EPYC (Zen 4: AVX-512
+ * on 256-bit units, SHA-NI) against OpenSSL's single-message loop: for MD5,
+ * more lanes and two interleaved sets beat fewer; for SHA-256, SHA-NI pairs
+ * beat every vector width but AVX-512's 16 lanes, which match them only when
+ * all 16 are busy (a zmm call costs the same however few lanes work), so
+ * avx512-shani takes zmm lanes then and SHA-NI pairs otherwise. So with both
+ * AVX-512 and SHA-NI, avx512-shani; with one of them, that one; AVX2's
+ * SHA-256 lanes only where there is neither. */
 static const struct kernel md5_many_kernels[] = {
     {"portable", "one at a time", NULL, NULL, 1, NULL, 0},
 #if defined(VN_AMD64)

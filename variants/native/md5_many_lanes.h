@@ -5,15 +5,14 @@
  *
  * Why two sets: a step of MD5 needs the b the previous step made, so one set
  * of vectors runs at the latency of that chain (4 to 6 cycles a step) with
- * the vector units mostly idle; a second, independent set fills them. A
- * trial on this project's Zen 3 machine measured 8 AVX2 lanes at 4.9-5.4x
- * OpenSSL's MD5 and 16 (two sets of 8) at about 7x.
+ * the vector units mostly idle; a second, independent set fills them
+ * (tools/bench_many.c measures one set against two).
  *
  * Per step, everything that does not need b (a + X[i] + K, and the part of
  * round 2's function without b) is summed first, then pinned with BARRIER: an
  * empty asm that stops GCC from reassociating the adds so that the round
  * function comes first and K + X[i] last, which put one more add on the
- * chain (the trial measured the barrier at +10 % on 8 lanes). The round
+ * chain. The round
  * constants come from a table through a pointer the compiler cannot see
  * through (KT), so that it loads them at each use instead of hoisting 64
  * broadcast constants out of the block loop and spilling them at each call.

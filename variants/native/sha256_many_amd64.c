@@ -3,13 +3,11 @@
  *
  *   shani-x2      messages two at a time through the SHA extensions, the two
  *                 streams' instructions interleaved: sha256rnds2 has a latency
- *                 of about 4 cycles, so one stream leaves the unit idle; a
- *                 trial on Zen 3 measured two streams at 1.82-1.86x OpenSSL,
- *                 three or four erratic (the instructions only reach
- *                 xmm0-15); here (Zen 4) three or four streams, even with
- *                 AVX-512's 32 registers for the rest, were no faster than
- *                 two: the unit is then busy. Up to 16 messages a call, in
- *                 pairs, so that the scheduler's work is shared by more.
+ *                 of several cycles, so one stream leaves the unit idle and
+ *                 two fill it; three or four were no faster (the unit is
+ *                 then busy, and the instructions only reach xmm0-15). Up
+ *                 to 16 messages a call, in pairs, so that the scheduler's
+ *                 work is shared by more.
  *   avx2-x8       one message per 32-bit lane of ymm (sha256_many_lanes.h):
  *                 for CPUs without SHA-NI
  *   avx512-x8     AVX-512 VL on ymm: vprord rotates, vpternlogd for the
