@@ -31,8 +31,8 @@ release (Debian 12) in the Debian 13 tree of ``tools/trixie.py``, made once and 
 needs root (apt-get for the headers, debootstrap, chroot), happens in a temporary directory beside
 the cache, is installed with DESTDIR into that directory, checked there and renamed into place, so
 an interrupted build leaves no half interpreter (its directory is removed, by this run or the
-next); a lock keeps two builds from racing. A build takes minutes (most of it make); once cached, the
-command returns at once.
+next); a lock keeps two builds from racing. A build takes minutes (most of it make); once
+cached, the command returns at once.
 """
 
 from __future__ import annotations
