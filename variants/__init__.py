@@ -38,7 +38,7 @@ compatibility only. SHA-224 and SHA-256 are fine.
 from __future__ import annotations
 
 import warnings
-from typing import Any, Callable, List
+from typing import TYPE_CHECKING, Any, Callable, Iterable, List, Literal, Union, overload
 
 from variants import registry
 from variants._files import file_digest
@@ -103,13 +103,45 @@ md5: Constructor
 sha224: Constructor
 sha256: Constructor
 new: Callable[..., HashObject]
-#: ``digest_many(name, messages, *, hexdigest=False, threads=1)``: a list of digests,
-#: as ``[hashlib.new(name, m).digest() for m in messages]`` (see ``Loaded.digest_many``).
-digest_many: Callable[..., List[Any]]
-#: ``md5_many(messages, *, hexdigest=False, threads=1)``: ``digest_many("md5", ...)``.
-md5_many: Callable[..., List[Any]]
-sha224_many: Callable[..., List[Any]]
-sha256_many: Callable[..., List[Any]]
+
+if TYPE_CHECKING:  # the drop-in's batch functions, as type checkers see them
+    from typing_extensions import Buffer
+
+    @overload
+    def digest_many(
+        name: str,
+        messages: Iterable[Buffer],
+        *,
+        hexdigest: Literal[False] = False,
+        threads: int = 1,
+    ) -> List[bytes]: ...
+    @overload
+    def digest_many(
+        name: str, messages: Iterable[Buffer], *, hexdigest: Literal[True], threads: int = 1
+    ) -> List[str]: ...
+    def digest_many(
+        name: str, messages: Iterable[Buffer], *, hexdigest: bool = False, threads: int = 1
+    ) -> Union[List[bytes], List[str]]:
+        """The digests of ``messages``, as ``[hashlib.new(name, m).digest() for m in
+        messages]`` (or ``hexdigest()``) in input order: many messages at once, in the
+        native variant's SIMD lanes, on ``threads`` threads (0: every CPU). A message that
+        is not bytes-like raises hashlib's error naming its index, before any result."""
+
+    @overload
+    def md5_many(
+        messages: Iterable[Buffer], *, hexdigest: Literal[False] = False, threads: int = 1
+    ) -> List[bytes]: ...
+    @overload
+    def md5_many(
+        messages: Iterable[Buffer], *, hexdigest: Literal[True], threads: int = 1
+    ) -> List[str]: ...
+    def md5_many(
+        messages: Iterable[Buffer], *, hexdigest: bool = False, threads: int = 1
+    ) -> Union[List[bytes], List[str]]:
+        """``digest_many("md5", messages, ...)``."""
+
+    sha224_many = md5_many
+    sha256_many = md5_many
 
 if fallback_reason is None:
     for _name in _DROP_IN:
