@@ -15,6 +15,13 @@
  *    declares Py_MOD_GIL_NOT_USED;
  *  - digest() and hexdigest() write straight into the new bytes or str.
  *
+ * Then many messages at once (many.c's lanes), each without the GIL:
+ * digest_many (a batch of messages, read a window at a time), absorb_many
+ * (several hash objects streamed together: variants-sum's large files) and
+ * digest_files (small files opened, read and hashed in C: its many small
+ * files); and what the tests and the study ask of the kernels (kernels,
+ * chosen, ran, compress).
+ *
  * The state machine (hash.c) and the kernels and their dispatch are the
  * same C as the cffi bridge's.
  */
