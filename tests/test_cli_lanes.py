@@ -13,13 +13,13 @@ import hashlib
 import os
 from pathlib import Path
 from types import ModuleType
-from typing import Any, Dict, List
+from typing import List
 
 import pytest
 from cli_support import digest_line, ours, run
 
 from variants import registry
-from variants.cli import lanes
+from variants.cli import lanes, reading
 
 from conftest import jdk_pattern, load_or_skip
 
@@ -101,17 +101,23 @@ def test_a_read_error_while_streaming(
     """A large file whose third chunk cannot be read: its message, the others hashed."""
     names = make_files(tmp_path)
     bad = os.stat(tmp_path / "larger").st_ino
-    calls: Dict[int, int] = {}
-    real_readv = os.readv
+    real_reader = reading.reader
 
-    def readv(fd: int, buffers: Any) -> int:
-        if os.fstat(fd).st_ino == bad:
-            calls[fd] = calls.get(fd, 0) + 1
-            if calls[fd] == 3:
+    def reader(fd: int) -> reading.Read:
+        read = real_reader(fd)
+        if os.fstat(fd).st_ino != bad:
+            return read
+        calls: List[int] = []
+
+        def failing(view: memoryview) -> int:
+            calls.append(1)
+            if len(calls) == 3:
                 raise OSError(errno.EIO, os.strerror(errno.EIO))
-        return real_readv(fd, buffers)
+            return read(view)
 
-    monkeypatch.setattr(os, "readv", readv)
+        return failing
+
+    monkeypatch.setattr(reading, "reader", reader)
     got = ours("md5", ["--variant", bridge, *names], tmp_path)
     assert got.status == 1
     assert b"variants-sum: larger: Input/output error\n" in got.stderr

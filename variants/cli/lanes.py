@@ -32,6 +32,7 @@ import threading
 from types import ModuleType
 from typing import Any, Dict, Iterable, Iterator, List, Optional, Tuple, Union
 
+from variants.cli import reading
 from variants.cli.hashing import Cancelled, Hasher, Outcome
 from variants.cli.progress import Progress
 
@@ -172,7 +173,7 @@ def _read_small(
         try:
             info = os.fstat(fd)
             if stat.S_ISREG(info.st_mode) and info.st_size <= SMALL:
-                data = _read_all(fd, SMALL + 1)
+                data = _read_all(reading.reader(fd), SMALL + 1)
                 if len(data) <= SMALL:
                     batch[i] = data
                     held += len(data)
@@ -187,14 +188,14 @@ def _read_small(
     return results
 
 
-def _read_all(fd: int, limit: int) -> bytes:
+def _read_all(read: reading.Read, limit: int) -> bytes:
     """At most ``limit`` bytes, read to the end (into one buffer: ``os.read`` of a large
     size would allocate and fault in that size each time)."""
     buffer = bytearray(limit)
     view = memoryview(buffer)
     size = 0
     while size < limit:
-        got = os.readv(fd, [view[size:]])
+        got = read(view[size:])
         if not got:
             break
         size += got
@@ -248,6 +249,7 @@ def _rounds(
         free.put({i: memoryview(bytearray(ROUND_CHUNK)) for i in files})
     active = set(files)
     lock = threading.Lock()  # guards ``active`` between the two threads
+    readers = {i: reading.reader(fd) for i, fd in files.items()}
 
     def read_rounds() -> None:
         while True:
@@ -259,7 +261,7 @@ def _rounds(
             done: Dict[int, Union[memoryview, OSError]] = {}
             for i in reading:
                 try:
-                    done[i] = buffers[i][: os.readv(files[i], [buffers[i]])]
+                    done[i] = buffers[i][: readers[i](buffers[i])]
                 except OSError as exc:
                     done[i] = exc
             full.put((buffers, done))
