@@ -1,0 +1,46 @@
+"""Where the study's files live, and how to start a bench module under another interpreter.
+
+The measuring processes must import the *installed* ``variants`` of their
+interpreter's environment (with its compiled extensions), never the
+checkout's source tree, which sits beside ``bench/`` in the root. So a child
+runs ``python -m bench.<module>`` with its working directory in a folder that
+holds nothing but a link to ``bench/``: ``bench`` is importable there and
+``variants`` comes from the environment.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Dict, List, Optional, Tuple
+
+BENCH = Path(__file__).resolve().parent
+ROOT = BENCH.parent
+RESULTS = ROOT / "results"
+DOCS = ROOT / "docs"
+README = ROOT / "README.md"
+
+
+def newest(kind: str, needs: str, results: Path = RESULTS) -> Optional[Path]:
+    """The newest finished run of ``kind`` under ``results`` (one that has written ``needs``)."""
+    runs = sorted((results / kind).glob("2*/" + needs))
+    return runs[-1].parent if runs else None
+
+
+def import_folder(results: Path = RESULTS) -> Path:
+    """A folder holding only a link to this package (made on first use)."""
+    folder = results / ".bench-import"
+    link = folder / "bench"
+    if not link.exists():
+        folder.mkdir(parents=True, exist_ok=True)
+        link.symlink_to(BENCH, target_is_directory=True)
+    return folder
+
+
+def module_command(
+    python: str, module: str, *args: str, results: Path = RESULTS
+) -> Tuple[List[str], Dict[str, str], Path]:
+    """(argv, environment, working directory) that run ``python -m bench.<module> args``."""
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME")}
+    env["PYTHONDONTWRITEBYTECODE"] = "1"
+    return [python, "-m", f"bench.{module}", *args], env, import_folder(results)
