@@ -11,8 +11,9 @@ holds nothing but a link to ``bench/``: ``bench`` is importable there and
 from __future__ import annotations
 
 import os
+import subprocess
 from pathlib import Path
-from typing import Dict, List, Optional, Tuple
+from typing import Dict, List, Optional, Sequence, Tuple
 
 BENCH = Path(__file__).resolve().parent
 ROOT = BENCH.parent
@@ -44,3 +45,28 @@ def module_command(
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME")}
     env["PYTHONDONTWRITEBYTECODE"] = "1"
     return [python, "-m", f"bench.{module}", *args], env, import_folder(results)
+
+
+def run_in(python: str, module: str, args: Sequence[str], results: Path = RESULTS) -> int:
+    """Run ``python -m bench.<module> args`` (another environment's interpreter); its status.
+
+    The quick tools take ``--python PATH`` to run against the package installed
+    in that environment, compiled variants included.
+    """
+    argv, env, cwd = module_command(python, module, *args, results=results)
+    return subprocess.run(argv, env=env, cwd=cwd).returncode
+
+
+def split_python(argv: Sequence[str]) -> Tuple[Optional[str], List[str]]:
+    """(the value of ``--python PATH`` if given, the other arguments)."""
+    rest: List[str] = []
+    python: Optional[str] = None
+    it = iter(argv)
+    for arg in it:
+        if arg == "--python":
+            python = next(it, None)
+        elif arg.startswith("--python="):
+            python = arg.split("=", 1)[1]
+        else:
+            rest.append(arg)
+    return python, rest
