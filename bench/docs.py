@@ -162,6 +162,7 @@ def study_section(
             throughput(summary, long),
             "",
         ]
+        lines += variants_lines(summary)
         for t in summary["tables"]:
             lines += [f"### {t['title']}", "", f"{t['meaning']}.", "", ratio_table(t), ""]
             if t["key"] == "bridges" and summary.get("bridge_times"):
@@ -183,6 +184,26 @@ def study_section(
         lines += bytecode_lines(bytecode)
     lines.append(END)
     return "\n".join(lines)
+
+
+def variants_lines(summary: Dict[str, Any]) -> List[str]:
+    """The rows of the run: what each is (from the registry) and where it did not run."""
+    described: Dict[str, Tuple[str, str]] = {}
+    missing: Dict[str, List[str]] = {}
+    for label, interp in summary["interpreters"].items():
+        for name, variant in interp["variants"].items():
+            described.setdefault(name, (variant["kind"], variant["description"]))
+            if variant.get("unavailable"):
+                missing.setdefault(name, []).append(f"{label}: {variant['unavailable']}")
+    rows = [["variant", "kind", "what it is", "not measured on"]]
+    for name, (kind, description) in described.items():
+        rows.append([f"`{name}`", kind, description, "; ".join(missing.get(name, []))])
+    return [
+        "**The rows**, as the registry (and the study's references) describe them:",
+        "",
+        table(rows, "llll"),
+        "",
+    ]
 
 
 def build_table(builds: Dict[str, Any]) -> str:
