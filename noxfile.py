@@ -5,10 +5,10 @@
     nox -s lint           # ruff, mypy --strict, generated code up to date
     nox -s cross          # native C kernels on x86-64, AArch64, RISC-V 64 under qemu-user
     nox -s sanitize       # native variant with ASan and UBSan, against hashlib
-    nox -s bench          # the study: every interpreter, variant, length (bench/study.py)
+    nox -s bench          # the study: every interpreter, variant, length (python -m bench.study)
     nox -s bench -- --mode quick --interpreters 3.12,pypy3.9 --variants 'helpers*'
     nox -s memory         # memray: peak memory and allocations per variant (CPython)
-    nox -s bytecode       # instructions and calls per block, time per instruction
+    nox -s bytecode       # bytecode and machine instructions per block, per interpreter
 
 The pyenv interpreters are found without any setup: nox only sees them when
 PYENV_VERSION names them, so this file sets it from ``$(pyenv root)/versions``.
@@ -356,8 +356,11 @@ def bench_env(session: nox.Session) -> None:
 
 @nox.session(python=False)
 def bench_env_ft(session: nox.Session) -> None:
-    """(Run by bench when it is present.) The free-threaded 3.13's environment, made with its
-    own venv module (nox cannot find it by name), under .nox/bench_env_ft."""
+    """(Run by bench when present.) The free-threaded 3.13's environment.
+
+    Made with that interpreter's own venv module under .nox/bench_env_ft: nox
+    finds interpreters by name, and it is not on PATH.
+    """
     base = _free_threaded_python()
     if base is None:
         session.error("no free-threaded CPython 3.13 (python3 tools/freethreaded.py builds one)")
@@ -386,8 +389,7 @@ def _pythons(session: nox.Session, chosen: Optional[str]) -> List[str]:
 
 @nox.session(python=False)
 def bench(session: nox.Session) -> None:
-    """The interpreter-overhead study (python -m bench.study): options after --, e.g. --mode
-    quick."""
+    """The interpreter-overhead study (python -m bench.study); options after --."""
     _queue_study(session, "bench_study", STUDY_INTERPRETERS)
 
 
@@ -403,7 +405,7 @@ def bench_study(session: nox.Session) -> None:
 
 @nox.session(python=False)
 def memory(session: nox.Session) -> None:
-    """memray: peak memory and allocations of every variant (bench/memory.py; CPython only)."""
+    """memray: peak memory and allocations of every variant (python -m bench.memory)."""
     rest, label = _take_option(list(session.posargs), "--interpreter")
     label = label or MEMORY_PYTHON
     if label not in CPYTHONS:
@@ -415,7 +417,7 @@ def memory(session: nox.Session) -> None:
 
 @nox.session(python=False)
 def memory_study(session: nox.Session) -> None:
-    """(Run by memory.) Install memray in the environment if needed; run bench.memory there."""
+    """(Run by memory.) memray in the environment if needed; bench.memory drives it."""
     rest, label = _take_option(list(session.posargs), "--interpreter")
     python = _env_python(session, label or MEMORY_PYTHON)
     if subprocess.run([python, "-c", "import memray"], capture_output=True).returncode:
@@ -425,14 +427,13 @@ def memory_study(session: nox.Session) -> None:
 
 @nox.session(python=False)
 def bytecode(session: nox.Session) -> None:
-    """Bytecode and machine instructions (callgrind) per block, time per instruction, under
-    every interpreter (python -m bench.bytecode)."""
+    """Bytecode and machine instructions per block, per interpreter (python -m bench.bytecode)."""
     _queue_study(session, "bytecode_study", STUDY_INTERPRETERS)
 
 
 @nox.session(python=False)
 def bytecode_study(session: nox.Session) -> None:
-    """(Run by bytecode.) Count and time under each interpreter, then one JSON and report."""
+    """(Run by bytecode.) Count and time under each interpreter; one JSON and report."""
     rest, chosen = _take_option(list(session.posargs), "--interpreters")
     pythons = _pythons(session, chosen)
     session.run(sys.executable, "-m", "bench.bytecode", *pythons, *rest, external=True)

@@ -2,10 +2,13 @@
 
     python -m bench.stability results/bench/RUN_A results/bench/RUN_B
     python -m bench.stability A B --strict      # exit 1 if fewer than the target shares agree
+    python -m bench.stability results/bytecode/RUN_A results/bytecode/RUN_B   # instructions
 
 The study's targets: at least 90% of the report's ratios within 10% of each
 other between two consecutive default runs, and at least 97% within 20%.
 Reads both runs' ``summary.json``; prints both shares, per table and in all.
+Given two ``nox -s bytecode`` runs (``bytecode.json``), it compares their
+machine-instruction counts instead (target: equal within 0.5%).
 """
 
 from __future__ import annotations
@@ -59,6 +62,39 @@ def by_table(devs: Sequence[Tuple[Key, float, float, float]]) -> str:
     return table(rows, "lrrrrr")
 
 
+INSTRUCTIONS_TARGET = 0.005
+
+
+def instructions(folder: Path) -> Dict[Tuple[str, str, str], float]:
+    """Machine instructions per byte of a bytecode run, by (interpreter, variant, algorithm)."""
+    data = json.loads((folder / "bytecode.json").read_text())
+    return {
+        (r["interpreter"], r["variant"], r["algorithm"]): float(r["instructions_per_byte"])
+        for r in data["rows"]
+        if r.get("instructions_per_byte")
+    }
+
+
+def compare_instructions(first: Path, second: Path, strict: bool) -> int:
+    a, b = instructions(first), instructions(second)
+    common = [k for k in a if k in b]
+    if not common:
+        print("no instruction count in common")
+        return 1
+    changes = sorted(((abs(b[k] / a[k] - 1), k) for k in common), reverse=True)
+    within = sum(1 for d, _ in changes if d <= INSTRUCTIONS_TARGET) / len(changes)
+    print(f"{first.name} vs {second.name}: {len(common)} instruction counts in common")
+    rows = [["interpreter", "variant", "algorithm", "first", "second", "change"]]
+    for d, k in changes[:10]:
+        rows.append([*k, f"{a[k]:.4g}", f"{b[k]:.4g}", f"{d:.3%}"])
+    print(table(rows, "lllrrr"))
+    print(
+        f"\n{within:.1%} of the counts equal within {INSTRUCTIONS_TARGET:.1%}; "
+        f"largest change {changes[0][0]:.3%}"
+    )
+    return 1 if strict and within < 1 else 0
+
+
 def main(argv: Sequence[str]) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("first", type=Path)
@@ -66,6 +102,8 @@ def main(argv: Sequence[str]) -> int:
     parser.add_argument("--show", type=int, default=15, help="list this many largest changes")
     parser.add_argument("--strict", action="store_true", help="exit 1 if a target is missed")
     args = parser.parse_args(argv)
+    if (args.first / "bytecode.json").exists():
+        return compare_instructions(args.first, args.second, args.strict)
     a, b = ratios(args.first), ratios(args.second)
     devs = deviations(a, b)
     if not devs:

@@ -207,3 +207,27 @@ def test_python_runs_the_timing_core_under_pypy_and_cpython() -> None:
     timed = timing.measure({"sum": lambda: sum(range(100))}, rounds=3, min_time=0.0005)
     assert len(timed["sum"].values) == 3
     assert sys.implementation.name in ("cpython", "pypy")
+
+
+def test_the_batch_benchmark_runs_once_the_api_exists(monkeypatch: pytest.MonkeyPatch) -> None:
+    import variants
+
+    rows = [targets.load(variants.default_variant.name), targets.load("hashlib")]
+    grid = Grid(lengths=(64,), batches=((32, 10),))
+    if not hasattr(variants, "digest_many"):
+        assert not [c for c in cases.enumerate_cases(rows, ["md5"], grid) if c.mode == "batch"]
+        assert "not available in this build" in cases.batch_api()[1]
+
+        def digest_many(name: str, messages: List[bytes], **options: Any) -> List[bytes]:
+            return [hashlib.new(name, m).digest() for m in messages]
+
+        monkeypatch.setattr(variants, "digest_many", digest_many, raising=False)
+    batch = [c for c in cases.enumerate_cases(rows, ["md5"], grid) if c.mode == "batch"]
+    assert {c.variant for c in batch} == {variants.default_variant.name, "hashlib"}
+    for case in batch:
+        target = next(t for t in rows if t.name == case.variant)
+        cases.check(case, target)
+        assert cases.make_timer(case, target)(1) >= 0
+    monkeypatch.setattr(variants, "digest_many", lambda name, messages: [b""] * len(messages))
+    with pytest.raises(WrongDigest):
+        cases.check(batch[0] if batch[0].variant != "hashlib" else batch[1], rows[0])
