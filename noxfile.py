@@ -330,7 +330,11 @@ def _install_study_env(session: nox.Session, label: str, venv: Path, python: Lis
             shutil.copy2(path, copy / path)
         times.unlink(missing_ok=True)
         env = {**STUDY_BUILD, _BUILD_TIMES_ENV: str(times.resolve())}
-        pip = [*python, "-m", "pip", "install", "-q", "pyperf", f"{copy}[study]"]
+        # The [study] extra asks for cffi on every CPython, and cffi does not
+        # build on the free-threaded 3.13 (whose build leaves native-cffi out):
+        # there, its other requirement alone.
+        extra = ["mypy_extensions", str(copy)] if label == FREE_THREADED else [f"{copy}[study]"]
+        pip = [*python, "-m", "pip", "install", "-q", "pyperf", *extra]
         session.run(*pip, env=env, external=True)
         stamp.write_text(digest)
     else:
@@ -364,11 +368,11 @@ def bench_env_ft(session: nox.Session) -> None:
     base = _free_threaded_python()
     if base is None:
         session.error("no free-threaded CPython 3.13 (python3 tools/freethreaded.py builds one)")
-    venv = Path(".nox") / "bench_env_ft"
-    python = venv / "bin" / "python"
+    venv = (Path(".nox") / "bench_env_ft").absolute()
+    python = venv / "bin" / "python"  # not resolved: the link is what makes it the venv's
     if not python.exists():
         session.run(base, "-m", "venv", str(venv), external=True)
-    _install_study_env(session, FREE_THREADED, venv, [str(python.resolve())])
+    _install_study_env(session, FREE_THREADED, venv, [str(python)])
 
 
 def _queue_study(session: nox.Session, driver: str, default: List[str]) -> None:
