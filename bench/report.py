@@ -632,13 +632,14 @@ def header(run: Run) -> List[str]:
         "",
         "Interpreters: " + ", ".join(f"{i} = {run.title(i)}" for i in run.interpreters) + ".",
     ]
-    missing = []
+    missing: Dict[Tuple[str, str], List[str]] = {}
     for interp in run.interpreters:
         for name, info in study["interpreters"][interp]["variants"].items():
             if info.get("unavailable"):
-                missing.append(f"{name} on {interp} ({info['unavailable']})")
+                missing.setdefault((interp, info["unavailable"]), []).append(name)
     if missing:
-        lines += ["", "Not measured: " + "; ".join(missing) + "."]
+        said = [f"{', '.join(names)} on {i} ({why})" for (i, why), names in missing.items()]
+        lines += ["", "Not measured: " + "; ".join(said) + "."]
     skipped = study.get("skipped") or {}
     count = sum(len(v) for v in skipped.values())
     if count:
@@ -651,6 +652,7 @@ def header(run: Run) -> List[str]:
             "on (the JMH tables). `--mode rigorous` measures them.",
         ]
     notes = []
+    details: Dict[Tuple[str, str], List[str]] = {}
     for interp in run.interpreters:
         info = study["interpreters"][interp]
         if info.get("free_threaded"):
@@ -658,7 +660,8 @@ def header(run: Run) -> List[str]:
             notes.append(f"{interp} is the free-threaded build, measured {gil} (one thread)")
         for name, variant in info["variants"].items():
             if variant.get("details") and not variant.get("unavailable"):
-                notes.append(f"{name} on {interp}: {variant['details']}")
+                details.setdefault((name, variant["details"]), []).append(interp)
+    notes += [f"{name}: {what} ({', '.join(where)})" for (name, what), where in details.items()]
     if notes:
         lines += ["", "Notes: " + "; ".join(notes) + "."]
     return lines
