@@ -312,12 +312,15 @@ def main(argv: Sequence[str]) -> int:
         pictures = [folder / "speedup.png"]
         cpythons = [i for i in (summary or {}).get("interpreters", {}) if not i.startswith("pypy")]
         pictures += [folder / f"throughput-{i}.png" for i in cpythons[-1:]]
-        for picture in pictures:
-            if picture.exists():
-                if args.write:
-                    FIGURES.mkdir(parents=True, exist_ok=True)
-                    shutil.copyfile(picture, FIGURES / picture.name)
-                figures.append(f"bench/{picture.name}")
+        pictures = [p for p in pictures if p.exists()]
+        figures = [f"bench/{p.name}" for p in pictures]
+        if args.write and pictures:
+            FIGURES.mkdir(parents=True, exist_ok=True)
+            for old in FIGURES.glob("*.png"):  # a figure of an interpreter since left out
+                if old.name not in {p.name for p in pictures}:
+                    old.unlink()
+            for picture in pictures:
+                shutil.copyfile(picture, FIGURES / picture.name)
     readme = readme_section(summary, folder)
     study = study_section(summary, folder, memory, bytecode, figures)
     if args.write:
