@@ -309,7 +309,8 @@ def report(data: Dict[str, Any]) -> str:
         "# Bytecode and machine instructions: what each interpreter executes",
         "",
         f"{data['cpu']}, {data['date']}; interpreters: {interps}. Machine instructions from "
-        f"valgrind's callgrind ({callgrind.SHORT} against {callgrind.LONG}-byte digests, the "
+        f"valgrind's callgrind ({callgrind.SHORT}-byte digests against {callgrind.LONG}-byte "
+        f"ones, {callgrind.LONG_FAST}-byte for the rows at C speed and under PyPy; the "
         "least of five counts each; valgrind's virtual CPU has no SHA-NI, so native's and "
         "OpenSSL's SHA-256 counts are of their fallback code); bytecode on "
         f"{BLOCKS} blocks; times untraced, process CPU time, lower quartiles.",

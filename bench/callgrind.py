@@ -8,7 +8,8 @@ interpreter runs ``bench.callgrind measure`` under ``valgrind
 --tool=callgrind --instr-atstart=no``: it warms every case up natively (under
 PyPy with lower JIT thresholds, until the JIT is quiet), then counts, for each
 row and algorithm, one ``constructor(message).digest()`` of a short and of a
-long message between two client requests (a small C library, compiled here
+long message (128 bytes; 512, or 16 KiB for the rows that run at C speed)
+between two client requests (a small C library, compiled here
 from valgrind's ``callgrind.h``, switches the collection on and off and dumps
 the count; the instrumentation itself is switched on once, after the
 warm-up). The difference over the extra bytes is the row's instructions per
@@ -41,8 +42,12 @@ from bench.cases import jdk_pattern
 from bench.layout import RESULTS, module_command
 from bench.timing import Jit
 
-#: Message lengths of the two counts whose difference gives the count per byte.
-SHORT, LONG = 128, 512
+#: Message lengths of the two counts whose difference gives the count per byte:
+#: the long one is LONG for rows at pure-Python speed under CPython, LONG_FAST
+#: for the others (C, typed Cython, the i64 twin, and everything under PyPy's
+#: JIT), so that the difference is always many thousand instructions and a
+#: few instructions more or less of per-call work move it by little.
+SHORT, LONG, LONG_FAST = 128, 512, 16384
 REPEATS = 5
 #: Native warm-up calls per message (CPython: its specializing interpreter
 #: settles within a few dozen); under a JIT, calls until it is quiet.
@@ -113,6 +118,14 @@ def digest_of(constructor: Callable[..., Any], message: bytes) -> object:
     return constructor(message).digest()
 
 
+def long_message(target: targets.Target) -> int:
+    """The long message's length for ``target`` (see LONG_FAST)."""
+    if sys.implementation.name == "pypy":
+        return LONG_FAST
+    python_speed = target.kind == "interpreted" or bool(target.twin and not target.twin[2])
+    return LONG if python_speed else LONG_FAST
+
+
 def count_here(names: Sequence[str], algorithms: Sequence[str], library: Path) -> None:
     """Count every row and algorithm (run under valgrind): the dumps carry the names.
 
@@ -124,12 +137,13 @@ def count_here(names: Sequence[str], algorithms: Sequence[str], library: Path) -
     marks.bench_stop.argtypes = [ctypes.c_char_p]
     Jit.watch()
     lower_jit_thresholds()
-    short, long = jdk_pattern(SHORT), jdk_pattern(LONG)
-    ops: List[Tuple[str, str, Callable[[bytes], object]]] = []
+    short = jdk_pattern(SHORT)
+    ops: List[Tuple[str, str, Callable[[bytes], object], bytes]] = []
     for name in names:
         target = targets.load(name)
         if target.unavailable:
             continue
+        long = jdk_pattern(long_message(target))
         for alg in algorithms:
             if alg not in target.constructors:
                 continue
@@ -137,13 +151,13 @@ def count_here(names: Sequence[str], algorithms: Sequence[str], library: Path) -
             if op(short) != hashlib.new(alg, short).digest():
                 raise AssertionError(f"{name} {alg} hashes wrongly")
             warm(op, (short, long))
-            ops.append((name, alg, op))
-    for _, _, op in ops:  # once more: what ran since may have evicted or deoptimized it
+            ops.append((name, alg, op, long))
+    for _, _, op, long in ops:  # once more: what ran since may have evicted or deoptimized it
         warm(op, (short, long))
     gc.collect()
     gc.disable()
     marks.bench_instrument()
-    for name, alg, op in ops:
+    for name, alg, op, long in ops:
         for rep in range(REPEATS):
             for message in (short, long):
                 marks.bench_start()
@@ -174,10 +188,11 @@ def parse(text: str) -> Dict[Tuple[str, str], Dict[str, Any]]:
             lowest.setdefault((row, alg), {}).setdefault(length, []).append(total)
     found: Dict[Tuple[str, str], Dict[str, Any]] = {}
     for key, totals in lowest.items():
-        if SHORT in totals and LONG in totals:
-            short, long = min(totals[SHORT]), min(totals[LONG])
+        if len(totals) == 2:
+            shortest, longest = sorted(totals)
+            short, long = min(totals[shortest]), min(totals[longest])
             found[key] = {
-                "instructions_per_byte": (long - short) / (LONG - SHORT),
+                "instructions_per_byte": (long - short) / (longest - shortest),
                 "instructions_short_message": short,
                 "counts": {str(n): each for n, each in totals.items()},
             }
