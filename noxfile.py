@@ -10,9 +10,10 @@
     nox -s sanitize       # native variants with ASan and UBSan, against hashlib
     nox -s tsan           # native variants with ThreadSanitizer, under the racing tests
     nox -s fuzz           # libFuzzer over the native state machine, against OpenSSL
-    nox -s bench          # the study: every interpreter, variant, length
+    nox -s bench          # the study: every interpreter, variant, length (python -m bench.study)
+    nox -s bench -- --mode quick --interpreters 3.12,pypy3 --variants 'helpers*'
     nox -s memory         # memray: peak memory and allocations per variant (CPython)
-    nox -s bytecode       # instructions and calls per block, time per instruction
+    nox -s bytecode       # bytecode and machine instructions per block, per interpreter
 
 The pyenv interpreters are found without any setup: nox only sees them when
 PYENV_VERSION names them, so this file sets it from ``$(pyenv root)/versions``.
@@ -38,6 +39,8 @@ CPYTHONS = ["3.9", "3.10", "3.11", "3.12", "3.13"]
 #: Whichever PyPy 3 the distribution ships (3.9 on Debian 12, newer on Debian 13).
 PYPY = "pypy3"
 INTERPRETERS = [*CPYTHONS, PYPY]
+#: The interpreters whose study environments nox makes (bench_env): CPython 3.10 on and PyPy.
+STUDY_ENVS = [*(version for version in CPYTHONS if version != "3.9"), PYPY]
 
 nox.options.sessions = ["lint", "tests"]
 
@@ -269,19 +272,43 @@ def fuzz(session: nox.Session) -> None:
 # --- the study: nox -s bench, memory, bytecode ------------------------------------------
 #
 # Each interpreter gets one environment, ``bench_env-<version>`` (the package
-# installed from this tree, compiled variants included, and pyperf), reused
-# between runs and reinstalled only when the sources change. ``bench``,
-# ``memory`` and ``bytecode`` queue those, then a session that drives them all:
-# the study interleaves interpreters, so no single nox session can hold it.
+# installed from this tree with the study's build, and pyperf), reused between
+# runs and reinstalled only when the sources change. ``bench``, ``memory`` and
+# ``bytecode`` queue those, then a session that drives them all: the study
+# interleaves interpreters, so no single nox session can hold it. The
+# free-threaded CPython 3.13 ("3.13t") joins when it is present (it is never
+# built here: ``tools/freethreaded.py`` does that); its environment is made by
+# ``bench_env_ft`` with that interpreter's own venv module.
 
 STUDY_PYTHON = "3.12"  # runs the study's driver and report (pyperf, matplotlib)
 MEMORY_PYTHON = "3.11"  # memray's interpreter: the fastest CPython here for pure Python
+FREE_THREADED = "3.13t"
 ENVS = Path("results") / "envs"
 _STAMP = ".variants-source-digest"
-_BUILD_TIMES = ".variants-build-seconds.json"
+#: The JSON file the build writes its times to (setup.py's BuildExt reads the variable).
+_BUILD_TIMES = ".variants-build-times.json"
+_BUILD_TIMES_ENV = "VARIANTS_BUILD_TIMES"
+
+
+def _free_threaded_python() -> Optional[str]:
+    """The free-threaded CPython 3.13 if it is present (never built here), else None.
+
+    ``tools/freethreaded.py --check`` prints its path or fails; without that
+    tool, ``python3.13t`` on PATH.
+    """
+    tool = Path("tools") / "freethreaded.py"
+    if tool.exists():
+        done = subprocess.run(
+            [sys.executable, str(tool), "--check"], capture_output=True, text=True
+        )
+        lines = done.stdout.strip().splitlines()
+        return lines[-1].strip() if done.returncode == 0 and lines else None
+    return shutil.which("python3.13t")
 
 
 def _interpreter_available(label: str) -> bool:
+    if label == FREE_THREADED:
+        return _free_threaded_python() is not None
     name = label if label.startswith("pypy") else f"python{label}"
     path = shutil.which(name)
     return bool(path) and subprocess.run([str(path), "-c", ""], capture_output=True).returncode == 0
@@ -302,19 +329,30 @@ def _take_option(args: List[str], name: str) -> Tuple[List[str], Optional[str]]:
     return rest, value
 
 
+#: The study's interpreters: CPython 3.10 on (3.9 has no mypyc, so half the twins), PyPy,
+#: and the free-threaded 3.13 where it is present.
+STUDY_INTERPRETERS = [*STUDY_ENVS, FREE_THREADED]
+
+
 def _study_interpreters(session: nox.Session, default: List[str]) -> Tuple[List[str], List[str]]:
     """(posargs without --interpreters, the interpreters to use: asked for, or available)."""
     rest, chosen = _take_option(list(session.posargs), "--interpreters")
     if chosen:
         labels = [label.strip() for label in chosen.split(",") if label.strip()]
-        unknown = [label for label in labels if label not in INTERPRETERS]
+        unknown = [label for label in labels if label not in STUDY_INTERPRETERS]
         if unknown:
-            session.error(f"unknown interpreters {unknown}; known: {', '.join(INTERPRETERS)}")
+            known = ", ".join(STUDY_INTERPRETERS)
+            session.error(f"unknown interpreters {unknown}; known: {known}")
         return rest, labels
     labels = [label for label in default if _interpreter_available(label)]
     missing = [label for label in default if label not in labels]
-    if missing:
-        session.warn(f"not found, left out: {', '.join(missing)}")
+    for label in missing:
+        why = (
+            "no free-threaded CPython 3.13 here (`python3 tools/freethreaded.py` builds one)"
+            if label == FREE_THREADED
+            else "interpreter not found"
+        )
+        session.warn(f"{label} left out: {why}")
     if not labels:
         session.error("no interpreter found")
     return rest, labels
@@ -324,9 +362,10 @@ def _study_interpreters(session: nox.Session, default: List[str]) -> Tuple[List[
 _BUILD_INPUTS = (
     "variants",
     "build_support",
+    "tools",  # the generator renders the annotated twins' sources during the build
     "setup.py",
-    "setup.cfg",
     "pyproject.toml",
+    "MANIFEST.in",
     "README.md",
 )
 
@@ -344,7 +383,7 @@ def _project_files() -> List[Path]:
     except (OSError, subprocess.CalledProcessError):  # not a git checkout
         skip = {".git", ".nox", "build", "results", "__pycache__"}
         files = [p for p in Path().rglob("*") if not skip.intersection(p.parts)]
-    return sorted(p for p in files if p.is_file() and "_twins" not in p.parts)
+    return sorted(p for p in files if p.is_file())
 
 
 def _keep_envs(args: List[str]) -> Tuple[List[str], List[str]]:
@@ -353,12 +392,23 @@ def _keep_envs(args: List[str]) -> Tuple[List[str], List[str]]:
     return rest, ["--keep-envs"] if len(rest) < len(args) else []
 
 
+#: The README's section that ``nox -s bench`` regenerates (bench/docs.py).
+_GENERATED = re.compile(rb"<!-- results:start -->.*?<!-- results:end -->", re.S)
+
+
 def _source_digest(files: List[Path]) -> str:
-    """A digest of the build inputs among ``files``."""
+    """A digest of the build inputs among ``files``.
+
+    Not of the README's generated results section: each study run rewrites it,
+    and it would otherwise make the next run reinstall every environment.
+    """
     digest = hashlib.sha256()
     for path in files:
         if path.parts[0] in _BUILD_INPUTS and "__pycache__" not in path.parts:
-            digest.update(str(path).encode() + b"\0" + path.read_bytes())
+            content = path.read_bytes()
+            if path.name == "README.md":
+                content = _GENERATED.sub(b"", content)
+            digest.update(str(path).encode() + b"\0" + content)
     return digest.hexdigest()
 
 
@@ -373,19 +423,6 @@ def _installed(labels: List[str], session: nox.Session) -> List[str]:
     return ready
 
 
-def _build_seconds(pip_output: str) -> Dict[str, float]:
-    """What setup.py reports of its build: seconds per extension, and generating the C."""
-    seconds: Dict[str, float] = {}
-    for line in pip_output.splitlines():
-        built = re.search(r"built (\S+) in ([\d.]+) s", line)
-        generated = re.search(r"compiled variants: C generated in ([\d.]+) s", line)
-        if built:
-            seconds[built.group(1)] = float(built.group(2))
-        elif generated:
-            seconds["(mypyc and Cython writing the C)"] = float(generated.group(1))
-    return seconds
-
-
 def _env_python(session: nox.Session, label: str) -> str:
     record = ENVS / f"{label}.json"
     if not record.exists():
@@ -393,12 +430,16 @@ def _env_python(session: nox.Session, label: str) -> str:
     return str(json.loads(record.read_text())["python"])
 
 
-@nox.session(python=INTERPRETERS, reuse_venv=True)
-def bench_env(session: nox.Session) -> None:
-    """(Run by bench, memory, bytecode.) The package and pyperf in a reused environment."""
+def _install_study_env(session: nox.Session, label: str, venv: Path, python: List[str]) -> None:
+    """Install this tree (the study's build) and pyperf into ``venv``; record it in ENVS.
+
+    ``python`` runs the venv's interpreter. The build writes how long each
+    extension took to a JSON file (setup.py's BuildExt), which the record keeps.
+    """
     started = time.perf_counter()
-    (ENVS / f"{session.python}.json").unlink(missing_ok=True)  # written back once installed
-    stamp = Path(session.virtualenv.location) / _STAMP
+    (ENVS / f"{label}.json").unlink(missing_ok=True)  # written back once installed
+    stamp = venv / _STAMP
+    times = venv / _BUILD_TIMES
     files = _project_files()
     digest = _source_digest(files)
     keep = "--keep-envs" in session.posargs and stamp.exists()
@@ -407,64 +448,95 @@ def bench_env(session: nox.Session) -> None:
         session.warn("--keep-envs: the package installed here is older than this tree")
     if reinstalled:
         session.log("installing this tree: compiling the compiled variants takes minutes")
-        # From a copy of the tree: the build writes into its source folder
-        # (variants/_twins), which another build from the same tree must not see.
-        tmp = Path(session.create_tmp())
-        copy = tmp / "source"
+        # From a copy of the project's files only (git's list): nothing built or
+        # cached in the checkout (build/, egg-info, __pycache__) reaches the build.
+        copy = Path(session.create_tmp()).resolve() / f"source-{label}"
         shutil.rmtree(copy, ignore_errors=True)
         for path in files:
             (copy / path).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(path, copy / path)
-        # pip -v shows what setup.py prints: how long each extension took to build.
-        pip = ["python", "-m", "pip", "install", "-v", "pyperf", f"{copy.resolve()}[study]"]
-        output = str(session.run(*pip, silent=True, env=STUDY_BUILD))
-        build_seconds = _build_seconds(output)
-        for name, seconds in build_seconds.items():
-            session.log(f"  {name}: {seconds} s")
-        (Path(session.virtualenv.location) / _BUILD_TIMES).write_text(json.dumps(build_seconds))
+        times.unlink(missing_ok=True)
+        env = {**STUDY_BUILD, _BUILD_TIMES_ENV: str(times.resolve())}
+        # The [study] extra asks for cffi on every CPython, and cffi does not
+        # build on the free-threaded 3.13 (whose build leaves native-cffi out):
+        # there, its other requirement alone.
+        extra = ["mypy_extensions", str(copy)] if label == FREE_THREADED else [f"{copy}[study]"]
+        pip = [*python, "-m", "pip", "install", "-q", "pyperf", *extra]
+        session.run(*pip, env=env, external=True)
         stamp.write_text(digest)
     else:
         session.log("package up to date in this environment: not reinstalled")
     ENVS.mkdir(parents=True, exist_ok=True)
-    times = Path(session.virtualenv.location) / _BUILD_TIMES
     record = {
-        "python": str(Path(session.bin) / "python"),
+        "python": python[0],
         "reinstalled": reinstalled,
         "install_seconds": round(time.perf_counter() - started, 1),
         # of the build that installed the package, now or in an earlier run
-        "build_seconds": json.loads(times.read_text()) if times.exists() else {},
+        "build": json.loads(times.read_text()) if times.exists() else None,
     }
-    (ENVS / f"{session.python}.json").write_text(json.dumps(record))
+    (ENVS / f"{label}.json").write_text(json.dumps(record))
 
 
-def _queue_study(session: nox.Session, driver: str) -> None:
+@nox.session(python=STUDY_ENVS, reuse_venv=True)
+def bench_env(session: nox.Session) -> None:
+    """(Run by bench, memory, bytecode.) The package and pyperf in a reused environment."""
+    assert isinstance(session.python, str)
+    venv = Path(session.virtualenv.location)
+    _install_study_env(session, session.python, venv, [str(Path(session.bin) / "python")])
+
+
+@nox.session(python=False)
+def bench_env_ft(session: nox.Session) -> None:
+    """(Run by bench when present.) The free-threaded 3.13's environment.
+
+    Made with that interpreter's own venv module under .nox/bench_env_ft: nox
+    finds interpreters by name, and it is not on PATH.
+    """
+    base = _free_threaded_python()
+    if base is None:
+        session.error("no free-threaded CPython 3.13 (python3 tools/freethreaded.py builds one)")
+    venv = (Path(".nox") / "bench_env_ft").absolute()
+    python = venv / "bin" / "python"  # not resolved: the link is what makes it the venv's
+    if not python.exists():
+        session.run(base, "-m", "venv", str(venv), external=True)
+    _install_study_env(session, FREE_THREADED, venv, [str(python)])
+
+
+def _queue_study(session: nox.Session, driver: str, default: List[str]) -> None:
     """Queue each chosen interpreter's environment, then ``driver`` with the options."""
-    rest, labels = _study_interpreters(session, INTERPRETERS)
+    rest, labels = _study_interpreters(session, default)
     rest, keep = _keep_envs(rest)
     for label in labels:
-        session.notify(f"bench_env-{label}", keep)
+        env_session = "bench_env_ft" if label == FREE_THREADED else f"bench_env-{label}"
+        session.notify(env_session, keep)
     session.notify(driver, [*rest, "--interpreters", ",".join(labels)])
+
+
+def _pythons(session: nox.Session, chosen: Optional[str]) -> List[str]:
+    """``--python LABEL=PATH`` for every chosen interpreter whose environment is ready."""
+    labels = _installed((chosen or ",".join(STUDY_INTERPRETERS)).split(","), session)
+    return [f"--python={label}={_env_python(session, label)}" for label in labels]
 
 
 @nox.session(python=False)
 def bench(session: nox.Session) -> None:
-    """The interpreter-overhead study (bench/study.py): options after --, e.g. --mode quick."""
-    _queue_study(session, "bench_study")
+    """The interpreter-overhead study (python -m bench.study); options after --."""
+    _queue_study(session, "bench_study", STUDY_INTERPRETERS)
 
 
 @nox.session(python=STUDY_PYTHON, reuse_venv=True)
 def bench_study(session: nox.Session) -> None:
-    """(Run by bench.) Measure on every environment, interleaved; report and plots."""
+    """(Run by bench.) Measure on every environment, interleaved; report, plots, docs."""
     session.install("pyperf", "matplotlib")
     rest, chosen = _take_option(list(session.posargs), "--interpreters")
-    labels = _installed((chosen or ",".join(INTERPRETERS)).split(","), session)
-    pythons = [f"--python={label}={_env_python(session, label)}" for label in labels]
-    session.run("python", "bench/study.py", *pythons, *rest)
+    session.run("python", "-m", "bench.study", *_pythons(session, chosen), *rest)
+    # The README's headline section and docs/study.md, from the newest runs (JSON).
+    session.run("python", "-m", "bench.docs", "--write")
 
 
 @nox.session(python=False)
 def memory(session: nox.Session) -> None:
-    """memray: peak memory and allocations of every variant (bench/memory.py; CPython only)."""
+    """memray: peak memory and allocations of every variant (python -m bench.memory)."""
     rest, label = _take_option(list(session.posargs), "--interpreter")
     label = label or MEMORY_PYTHON
     if label not in CPYTHONS:
@@ -476,33 +548,23 @@ def memory(session: nox.Session) -> None:
 
 @nox.session(python=False)
 def memory_study(session: nox.Session) -> None:
-    """(Run by memory.) Install memray in the environment if needed; run bench/memory.py."""
+    """(Run by memory.) memray in the environment if needed; bench.memory drives it."""
     rest, label = _take_option(list(session.posargs), "--interpreter")
     python = _env_python(session, label or MEMORY_PYTHON)
     if subprocess.run([python, "-c", "import memray"], capture_output=True).returncode:
         session.run(python, "-m", "pip", "install", "-q", "memray", external=True)
-    session.run(python, "bench/memory.py", *rest, external=True)
+    session.run(sys.executable, "-m", "bench.memory", "--python", python, *rest, external=True)
 
 
 @nox.session(python=False)
 def bytecode(session: nox.Session) -> None:
-    """Bytecode per block, calls, static size, time per instruction (bench/bytecode_view.py)."""
-    _queue_study(session, "bytecode_study")
+    """Bytecode and machine instructions per block, per interpreter (python -m bench.bytecode)."""
+    _queue_study(session, "bytecode_study", STUDY_INTERPRETERS)
 
 
 @nox.session(python=False)
 def bytecode_study(session: nox.Session) -> None:
-    """(Run by bytecode.) Count and time under each interpreter, then one report."""
+    """(Run by bytecode.) Count and time under each interpreter; one JSON and report."""
     rest, chosen = _take_option(list(session.posargs), "--interpreters")
-    labels = _installed((chosen or ",".join(INTERPRETERS)).split(","), session)
-    folder = Path("results") / "bytecode" / time.strftime("%Y%m%d-%H%M%S")
-    script = "bench/bytecode_view.py"
-    for label in labels:
-        out = str(folder / f"{label}.json")
-        python = _env_python(session, label)
-        session.run(python, script, "measure", "--out", out, *rest, external=True)
-    # Two more timing rounds, interpreters in turn, so that drift spreads over all of them.
-    for label in [*reversed(labels), *labels]:
-        python = _env_python(session, label)
-        session.run(python, script, "time", str(folder / f"{label}.json"), external=True)
-    session.run(_env_python(session, labels[0]), script, "report", str(folder), external=True)
+    pythons = _pythons(session, chosen)
+    session.run(sys.executable, "-m", "bench.bytecode", *pythons, *rest, external=True)

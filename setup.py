@@ -17,7 +17,7 @@ import shutil
 import sys
 import tempfile
 import time
-from typing import Any, List
+from typing import Any, Dict, List
 
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
@@ -36,12 +36,24 @@ METADATA_ONLY = {"egg_info", "dist_info", "sdist"}
 
 
 class BuildExt(build_ext):
-    """build_ext that generates the extensions, compiles them on every core and times each."""
+    """build_ext that generates the extensions, compiles them on every core and times each.
+
+    The times are data: with ``VARIANTS_BUILD_TIMES=FILE`` in the environment the
+    build writes them to FILE as JSON (the study's environments record them so),
+    ``{"generate": seconds, "extensions": {name: seconds}, "parallel": cores}``.
+    """
+
+    #: The environment variable naming the JSON file the times go to.
+    TIMES_ENV = "VARIANTS_BUILD_TIMES"
 
     def finalize_options(self) -> None:
+        self.generate_seconds = 0.0
+        self.extension_seconds: Dict[str, float] = {}
         # egg_info and sdist finalize build_ext too, only to list sources.
         if not set(self.distribution.commands) <= METADATA_ONLY:
+            started = time.perf_counter()
             self.distribution.ext_modules = [*compiled.extensions(), *native.extensions()]
+            self.generate_seconds = time.perf_counter() - started
         super().finalize_options()
         if not self.parallel:
             self.parallel = os.cpu_count() or 1
@@ -49,7 +61,21 @@ class BuildExt(build_ext):
     def build_extension(self, ext: Extension) -> None:
         started = time.perf_counter()
         super().build_extension(ext)
-        print(f"built {ext.name} in {time.perf_counter() - started:.1f} s", flush=True)
+        seconds = time.perf_counter() - started
+        self.extension_seconds[ext.name] = seconds  # from several threads: one key each
+        print(f"built {ext.name} in {seconds:.1f} s", flush=True)
+
+    def run(self) -> None:
+        super().run()
+        target = os.environ.get(self.TIMES_ENV)
+        if target:
+            times = {
+                "generate": round(self.generate_seconds, 2),
+                "extensions": {k: round(v, 2) for k, v in sorted(self.extension_seconds.items())},
+                "parallel": self.parallel,
+            }
+            with open(target, "w") as out:
+                json.dump(times, out, indent=1)
 
 
 class BuildPy(build_py):

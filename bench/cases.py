@@ -1,8 +1,7 @@
-"""The benchmark cases, modelled on OpenJDK's MessageDigests JMH benchmark.
+"""The study's benchmarks, modelled on OpenJDK's MessageDigests JMH benchmark, and their timers.
 
-For every variant (the registry's, plus ``hashlib`` as the reference row and,
-optionally, PyPy's own pure-Python ``_md5``/``_sha256`` as ``pypy-lib``), every
-algorithm and message length (byte i of the message is i & 0xff):
+For every target (``targets``), algorithm and message length (byte i of the
+message is i & 0xff):
 
 ``digest``
     update and digest on a reused object. Python's hash objects cannot be reset
@@ -10,55 +9,77 @@ algorithm and message length (byte i of the message is i & 0xff):
     ``h = fresh.copy(); h.update(data); h.digest()`` where ``fresh`` is an empty
     object made once: ``copy()`` of an empty object is the cheapest honest reset.
 ``getAndDigest``
-    construct, update, digest: ``h = constructor(); h.update(data); h.digest()``.
+    construct, update, digest: ``h = constructor(); h.update(data); h.digest()``;
+    at 64 bytes, the per-call cost of each bridge into C.
 ``block``
     the block function alone, ``compress(iv, memoryview(data))`` over the whole
-    message, for variants that have one: the coding style without the shell.
+    message, for targets that have one: the coding style without the shell.
+``batch``
+    ``number`` messages of ``length`` bytes at once: the drop-in's
+    ``variants.digest_many(name, messages)`` against the hashlib loop
+    ``[md5(m).digest() for m in messages]`` (the ``hashlib`` row).
 
-Each case becomes a pyperf time function ``f(loops) -> seconds`` (pyperf's
-``bench_time_func`` protocol). The loop of every case is compiled separately,
-as ``timeit`` does, so that PyPy's JIT traces each case on its own. This module
-runs under every interpreter of the study, CPython 3.10-3.13 and PyPy 3.9.
+Each case becomes a time function (``timing.loop_timer``); ``check`` first
+makes sure the case's code computes the right digest.
 """
 
 from __future__ import annotations
 
-import fnmatch
 import hashlib
-import platform
-import sys
-import time
-from typing import Any, Callable, Dict, List, NamedTuple, Optional, Sequence
+from dataclasses import dataclass
+from typing import Any, Dict, List, Literal, NamedTuple, Optional, Sequence, Tuple
 
-import pypy_lib
+from bench.targets import HASHLIB, Target
+from bench.timing import TimeFunc, loop_timer
 
-MODES = ("digest", "getAndDigest", "block")
-ALGORITHMS = ("md5", "sha256")
+MODES = ("digest", "getAndDigest", "block", "batch")
 LENGTHS = (64, 1024, 16384, 1048576)
-#: The reference rows that are not registry variants.
-HASHLIB = "hashlib"
-PYPY_LIB = "pypy-lib"
-
-TimeFunc = Callable[[int], float]
+#: (message length, messages) of the batch benchmark.
+BATCHES = ((4096, 256), (32, 100_000))
 
 
 class Case(NamedTuple):
-    """One benchmark: a mode, an algorithm, a variant and a message length."""
+    """One benchmark: a mode, an algorithm, a target, a message length (and how many, batch)."""
 
     mode: str
     algorithm: str
     variant: str
     length: int
+    number: int = 1
 
     @property
     def name(self) -> str:
-        """The pyperf benchmark name, the same under every interpreter."""
-        return f"{self.mode}/{self.algorithm}/{self.variant}/{self.length}"
+        """The benchmark's name, the same under every interpreter (pyperf's too)."""
+        size = f"{self.length}x{self.number}" if self.mode == "batch" else str(self.length)
+        return f"{self.mode}/{self.algorithm}/{self.variant}/{size}"
+
+    @property
+    def group(self) -> Tuple[str, str, int, int]:
+        """The cases measured together, values interleaved: same mode, algorithm, size."""
+        return (self.mode, self.algorithm, self.length, self.number)
+
+    @property
+    def nbytes(self) -> int:
+        """Bytes hashed by one operation."""
+        return self.length * self.number
 
     @classmethod
     def parse(cls, name: str) -> Case:
-        mode, algorithm, variant, length = name.split("/")
-        return cls(mode, algorithm, variant, int(length))
+        mode, algorithm, variant, size = name.split("/")
+        length, _, number = size.partition("x")
+        return cls(mode, algorithm, variant, int(length), int(number or 1))
+
+
+@dataclass(frozen=True)
+class Grid:
+    """Which lengths each mode runs at."""
+
+    lengths: Tuple[int, ...] = LENGTHS
+    #: getAndDigest and block run at the lengths up to these (their point is
+    #: the per-call and per-block cost; at longer lengths they repeat digest).
+    get_max: int = 1024
+    block_max: int = 1024
+    batches: Tuple[Tuple[int, int], ...] = BATCHES
 
 
 def jdk_pattern(length: int) -> bytes:
@@ -66,202 +87,121 @@ def jdk_pattern(length: int) -> bytes:
     return (bytes(range(256)) * (length // 256 + 1))[:length]
 
 
-def interpreter_label() -> str:
-    """The study's name for the running interpreter: "3.11", "pypy3.9"."""
-    major, minor = sys.version_info[:2]
-    prefix = "pypy" if sys.implementation.name == "pypy" else ""
-    return f"{prefix}{major}.{minor}"
+def batch_api() -> Tuple[Optional[str], str]:
+    """(the drop-in's variant, "") if this build has ``variants.digest_many``, else (None, why)."""
+    import variants
 
-
-def interpreter_info() -> Dict[str, str]:
-    """What the report says about the running interpreter."""
-    info = {
-        "label": interpreter_label(),
-        "implementation": platform.python_implementation(),
-        "version": platform.python_version(),
-        "executable": sys.executable,
-    }
-    if sys.implementation.name == "pypy":
-        pypy = sys.pypy_version_info  # type: ignore[attr-defined]
-        info["pypy_version"] = ".".join(str(part) for part in pypy[:3])
-    return info
-
-
-class Target:
-    """What one variant offers here: constructors, block functions, or why it is missing."""
-
-    def __init__(
-        self,
-        name: str,
-        kind: str,
-        description: str,
-        source: Optional[str] = None,
-        algorithms: Sequence[str] = (),
-        constructors: Optional[Dict[str, Callable[..., Any]]] = None,
-        compress: Optional[Dict[str, Callable[..., Any]]] = None,
-        details: str = "",
-        unavailable: Optional[str] = None,
-    ) -> None:
-        self.name = name
-        self.kind = kind
-        self.description = description
-        self.source = source
-        self.algorithms = tuple(algorithms)
-        self.constructors = constructors or {}
-        self.compress = compress or {}
-        self.details = details
-        self.unavailable = unavailable
-
-    def info(self) -> Dict[str, Any]:
-        return {
-            "kind": self.kind,
-            "description": self.description,
-            "source": self.source,
-            "algorithms": list(self.algorithms),
-            "details": self.details,
-            "unavailable": self.unavailable,
-            "block": sorted(self.compress),
-        }
-
-
-def registered_names() -> List[str]:
-    """Every registered variant, in the registry's order."""
-    from variants import registry  # here, so the driver can use Case without the package
-
-    return [v.name for v in registry.VARIANTS]
-
-
-def load_target(name: str) -> Target:
-    """The variant (or reference row) called ``name``, loaded if it can be."""
-    if name == HASHLIB:
-        ctors = {alg: getattr(hashlib, alg) for alg in ALGORITHMS}
-        impl = platform.python_implementation()
-        return Target(name, "reference", f"{impl}'s hashlib (OpenSSL)", None, ALGORITHMS, ctors)
-    if name == PYPY_LIB:
-        description = "PyPy's own pure-Python _md5/_sha256 (helper style)"
-        folder = pypy_lib.find()
-        if folder is None:
-            missing = "PyPy's _md5.py/_sha256.py not found (apt-get install pypy3-lib)"
-            return Target(name, "reference", description, None, ALGORITHMS, unavailable=missing)
-        ctors = pypy_lib.constructors(folder)
-        return Target(name, "reference", f"{description}, {folder}", None, ALGORITHMS, ctors)
-    from variants import registry
-
-    entry = registry.variant(name)
-    algorithms = [alg for alg in ALGORITHMS if alg in entry.algorithms]
-    problem = registry.status(name)
-    if problem is not None:
-        return Target(
-            name, entry.kind, entry.description, entry.source, algorithms, unavailable=problem
-        )
-    loaded = registry.load(name)
-    compress = {alg: loaded.compress[alg] for alg in algorithms if alg in loaded.compress}
-    ctors = {alg: loaded.constructors[alg] for alg in algorithms}
-    return Target(
-        name,
-        entry.kind,
-        entry.description,
-        entry.source,
-        algorithms,
-        ctors,
-        compress,
-        loaded.details,
-    )
-
-
-def select_variants(patterns: Sequence[str], pypy_lib: bool = False) -> List[str]:
-    """The variant names matching ``patterns`` (names or globs; empty: all), hashlib always.
-
-    The order is the registry's, then ``hashlib``, then ``pypy-lib`` if asked
-    for (by ``pypy_lib`` or by naming it).
-    """
-    known = registered_names()
-    if patterns:
-        unknown = [
-            p for p in patterns if p not in (HASHLIB, PYPY_LIB) and not fnmatch.filter(known, p)
-        ]
-        if unknown:
-            raise ValueError(f"no variant matches {unknown}; known: {', '.join(known)}")
-        chosen = [n for n in known if any(fnmatch.fnmatchcase(n, p) for p in patterns)]
-    else:
-        chosen = list(known)
-    chosen.append(HASHLIB)
-    if pypy_lib or PYPY_LIB in patterns:
-        chosen.append(PYPY_LIB)
-    return chosen
+    if not hasattr(variants, "digest_many"):
+        return None, "not available in this build (variants.digest_many is missing)"
+    return variants.default_variant.name, ""
 
 
 def enumerate_cases(
-    targets: Sequence[Target],
-    algorithms: Sequence[str],
-    lengths: Sequence[int],
-    modes: Sequence[str] = MODES,
-    block_lengths: Optional[Sequence[int]] = None,
+    targets: Sequence[Target], algorithms: Sequence[str], grid: Grid, modes: Sequence[str] = MODES
 ) -> List[Case]:
-    """Every case to run, by length, then algorithm, then mode, then variant.
-
-    ``block_lengths`` limits the block-only benchmark (default: every length up
-    to 16 KiB; at longer lengths the block function alone only repeats 16 KiB's
-    work without any per-call cost to isolate).
-    """
-    if block_lengths is None:
-        block_lengths = [n for n in lengths if n <= 16384]
+    """Every case to run, by mode, then length, then algorithm, then target."""
+    batch_variant, _ = batch_api() if "batch" in modes else (None, "")
     cases = []
-    for length in lengths:
-        if length % 64:
-            raise ValueError(f"length {length} is not a whole number of 64-byte blocks")
-        for algorithm in algorithms:
-            for mode in modes:
-                if mode == "block" and length not in block_lengths:
-                    continue
+    for mode in modes:
+        if mode == "batch":
+            sizes = list(grid.batches) if batch_variant else []
+        else:
+            top = {"getAndDigest": grid.get_max, "block": grid.block_max}.get(mode)
+            sizes = [(n, 1) for n in grid.lengths if top is None or n <= top]
+        for length, number in sizes:
+            if length % 64 and mode == "block":
+                continue
+            for algorithm in algorithms:
                 for target in targets:
                     if target.unavailable or algorithm not in target.algorithms:
                         continue
                     if mode == "block" and algorithm not in target.compress:
                         continue
-                    cases.append(Case(mode, algorithm, target.name, length))
+                    if mode == "batch" and target.name not in (batch_variant, HASHLIB):
+                        continue
+                    cases.append(Case(mode, algorithm, target.name, length, number))
     return cases
 
 
-_TEMPLATE = """
-def time_func(loops, _clock=_clock, _range=range):
-    {setup}
-    start = _clock()
-    for _ in _range(loops):
-        {body}
-    return _clock() - start
-"""
-
-#: (setup, body) of each mode's loop; the setup makes everything the body uses a local.
-_BODIES = {
-    "digest": ("copy, msg = fresh.copy, data", "h = copy(); h.update(msg); h.digest()"),
-    "getAndDigest": ("new, msg = constructor, data", "h = new(); h.update(msg); h.digest()"),
-    "block": ("fn, state, blocks = compress, iv, view", "fn(state, blocks)"),
-}
+def messages(case: Case) -> List[bytes]:
+    """The batch benchmark's messages: ``number`` distinct ones of ``length`` bytes."""
+    base = jdk_pattern(case.length + 256)
+    return [base[i % 256 : i % 256 + case.length] for i in range(case.number)]
 
 
-#: The clocks a time function can read: the process's CPU time (the default:
-#: on a shared machine, time spent running other processes does not count) or
-#: wall-clock time (pyperf's own choice, for a quiet machine).
-CLOCKS: Dict[str, Callable[[], float]] = {"cpu": time.process_time, "wall": time.perf_counter}
+def make_timer(case: Case, target: Target, clock: str = "cpu") -> TimeFunc:
+    """The time function of ``case``: seconds taken by ``loops`` operations."""
+    namespace: Dict[str, Any] = {}
+    if case.mode == "batch":
+        namespace["messages"] = messages(case)
+        if target.name == HASHLIB:
+            namespace["constructor"] = target.constructors[case.algorithm]
+            setup, body = "new, msgs = constructor, messages", "[new(m).digest() for m in msgs]"
+        else:
+            import variants
 
+            namespace.update(many=variants.digest_many, algorithm=case.algorithm)
+            setup, body = "run, name, msgs = many, algorithm, messages", "run(name, msgs)"
+    elif case.mode == "block":
+        from variants._shell import ALGORITHMS
 
-def make_timer(case: Case, target: Target, data: bytes, clock: str = "cpu") -> TimeFunc:
-    """The pyperf time function of ``case``: seconds taken by ``loops`` operations."""
-    setup, body = _BODIES[case.mode]
-    namespace: Dict[str, Any] = {"_clock": CLOCKS[clock], "data": data}
-    if case.mode == "block":
-        from variants._tables import MD5_IV, SHA256_IV
-
+        data = jdk_pattern(case.length)
         namespace.update(
             compress=target.compress[case.algorithm],
-            iv={"md5": MD5_IV, "sha256": SHA256_IV}[case.algorithm],
+            iv=ALGORITHMS[case.algorithm].iv,
             view=memoryview(data),
         )
+        setup, body = "fn, state, blocks = compress, iv, view", "fn(state, blocks)"
     else:
         constructor = target.constructors[case.algorithm]
-        namespace.update(constructor=constructor, fresh=constructor())
-    source = _TEMPLATE.format(setup=setup, body=body)
-    exec(compile(source, f"<bench {case.name}>", "exec"), namespace)
-    timer: TimeFunc = namespace["time_func"]
-    return timer
+        namespace.update(
+            constructor=constructor, fresh=constructor(), data=jdk_pattern(case.length)
+        )
+        if case.mode == "digest":
+            setup, body = "copy, msg = fresh.copy, data", "h = copy(); h.update(msg); h.digest()"
+        else:
+            setup, body = "new, msg = constructor, data", "h = new(); h.update(msg); h.digest()"
+    return loop_timer(setup, body, namespace, clock, case.name)
+
+
+class WrongDigest(AssertionError):
+    """A case's code computes a wrong digest: nothing of it may be measured."""
+
+
+def check(case: Case, target: Target) -> None:
+    """Make sure the code ``case`` times computes the right digest (WrongDigest if not)."""
+    expected = hashlib.new(case.algorithm)
+    if case.mode == "batch":
+        sample = messages(case._replace(number=3))
+        if target.name == HASHLIB:
+            got = [target.constructors[case.algorithm](m).digest() for m in sample]
+        else:
+            import variants
+
+            got = variants.digest_many(case.algorithm, sample)
+        want = [hashlib.new(case.algorithm, m).digest() for m in sample]
+        if list(got) != want:
+            raise WrongDigest(f"{case.name}: digest_many returns wrong digests")
+        return
+    if case.mode == "block":
+        # One padded block of a short message: the state after it is the digest.
+        from variants._shell import ALGORITHMS
+
+        spec = ALGORITHMS[case.algorithm]
+        message = jdk_pattern(40)
+        order: Literal["little", "big"] = "little" if spec.byteorder == "little" else "big"
+        bits = (len(message) * 8).to_bytes(8, order)
+        block = message + b"\x80" + bytes(55 - len(message)) + bits
+        state = target.compress[case.algorithm](spec.iv, memoryview(block))
+        got_digest = b"".join(int(w).to_bytes(4, order) for w in state)
+        expected.update(message)
+        if got_digest != expected.digest():
+            raise WrongDigest(f"{case.name}: the block function computes a wrong state")
+        return
+    probe = jdk_pattern(200)  # three blocks and a partial one
+    expected.update(probe)
+    h = target.constructors[case.algorithm]()
+    h.update(probe[:70])
+    h.update(probe[70:])
+    if h.digest() != expected.digest():
+        raise WrongDigest(f"{case.name}: {target.name} hashes {len(probe)} bytes wrongly")

@@ -1,13 +1,14 @@
 """variants-sum against coreutils: the command line tool's targets, measured.
 
-    python bench/cli_targets.py                     # 1 GiB file, 64 x 16 MiB files, 5 rounds
-    python bench/cli_targets.py --size 256M --rounds 3 --variant streamlined
+    python -m bench.cli_targets --python .nox/bench_env-3-11/bin/python   # 1 GiB, 64 x 16 MiB
+    python -m bench.cli_targets --python ... --size 256M --rounds 3 --variant streamlined
 
-Whole processes are timed, start-up included, on the same file in the same
-run, interleaved round by round (coreutils, then variants-sum, for each
-algorithm), after one untimed pass that puts the file in the page cache; the
-figures are medians. Peak memory is each child's maximum resident set size
-(GNU time's %M). Targets:
+Whole processes are timed (wall clock), start-up included, on the same file in
+the same run, interleaved round by round by the one timing core (coreutils,
+then variants-sum, for each algorithm), after one untimed pass that puts the
+file in the page cache; the figures are medians. ``--python`` runs it under
+that environment's interpreter, with the variants-sum installed there. Peak
+memory is each child's maximum resident set size (GNU time's %M). Targets:
 
 * ``-a md5``: at least 1.1x the throughput of ``md5sum``;
 * ``-a sha256``: at least 3x ``sha256sum`` (coreutils' portable C against
@@ -32,7 +33,9 @@ import time
 from pathlib import Path
 from typing import Dict, List, NamedTuple, Sequence
 
-from machine import cpu_model
+from bench.layout import run_in, split_python
+from bench.machine import cpu_model
+from bench.timing import Timed, interleave
 
 MiB = 1 << 20
 TIME = "/usr/bin/time" if os.access("/usr/bin/time", os.X_OK) else None
@@ -67,6 +70,24 @@ def run(command: Sequence[str]) -> Run:
         return Run(seconds, cpu, peak, out.read())
 
 
+class Process:
+    """A command as a time function (``bench.timing``): wall seconds of ``loops`` runs."""
+
+    def __init__(self, command: Sequence[str]) -> None:
+        self.command = command
+        self.cpu: List[float] = []
+        self.peak = 0
+
+    def time_func(self, loops: int) -> float:
+        total = 0.0
+        for _ in range(loops):
+            result = run(self.command)
+            total += result.seconds
+            self.cpu.append(result.cpu)
+            self.peak = max(self.peak, result.peak_rss)
+        return total
+
+
 def parse_size(text: str) -> int:
     units = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}
     if text[-1:].upper() in units:
@@ -99,15 +120,19 @@ def variant_details(tool: List[str], variant: List[str]) -> str:
     return "?"
 
 
-def main() -> int:
+def main(argv: Sequence[str]) -> int:
+    python, argv = split_python(argv)
+    if python:
+        return run_in(python, "cli_targets", argv)
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--python", help="run under this environment's interpreter")
     parser.add_argument("--size", default="1G", help="the big file's size (default 1G)")
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--files", type=int, default=64, help="files for the -j comparison")
     parser.add_argument("--file-size", default="16M", help="size of each of those files")
     parser.add_argument("--variant", help="variants-sum --variant NAME (default: the drop-in's)")
     parser.add_argument("--tool", help="the variants-sum command (default: found next to python)")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
 
     tool = args.tool.split() if args.tool else tool_command()
     variant = ["--variant", args.variant] if args.variant else []
@@ -150,16 +175,14 @@ def main() -> int:
             if first[theirs].stdout != first[ours].stdout:
                 raise SystemExit(f"{ours} and {theirs} disagree")
 
-        times: Dict[str, List[float]] = {name: [] for name in commands}
-        cpu: Dict[str, List[float]] = {name: [] for name in commands}
-        peaks: Dict[str, int] = {name: 0 for name in commands}
+        processes = {name: Process(command) for name, command in commands.items()}
+        timed = [Timed(name, p.time_func, loops=1) for name, p in processes.items()]
         for round_number in range(args.rounds):
-            for name, command in commands.items():
-                result = run(command)
-                times[name].append(result.seconds)
-                cpu[name].append(result.cpu)
-                peaks[name] = max(peaks[name], result.peak_rss)
+            interleave(timed, 1)
             print(f"round {round_number + 1}/{args.rounds} done", file=sys.stderr)
+        times = {t.name: t.values for t in timed}
+        cpu = {name: p.cpu for name, p in processes.items()}
+        peaks = {name: p.peak for name, p in processes.items()}
     finally:
         shutil.rmtree(workdir)
 
@@ -216,4 +239,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    raise SystemExit(main(sys.argv[1:]))

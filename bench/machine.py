@@ -1,15 +1,20 @@
-"""What the reports say about the machine and the run: CPU, date, Markdown tables."""
+"""The CPU and the running interpreter, as the reports name them.
+
+Standard library only: it runs under every interpreter of the study.
+"""
 
 from __future__ import annotations
 
 import datetime
 import os
 import platform
+import sys
+import sysconfig
 from pathlib import Path
-from typing import List, Sequence
+from typing import Dict, Union
 
-ROOT = Path(__file__).resolve().parent.parent
-RESULTS = ROOT / "results"
+PYPY = sys.implementation.name == "pypy"
+FREE_THREADED = bool(sysconfig.get_config_var("Py_GIL_DISABLED"))
 
 
 def cpu_model() -> str:
@@ -37,40 +42,38 @@ def stamp() -> str:
     return datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
 
 
-def size_label(length: int) -> str:
-    """A message length as the reports name it: "64 B", "16 KiB", "1 MiB"."""
-    if length >= 1 << 20 and length % (1 << 20) == 0:
-        return f"{length >> 20} MiB"
-    if length >= 1024 and length % 1024 == 0:
-        return f"{length >> 10} KiB"
-    return f"{length} B"
+def interpreter_label() -> str:
+    """The study's name for the running interpreter: "3.11", "3.13t", "pypy3.9"."""
+    major, minor = sys.version_info[:2]
+    prefix = "pypy" if PYPY else ""
+    suffix = "t" if FREE_THREADED else ""
+    return f"{prefix}{major}.{minor}{suffix}"
 
 
-def latest(kind: str) -> Path:
-    """The newest run folder under results/<kind>/."""
-    runs = sorted(p for p in (RESULTS / kind).glob("2*") if p.is_dir())
-    if not runs:
-        raise FileNotFoundError(f"no runs under {RESULTS / kind}")
-    return runs[-1]
+def interpreter_info() -> Dict[str, Union[str, bool]]:
+    """What the reports say about the running interpreter."""
+    info: Dict[str, Union[str, bool]] = {
+        "label": interpreter_label(),
+        "implementation": platform.python_implementation(),
+        "version": platform.python_version(),
+        "executable": sys.executable,
+        "free_threaded": FREE_THREADED,
+        "config_args": str(sysconfig.get_config_var("CONFIG_ARGS") or ""),
+    }
+    if FREE_THREADED:
+        is_enabled = getattr(sys, "_is_gil_enabled", None)
+        info["gil_enabled"] = bool(is_enabled()) if is_enabled else False
+    if PYPY:
+        pypy = sys.pypy_version_info  # type: ignore[attr-defined]
+        info["pypy_version"] = ".".join(str(part) for part in pypy[:3])
+    return info
 
 
-def table(rows: Sequence[Sequence[str]], align: str = "") -> str:
-    """A Markdown table; the first row is the header. ``align``: one l/r per column."""
-    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
-    align = align or "l" * len(widths)
-
-    def cell(text: str, i: int) -> str:
-        return text.rjust(widths[i]) if align[i] == "r" else text.ljust(widths[i])
-
-    lines: List[str] = [
-        "| " + " | ".join(cell(c, i) for i, c in enumerate(row)) + " |" for row in rows
-    ]
-    rule = ["-" * w if a == "l" else "-" * (w - 1) + ":" for w, a in zip(widths, align)]
-    lines.insert(1, "| " + " | ".join(rule) + " |")
-    return "\n".join(lines)
-
-
-def duration(seconds: float) -> str:
-    """``m:ss``."""
-    seconds = max(0, round(seconds))
-    return f"{seconds // 60}:{seconds % 60:02d}"
+def interpreter_title(info: Dict[str, object]) -> str:
+    """ "CPython 3.13.0", "CPython 3.13.0, free-threaded", "PyPy 3.9.16 (PyPy 7.3.11)"."""
+    title = f"{info['implementation']} {info['version']}"
+    if info.get("free_threaded"):
+        title += ", free-threaded"
+    if info.get("pypy_version"):
+        title += f" (PyPy {info['pypy_version']})"
+    return title

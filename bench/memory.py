@@ -1,9 +1,10 @@
-"""nox -s memory: what every variant allocates, measured with memray (CPython only).
+"""``nox -s memory``: what every variant allocates, measured with memray (CPython only).
 
-    python bench/memory.py                          # every variant, md5 and sha256
-    python bench/memory.py --variants 'helpers*' --stream-mib 8
+    python -m bench.memory --python /path/to/venv/bin/python
+    python -m bench.memory --python ... --variants 'helpers*' --stream-mib 8
 
-Each variant and algorithm hashes, in a fresh process under ``memray.Tracker``:
+Each variant and algorithm hashes, in a fresh process of the environment's
+interpreter under ``memray.Tracker``:
 
 * ``stream``: 64 MiB (``--stream-mib``) streamed in 64 KiB chunks (one 64 KiB
   buffer of the JDK pattern, whose 256-byte period makes it exactly the 64 MiB
@@ -13,12 +14,13 @@ Each variant and algorithm hashes, in a fresh process under ``memray.Tracker``:
   count every object allocated per 64-byte block.
 
 memray reports the peak heap memory and the number of allocations during the
-tracked block (the message itself is made before it starts). Memory that a
-variant needs should not depend on the message length: a variant whose peak
-grows with it (streamed, or between 64 KiB and 1 MiB in one call by more than
-half the difference) is flagged. The table goes to the terminal and to
-``results/memory/<date-time>/memory.md``, with memray's flamegraph of the
-worst offender (the largest peak). memray has no PyPy build: CPython only.
+tracked block (the message itself is made before it starts). A variant whose
+peak grows with the input (streamed, or between 64 KiB and 1 MiB in one call
+by more than half the difference) is flagged. Writes
+``results/memory/<date-time>/memory.json`` (what the docs read) and
+``memory.md``, with memray's flamegraph of the worst offender (the largest
+peak). This driver needs only the standard library; memray runs in the
+environment. memray has no PyPy build: CPython only.
 """
 
 from __future__ import annotations
@@ -34,14 +36,21 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, Dict, List, NamedTuple, Sequence, Tuple
 
-from cases import ALGORITHMS, interpreter_info, jdk_pattern, load_target, select_variants
-from machine import RESULTS, cpu_label, stamp, table, today
+from bench import targets
+from bench.cases import jdk_pattern
+from bench.fmt import human_bytes, table
+from bench.layout import RESULTS, module_command
+from bench.machine import cpu_label, interpreter_info, interpreter_title, stamp, today
 
 CHUNK = 64 * 1024
 ONE_CALL = 1 << 20
 ONE_CALL_SHORT = 64 * 1024
 OBJECTS = 16 * 1024
 CASES = ("stream", "stream-short", "one-call", "one-call-short", "objects")
+#: CPython's small-object allocator takes memory from malloc one arena at a time
+#: (1 MiB since 3.10): a peak one arena higher, reached with one or two more
+#: malloc calls, is the allocator's step, not memory that grows with the input.
+ARENA = 1 << 20
 
 
 class Job(NamedTuple):
@@ -54,17 +63,22 @@ class Job(NamedTuple):
         return f"{self.variant}-{self.algorithm}-{self.case}"
 
 
-def work(variant: str, algorithm: str, case: str, stream_bytes: int, path: Path) -> None:
-    """In this process: hash one case of one variant under memray's tracker."""
+# --- in the environment -------------------------------------------------------------------
+
+
+def track(job: Job, stream_bytes: int, path: Path) -> Dict[str, Any]:
+    """Hash one case of one variant under memray's tracker; what memray recorded."""
     import memray
 
-    constructor = load_target(variant).constructors[algorithm]
+    constructor = targets.load(job.variant).constructors[job.algorithm]
     chunk = jdk_pattern(CHUNK)
-    length = {"one-call": ONE_CALL, "one-call-short": ONE_CALL_SHORT, "objects": OBJECTS}.get(case)
+    sizes = {"one-call": ONE_CALL, "one-call-short": ONE_CALL_SHORT, "objects": OBJECTS}
+    length = sizes.get(job.case)
     message = jdk_pattern(length) if length else b""
-    chunks = stream_bytes // CHUNK if case == "stream" else stream_bytes // CHUNK // 16
+    chunks = stream_bytes // CHUNK if job.case == "stream" else stream_bytes // CHUNK // 16
     path.unlink(missing_ok=True)
-    with memray.Tracker(path, trace_python_allocators=case == "objects"):
+    started = time.perf_counter()
+    with memray.Tracker(path, trace_python_allocators=job.case == "objects"):
         if length:
             constructor(message).digest()
         else:
@@ -72,120 +86,110 @@ def work(variant: str, algorithm: str, case: str, stream_bytes: int, path: Path)
             for _ in range(chunks):
                 h.update(chunk)
             h.digest()
-
-
-def run_job(job: Job, folder: Path, stream_bytes: int, python: str) -> Dict[str, Any]:
-    """A fresh process for one job; what memray recorded."""
-    import memray
-
-    path = folder / f"{job.stem}.bin"
-    command = [python, __file__, "worker", job.variant, job.algorithm, job.case]
-    command += ["--stream-bytes", str(stream_bytes), "--file", str(path)]
-    started = time.perf_counter()
-    subprocess.run(command, check=True)
-    seconds = time.perf_counter() - started
     meta = memray.FileReader(path).metadata
     return {
-        "variant": job.variant,
-        "algorithm": job.algorithm,
-        "case": job.case,
+        **job._asdict(),
         "peak": meta.peak_memory,
         "allocations": meta.total_allocations,
-        "seconds": seconds,
+        "seconds": time.perf_counter() - started,
         "file": path.name,
     }
 
 
-def human(size: float) -> str:
-    for unit in ("B", "KiB", "MiB", "GiB"):
-        if abs(size) < 1024 or unit == "GiB":
-            return f"{size:.0f} {unit}" if unit == "B" else f"{size:.1f} {unit}"
-        size /= 1024
-    return str(size)
+def probe(names: Sequence[str], algorithms: Sequence[str]) -> Dict[str, Any]:
+    """What this environment runs, and how long 64 KiB takes for each (to order the jobs)."""
+    chunk = jdk_pattern(CHUNK)
+    speed: Dict[str, float] = {}
+    unavailable: Dict[str, str] = {}
+    for name in names:
+        target = targets.load(name)
+        if target.unavailable:
+            unavailable[name] = target.unavailable
+            continue
+        for alg in algorithms:
+            if alg in target.constructors:
+                started = time.perf_counter()
+                target.constructors[alg](chunk).digest()
+                speed[f"{name}|{alg}"] = time.perf_counter() - started
+    return {"interpreter": interpreter_info(), "speed": speed, "unavailable": unavailable}
 
 
-#: CPython's small-object allocator takes memory from malloc one arena at a time
-#: (1 MiB since 3.10): a peak one arena higher, reached with one or two more
-#: malloc calls, is the allocator's step, not memory that grows with the input.
-ARENA = 1 << 20
+# --- the driver ---------------------------------------------------------------------------
 
 
-def _arena_step(long: Dict[str, Any], short: Dict[str, Any]) -> bool:
-    growth = int(long["peak"]) - int(short["peak"])
-    return growth <= ARENA + 64 * 1024 and int(long["allocations"]) <= int(short["allocations"]) + 2
+def in_env(python: str, *args: str) -> Dict[str, Any]:
+    argv, env, cwd = module_command(python, "memory", *args)
+    done = subprocess.run(argv, env=env, cwd=cwd, capture_output=True, text=True)
+    if done.returncode:
+        raise SystemExit(f"{' '.join(args)} failed:\n{done.stderr}")
+    answer: Dict[str, Any] = json.loads(done.stdout)
+    return answer
 
 
 def flags(r: Dict[str, Dict[str, Any]]) -> List[str]:
     """Why a variant's memory grows with the input, if it does (or what looks like it)."""
+
+    def arena_step(long: Dict[str, Any], short: Dict[str, Any]) -> bool:
+        growth = int(long["peak"]) - int(short["peak"])
+        allocations = int(long["allocations"]) <= int(short["allocations"]) + 2
+        return growth <= ARENA + 64 * 1024 and allocations
+
     out = []
     if "stream" in r and "stream-short" in r:
         long, short = r["stream"], r["stream-short"]
         if long["peak"] > 1.5 * short["peak"] + 256 * 1024:
-            if _arena_step(long, short):
+            if arena_step(long, short):
                 out.append("streamed: one pymalloc arena more, not growth")
             else:
-                out.append(
-                    f"FLAG: streamed peak grows ({human(short['peak'])} → {human(long['peak'])})"
-                )
+                grown = f"{human_bytes(short['peak'])} → {human_bytes(long['peak'])}"
+                out.append(f"FLAG: streamed peak grows ({grown})")
     if "one-call" in r and "one-call-short" in r:
         long, short = r["one-call"], r["one-call-short"]
         growth = long["peak"] - short["peak"]
         if growth > (ONE_CALL - ONE_CALL_SHORT) / 2:
-            if _arena_step(long, short):
+            if arena_step(long, short):
                 out.append("one call: one pymalloc arena more (or a copy of the message)")
             else:
-                out.append(f"FLAG: one-call peak grows with the message (+{human(growth)})")
+                out.append(f"FLAG: one-call peak grows with the message (+{human_bytes(growth)})")
     return out
 
 
-def report(results: List[Dict[str, Any]], info: Dict[str, Any]) -> str:
+def report(data: Dict[str, Any]) -> str:
+    info = data["info"]
     by: Dict[Tuple[str, str], Dict[str, Dict[str, Any]]] = {}
-    for r in results:
+    for r in data["results"]:
         by.setdefault((r["variant"], r["algorithm"]), {})[r["case"]] = r
-    stream = human(info["stream_bytes"])
-    short = human(info["stream_bytes"] // 16)
-    header = [
-        "variant",
-        "algorithm",
-        f"peak, {stream} streamed",
-        f"peak, {short} streamed",
-        "peak, 1 MiB in one call",
-        "peak, 64 KiB in one call",
-        f"allocations, {stream} streamed",
-        "objects allocated per block",
-        "flag",
+    stream = human_bytes(info["stream_bytes"])
+    short = human_bytes(info["stream_bytes"] // 16)
+    rows = [
+        [
+            *["variant", "algorithm", f"peak, {stream} streamed", f"peak, {short} streamed"],
+            *["peak, 1 MiB in one call", "peak, 64 KiB in one call"],
+            *[f"allocations, {stream} streamed", "objects allocated per block", "flag"],
+        ]
     ]
-    rows = [header]
     for (variant, algorithm), r in by.items():
 
         def peak(case: str, r: Dict[str, Dict[str, Any]] = r) -> str:
-            return human(r[case]["peak"]) if case in r else "—"
+            return human_bytes(r[case]["peak"]) if case in r else "—"
 
         objects = r.get("objects")
         per_block = f"{objects['allocations'] / (OBJECTS // 64 + 1):.0f}" if objects else "—"
         allocs = str(r["stream"]["allocations"]) if "stream" in r else "—"
-        flag = "; ".join(flags(r)) or "no growth"
         rows.append(
             [
-                variant,
-                algorithm,
-                peak("stream"),
-                peak("stream-short"),
-                peak("one-call"),
-                peak("one-call-short"),
-                allocs,
-                per_block,
-                flag,
+                *[variant, algorithm, peak("stream"), peak("stream-short"), peak("one-call")],
+                *[peak("one-call-short"), allocs, per_block, "; ".join(flags(r)) or "no growth"],
             ]
         )
     lines = [
         "# Memory: what each variant allocates (memray)",
         "",
-        f"{info['interpreter']['implementation']} {info['interpreter']['version']}, "
-        f"{info['cpu']}, {info['date']} (memray has no PyPy build: CPython only). "
-        f"Peak heap memory and allocations (malloc level) while hashing, the message made "
-        f"before tracking starts; objects per block: every allocation including Python's "
-        f"small-object allocator, on {OBJECTS // 1024} KiB in one call, per 64-byte block.",
+        f"{interpreter_title(info['interpreter'])}, {info['cpu']}, {info['date']} (memray has "
+        "no PyPy build: CPython only). Peak heap memory and allocations (malloc level) while "
+        "hashing, the message made before tracking starts; objects per block: every allocation "
+        f"including Python's small-object allocator, on {OBJECTS // 1024} KiB in one call, per "
+        "64-byte block.",
         "",
         table(rows, "ll" + "r" * 6 + "l"),
         "",
@@ -202,101 +206,103 @@ def report(results: List[Dict[str, Any]], info: Dict[str, Any]) -> str:
 def main(argv: Sequence[str]) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     sub = parser.add_subparsers(dest="command")
-    worker = sub.add_parser("worker", help="(internal) one tracked case")
+    worker = sub.add_parser("track", help="(in the environment) one tracked case, JSON")
     worker.add_argument("variant")
     worker.add_argument("algorithm")
     worker.add_argument("case", choices=CASES)
     worker.add_argument("--stream-bytes", type=int, required=True)
     worker.add_argument("--file", type=Path, required=True)
+    prober = sub.add_parser("probe", help="(in the environment) what runs, how fast, JSON")
+    prober.add_argument("--names", default="")
+    prober.add_argument("--algorithms", default="md5,sha256")
+    parser.add_argument("--python", default=sys.executable, help="the environment's python")
+    parser.add_argument("--interpreter", default="", help="(nox) its label")
     parser.add_argument("--variants", default="", help="names or globs (default: all)")
-    parser.add_argument("--algorithms", default=",".join(ALGORITHMS))
+    parser.add_argument("--algorithms", default=",".join(targets.ALGORITHMS))
     parser.add_argument("--stream-mib", type=int, default=64)
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="processes at once")
     parser.add_argument("--out", type=Path, help="folder (default results/memory/<date-time>)")
     parser.add_argument("--report", type=Path, help="only rewrite the report of a finished run")
     args = parser.parse_args(argv)
-    if args.command == "worker":
-        work(args.variant, args.algorithm, args.case, args.stream_bytes, args.file)
+    if args.command == "track":
+        job = Job(args.variant, args.algorithm, args.case)
+        print(json.dumps(track(job, args.stream_bytes, args.file)))
+        return 0
+    if args.command == "probe":
+        names = targets.select([p for p in args.names.split(",") if p])
+        print(json.dumps(probe(names, args.algorithms.split(","))))
         return 0
     if args.report:
-        saved = json.loads((args.report / "memory.json").read_text())
-        text = report(saved["results"], saved["info"])
-        (args.report / "memory.md").write_text(text)
-        print(text)
+        data = json.loads((args.report / "memory.json").read_text())
+        (args.report / "memory.md").write_text(report(data))
         return 0
+    return drive(args)
+
+
+def drive(args: argparse.Namespace) -> int:
     stream_bytes = args.stream_mib << 20
     folder: Path = args.out or RESULTS / "memory" / stamp()
     folder.mkdir(parents=True, exist_ok=True)
-    patterns = [p for p in args.variants.split(",") if p]
-    jobs: List[Job] = []
-    skipped = []
-    for name in select_variants(patterns):
-        target = load_target(name)
-        if target.unavailable:
-            skipped.append(f"{name} ({target.unavailable})")
-            continue
-        for algorithm in args.algorithms.split(","):
-            if algorithm in target.algorithms:
-                jobs += [Job(name, algorithm, case) for case in CASES]
-
-    # Longest first, so that the processes finish together: time 64 KiB of each here.
-    probe = jdk_pattern(CHUNK)
-    speed: Dict[Tuple[str, str], float] = {}
-    for job in jobs:
-        if (job.variant, job.algorithm) not in speed:
-            constructor = load_target(job.variant).constructors[job.algorithm]
-            started = time.perf_counter()
-            constructor(probe).digest()
-            speed[job.variant, job.algorithm] = time.perf_counter() - started
+    probed = in_env(args.python, "probe", "--names", args.variants, "--algorithms", args.algorithms)
+    speed: Dict[str, float] = probed["speed"]
+    jobs = [
+        Job(*key.split("|"), case)  # type: ignore[call-arg]
+        for key in speed
+        for case in CASES
+    ]
+    # Longest first, so that the processes finish together.
     size = {"stream": 1024.0, "stream-short": 64.0, "one-call": 16.0, "one-call-short": 1.0}
-    jobs.sort(key=lambda j: speed[j.variant, j.algorithm] * size.get(j.case, 0.25), reverse=True)
+    jobs.sort(key=lambda j: speed[f"{j.variant}|{j.algorithm}"] * size.get(j.case, 0.25))
+    jobs.reverse()
     print(
-        f"memory: {len(jobs)} tracked runs of {len(jobs) // len(CASES)} variant/algorithm pairs, "
-        f"{args.jobs} at a time, {human(stream_bytes)} streamed; results: {folder}"
+        f"memory: {len(jobs)} tracked runs, {args.jobs} at a time, "
+        f"{human_bytes(stream_bytes)} streamed; results: {folder}"
     )
-    for reason in skipped:
-        print(f"  unavailable: {reason}")
+    for name, reason in probed["unavailable"].items():
+        print(f"  unavailable: {name} ({reason})")
     started = time.perf_counter()
     done: List[Dict[str, Any]] = []
     lock = threading.Lock()
 
     def one(job: Job) -> Dict[str, Any]:
-        result = run_job(job, folder, stream_bytes, sys.executable)
+        path = folder / f"{job.stem}.bin"
+        result = in_env(args.python, "track", *job, "--stream-bytes", str(stream_bytes),
+                        "--file", str(path))  # fmt: skip
         with lock:
             done.append(result)
-            sys.stdout.write(
+            print(
                 f"  [{len(done)}/{len(jobs)}, {time.perf_counter() - started:.0f} s] {job.variant} "
-                f"{job.algorithm} {job.case}: peak {human(result['peak'])}, "
-                f"{result['allocations']} allocations, {result['seconds']:.1f} s\n"
+                f"{job.algorithm} {job.case}: peak {human_bytes(result['peak'])}, "
+                f"{result['allocations']} allocations, {result['seconds']:.1f} s",
+                flush=True,
             )
-            sys.stdout.flush()
         return result
 
     with ThreadPoolExecutor(max_workers=args.jobs) as pool:
         results = list(pool.map(one, jobs))
-    order = {name: i for i, name in enumerate(select_variants(patterns))}
-    results.sort(key=lambda r: (order[r["variant"]], r["algorithm"], CASES.index(r["case"])))
+    order = {key: i for i, key in enumerate(speed)}
+    results.sort(key=lambda r: (order[f"{r['variant']}|{r['algorithm']}"], CASES.index(r["case"])))
     info: Dict[str, Any] = {
-        "interpreter": interpreter_info(),
+        "interpreter": probed["interpreter"],
         "cpu": cpu_label(),
         "date": today(),
         "stream_bytes": stream_bytes,
         "seconds": time.perf_counter() - started,
-        "unavailable": skipped,
+        "unavailable": probed["unavailable"],
     }
     worst = max((r for r in results if r["case"] != "objects"), key=lambda r: r["peak"])
     info["worst"] = f"{worst['variant']} {worst['algorithm']} ({worst['case']})"
     flamegraph = f"flamegraph-{worst['variant']}-{worst['algorithm']}.html"
-    command = [sys.executable, "-m", "memray", "flamegraph", "-f", "-o", str(folder / flamegraph)]
-    if subprocess.run([*command, str(folder / worst["file"])]).returncode == 0:
+    command = [args.python, "-m", "memray", "flamegraph", "-f", "-o", str(folder / flamegraph)]
+    if subprocess.run([*command, str(folder / worst["file"])], cwd=folder).returncode == 0:
         info["flamegraph"] = flamegraph
-    keep = {worst["file"]}
     for r in results:  # the capture files are large; keep the flamegraph's only
-        if r["file"] not in keep:
+        if r["file"] != worst["file"]:
             (folder / r["file"]).unlink(missing_ok=True)
-    text = report(results, info)
+    data = {"info": info, "results": results}
+    (folder / "memory.json").write_text(json.dumps(data, indent=1))
+    text = report(data)
     (folder / "memory.md").write_text(text)
-    (folder / "memory.json").write_text(json.dumps({"info": info, "results": results}, indent=1))
     print(text)
     print(f"memory: done in {info['seconds']:.0f} s; {folder / 'memory.md'}")
     return 0

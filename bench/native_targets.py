@@ -1,14 +1,14 @@
 """The native variant's targets, measured against hashlib in one process, interleaved.
 
-    python bench/native_targets.py             # CPython: 64 B per call, 16 KiB and 1 MiB throughput
-    pypy3 bench/native_targets.py              # PyPy: 64 B, 1 KiB, 16 KiB and 1 MiB
-    python bench/native_targets.py --rounds 41
+    python -m bench.native_targets --python .nox/bench_env-3-11/bin/python   # CPython
+    python -m bench.native_targets --python .nox/bench_env-pypy3-9/bin/python --rounds 31
 
-Run it against an installed copy (from outside the source tree, or with the
-extension built in place). Each case times hashlib's and the native variant's
-constructor in turn, round after round, and compares medians. The clock is the
-thread's CPU time by default: on a shared machine it leaves out the time other
-processes take the core (``--clock wall`` for perf_counter, bench/interleaved.py's).
+``--python`` runs it under that environment's interpreter, against the package
+installed there. Each case times hashlib's and the native variant's
+constructor in turn, round after round (``bench.timing``), and compares their
+times as the study takes them (lower quartiles). The clock is the thread's CPU
+time by default: on a shared machine it leaves out the time other processes
+take the core (``--clock wall`` for wall-clock time).
 
     getAndDigest   construct, update, digest a 64-byte message: md5(data).digest(),
                    and spelled out, h = md5(); h.update(data); h.digest()
@@ -25,12 +25,12 @@ import argparse
 import hashlib
 import platform
 import sys
-from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Sequence
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from interleaved import CLOCKS, measure, table
+from bench.fmt import table
+from bench.layout import run_in, split_python
+from bench.stats import time_of
+from bench.timing import CLOCKS, JIT_WARM, measure
 
 PYPY = sys.implementation.name == "pypy"
 KIB = 1024
@@ -87,16 +87,13 @@ def cases(algorithm: str) -> List[Case]:
     ]
 
 
-def main(argv: Optional[Sequence[str]] = None) -> None:
+def main(argv: Sequence[str]) -> int:
+    python, argv = split_python(argv)
+    if python:
+        return run_in(python, "native_targets", argv)
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
-    parser.add_argument("--rounds", type=int, default=31, help="interleaved rounds (median)")
-    parser.add_argument("--warmup", type=int, default=5 if PYPY else 1, help="untimed rounds")
-    parser.add_argument(
-        "--warmup-seconds",
-        type=float,
-        default=1.0 if PYPY else 0.1,
-        help="untimed running of each candidate before a case (PyPy's JIT warms up)",
-    )
+    parser.add_argument("--python", help="run under this environment's interpreter")
+    parser.add_argument("--rounds", type=int, default=31, help="interleaved rounds")
     parser.add_argument("--clock", choices=sorted(CLOCKS), default="thread", help="what to time")
     args = parser.parse_args(argv)
 
@@ -118,13 +115,8 @@ def main(argv: Optional[Sequence[str]] = None) -> None:
                 "hashlib": case.shape(theirs, data),
                 "native": case.shape(ours, data),
             }
-            per_call = measure(
-                candidates,
-                args.rounds,
-                args.warmup,
-                clock_name=args.clock,
-                warmup_time=args.warmup_seconds,
-            )
+            timed = measure(candidates, args.rounds, clock=args.clock, jit_warm=JIT_WARM)
+            per_call = {name: time_of(t.values) for name, t in timed.items()}
             speed = per_call["hashlib"] / per_call["native"]
 
             def shown(
@@ -159,10 +151,11 @@ def main(argv: Optional[Sequence[str]] = None) -> None:
     print()
     print(table(rows))
     print(
-        f"\nmedians of {args.rounds} interleaved rounds, {args.clock} clock; "
+        f"\nlower quartiles of {args.rounds} interleaved rounds, {args.clock} clock; "
         f"{missed} target(s) missed"
     )
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main(sys.argv[1:]))

@@ -4,31 +4,44 @@ Renders every shape ``tools/gen_streamlined.py`` can write, compiles it in
 memory and times its block function alone (no shell), interleaved, on the
 running interpreter. The committed shapes are marked.
 
-    python bench/tricks.py                  # CPython: a minute or two
-    pypy3 bench/tricks.py --warmup 30       # PyPy: let the JIT warm up first
+    python -m bench.tricks                  # CPython: a minute or two
+    pypy3 -m bench.tricks                   # PyPy: the timing core warms the JIT up
+
+The generator is ``tools/gen_streamlined.py`` of this checkout, loaded by path.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import platform
 import sys
-from pathlib import Path
+from functools import partial
+from types import ModuleType
 from typing import Callable, Dict, List, Tuple
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-sys.path.insert(0, str(ROOT / "tools"))
-sys.path.insert(0, str(ROOT))
+from bench.fmt import table
+from bench.layout import ROOT
+from bench.stats import time_of
+from bench.timing import measure
 
-import gen_streamlined as gen  # noqa: E402
-from interleaved import measure, table  # noqa: E402
 
-from variants._tables import MD5_IV, SHA256_IV  # noqa: E402
+def generator() -> ModuleType:
+    """``tools/gen_streamlined.py``, loaded by path (tools/ is not a package)."""
+    path = ROOT / "tools" / "gen_streamlined.py"
+    spec = importlib.util.spec_from_file_location("gen_streamlined", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
+
+
+gen = generator()
 
 #: (algorithm, label, source). The first shape of each algorithm is the baseline.
 M, S = gen.Md5Shape, gen.Sha256Shape
-_SHAPES: List[Tuple[str, gen.Shape]] = [
+_SHAPES: List[Tuple[str, object]] = [
     ("rolled: a loop per round, textbook masks", M(unroll=False, mask_rotation=True)),
     ("rolled, no mask after rotate", M(unroll=False)),
     ("unrolled, textbook masks", M(mask_rotation=True)),
@@ -69,10 +82,12 @@ def main(argv: List[str]) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--length", type=int, default=4096, help="bytes per call (whole blocks)")
     parser.add_argument("--rounds", type=int, default=15)
-    parser.add_argument("--warmup", type=int, default=1, help="calls before timing (PyPy: 30)")
     args = parser.parse_args(argv)
+    from variants._tables import MD5_IV, SHA256_IV
+
     data = memoryview(bytes(i & 0xFF for i in range(args.length // 64 * 64)))
-    candidates = {}
+    candidates: Dict[str, Callable[[], object]] = {}
+    committed: Dict[str, bool] = {}
     for algorithm, label, source in SHAPES:
         try:
             compress = compile_shape(source)
@@ -80,17 +95,17 @@ def main(argv: List[str]) -> int:
             print(f"skipped {algorithm} {label!r}: {exc}")
             continue
         iv = MD5_IV if algorithm == "md5" else SHA256_IV
-        candidates[(algorithm, label, source in COMMITTED)] = lambda compress=compress, iv=iv: (
-            compress(iv, data)
-        )
+        key = f"{algorithm}|{label}"
+        candidates[key] = partial(compress, iv, data)
+        committed[key] = source in COMMITTED
     impl = f"{platform.python_implementation()} {platform.python_version()}"
     print(f"{impl}: block functions on {len(data)} bytes, {args.rounds} interleaved rounds")
-    keyed = {f"{a}|{label}": fn for (a, label, _), fn in candidates.items()}
-    medians = measure(keyed, rounds=args.rounds, warmup=args.warmup, progress=sys.stdout.isatty())
+    timed = measure(candidates, rounds=args.rounds)
     rows = [["algorithm", "shape", "MB/s", "x first shape", "committed"]]
     baseline: Dict[str, float] = {}
-    for algorithm, label, committed in candidates:
-        seconds = medians[f"{algorithm}|{label}"]
+    for key, t in timed.items():
+        algorithm, label = key.split("|")
+        seconds = time_of(t.values)
         baseline.setdefault(algorithm, seconds)
         rows.append(
             [
@@ -98,10 +113,10 @@ def main(argv: List[str]) -> int:
                 label,
                 f"{len(data) / seconds / 1e6:.3f}",
                 f"{baseline[algorithm] / seconds:.2f}",
-                "yes" if committed else "",
+                "yes" if committed[key] else "",
             ]
         )
-    print(table(rows))
+    print(table(rows, "llrrl"))
     return 0
 
 

@@ -1,0 +1,485 @@
+"""``nox -s bytecode``: what the interpreter executes per block, in bytecode and in machine code.
+
+    python -m bench.bytecode --python 3.11=/path/to/venv/bin/python --python pypy3.9=...
+    python -m bench.bytecode --python 3.12=... --variants helpers,streamlined
+
+For every interpreter (each in its own environment):
+
+* machine instructions per byte of every row (``bench.callgrind``: valgrind,
+  identical run to run whatever the machine is doing), two interpreters
+  counted at a time;
+* for the interpreted variants, counted on 64 blocks: bytecode instructions
+  executed per block, Python-level calls and calls into C per block
+  (sys.monitoring on 3.12+, opcode tracing before), the block function's static
+  size (``dis``), and the shell's instructions for one 64-byte message;
+* timed, untraced, with the one timing core: the block function per block and
+  every row's digest per byte at 16 KiB, the interpreters taking turns three
+  times so that the machine's drift spreads over all of them; hence time per
+  bytecode instruction and per machine instruction.
+
+On PyPy the bytecode counts are those of its interpreter (what runs before the
+JIT compiles), the times and the machine instructions those of JIT-compiled
+code. Writes ``results/bytecode/<date-time>/bytecode.json`` (what the study's
+report and the docs read) and ``bytecode.md``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dis
+import json
+import subprocess
+import sys
+import time
+import types
+from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
+from functools import partial
+from pathlib import Path
+from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple
+
+from bench import callgrind, targets
+from bench.cases import jdk_pattern
+from bench.fmt import count, ratio, table
+from bench.layout import RESULTS, module_command
+from bench.machine import cpu_label, interpreter_info, interpreter_title, stamp, today
+from bench.stats import time_of
+from bench.timing import Timed, call_timer
+
+BLOCKS = 64
+TIMED_LENGTH = 16384
+TEXTBOOK = "helpers"
+PYPY = sys.implementation.name == "pypy"
+
+
+# --- under each interpreter ---------------------------------------------------------------
+
+
+def code_objects(code: types.CodeType) -> Iterator[types.CodeType]:
+    """``code`` and every code object nested in it."""
+    yield code
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            yield from code_objects(const)
+
+
+def static_size(fn: Callable[..., Any]) -> Dict[str, int]:
+    """Instructions (dis) of the block function and of all functions of its module."""
+    code: types.CodeType = fn.__code__
+    own = sum(len(list(dis.get_instructions(c))) for c in code_objects(code))
+    module = sys.modules[fn.__module__]
+    total = 0
+    seen = set()
+    for value in vars(module).values():
+        inner = getattr(value, "__code__", None)
+        if isinstance(inner, types.CodeType) and inner.co_filename == code.co_filename:
+            for c in code_objects(inner):
+                if id(c) not in seen:
+                    seen.add(id(c))
+                    total += len(list(dis.get_instructions(c)))
+    return {"instructions": own, "module_instructions": total}
+
+
+class Counts:
+    """Executed bytecode instructions by code object, Python calls and C calls, while active."""
+
+    def __init__(self) -> None:
+        # Keyed by id(): hashing a code object hashes its constants, thousands
+        # of them in an unrolled block function, on every instruction.
+        self.instructions: Counter[int] = Counter()
+        self.codes: Dict[int, types.CodeType] = {}
+        self.python_calls = 0
+        self.c_calls = 0
+
+    @staticmethod
+    def counter() -> str:
+        return "sys.monitoring" if sys.version_info >= (3, 12) and not PYPY else "sys.settrace"
+
+    def run(self, fn: Callable[[], object]) -> None:
+        if self.counter() == "sys.monitoring":
+            self._monitor(fn)
+        else:
+            self._trace(fn)
+
+    def _monitor(self, fn: Callable[[], object]) -> None:
+        mon: Any = getattr(sys, "monitoring")  # noqa: B009 (3.12+; mypy targets 3.10)
+        tool = next(t for t in range(6) if mon.get_tool(t) is None)
+        events = mon.events
+        here = sys._getframe().f_code
+
+        def instruction(code: types.CodeType, offset: int) -> None:
+            if code is not here:
+                self.instructions[id(code)] += 1
+
+        def start(code: types.CodeType, offset: int) -> None:
+            self.python_calls += 1
+            self.codes[id(code)] = code
+
+        def call(code: types.CodeType, offset: int, callee: object, arg0: object) -> None:
+            if not isinstance(callee, (types.FunctionType, types.MethodType, type)):
+                self.c_calls += 1
+
+        mon.use_tool_id(tool, "bench.bytecode")
+        mon.register_callback(tool, events.INSTRUCTION, instruction)
+        mon.register_callback(tool, events.PY_START, start)
+        mon.register_callback(tool, events.CALL, call)
+        mon.set_events(tool, events.INSTRUCTION | events.PY_START | events.CALL)
+        try:
+            fn()
+        finally:
+            mon.set_events(tool, 0)
+            mon.free_tool_id(tool)
+
+    def _trace(self, fn: Callable[[], object]) -> None:
+        def tracer(frame: types.FrameType, event: str, arg: object) -> Any:
+            if event == "call":
+                self.python_calls += 1
+                self.codes[id(frame.f_code)] = frame.f_code
+                frame.f_trace_opcodes = True
+                frame.f_trace_lines = False
+            elif event == "opcode":
+                self.instructions[id(frame.f_code)] += 1
+            return tracer
+
+        def profiler(frame: types.FrameType, event: str, arg: object) -> None:
+            if event == "c_call":
+                self.c_calls += 1
+
+        sys.settrace(tracer)
+        sys.setprofile(profiler)
+        try:
+            fn()
+        finally:
+            sys.setprofile(None)
+            sys.settrace(None)
+
+    def total(self, where: Optional[Callable[[types.CodeType], bool]] = None) -> int:
+        """Instructions executed, in the code objects ``where`` accepts (default: all)."""
+        return sum(
+            n
+            for key, n in self.instructions.items()
+            if where is None or (key in self.codes and where(self.codes[key]))
+        )
+
+
+def one_message(constructor: Callable[..., Any], message: bytes) -> object:
+    return constructor(message).digest()
+
+
+def elsewhere(filename: str, code: types.CodeType) -> bool:
+    """Whether ``code`` lies outside the file ``filename`` (the block function's)."""
+    return code.co_filename != filename
+
+
+def count_bytecode(names: Sequence[str]) -> Dict[str, Any]:
+    """Bytecode counts of every interpreted variant's block functions, under this interpreter."""
+    from variants._shell import ALGORITHMS
+
+    view = memoryview(jdk_pattern(64 * BLOCKS))
+    message = jdk_pattern(64)
+    rows: List[Dict[str, Any]] = []
+    for name in names:
+        target = targets.load(name)
+        if target.unavailable or target.kind != "interpreted":
+            continue
+        for alg, compress in target.compress.items():
+            filename = compress.__code__.co_filename
+            iv = ALGORITHMS[alg].iv
+            counts = Counts()
+            counts.run(partial(compress, iv, view))
+            constructor = target.constructors[alg]
+            shell = Counts()
+            shell.run(partial(one_message, constructor, message))
+            rows.append(
+                {
+                    "variant": name,
+                    "algorithm": alg,
+                    "module": compress.__module__,
+                    "static": static_size(compress),
+                    "bytecode_per_block": counts.total() / BLOCKS,
+                    "python_calls_per_block": counts.python_calls / BLOCKS,
+                    "c_calls_per_block": counts.c_calls / BLOCKS,
+                    "shell_bytecode": shell.total(partial(elsewhere, filename)),
+                }
+            )
+    return {"interpreter": interpreter_info(), "counter": Counts.counter(), "rows": rows}
+
+
+def time_rows(names: Sequence[str], rounds: int) -> Dict[str, List[float]]:
+    """Seconds per block (block functions) and per byte (digest at 16 KiB), interleaved."""
+    from variants._shell import ALGORITHMS
+
+    view = memoryview(jdk_pattern(64 * BLOCKS))
+    data = jdk_pattern(TIMED_LENGTH)
+    timed: List[Tuple[str, float, Timed]] = []
+    for name in names:
+        target = targets.load(name)
+        if target.unavailable:
+            continue
+        for alg in target.algorithms:
+            digest = partial(one_message, target.constructors[alg], data)
+            key = f"digest|{name}|{alg}"
+            timed.append((key, TIMED_LENGTH, Timed(key, call_timer(digest, "cpu", key))))
+            if target.kind == "interpreted" and alg in target.compress:
+                block = partial(target.compress[alg], ALGORITHMS[alg].iv, view)
+                key = f"block|{name}|{alg}"
+                timed.append((key, BLOCKS, Timed(key, call_timer(block, "cpu", key))))
+    for _, _, t in timed:
+        t.prepare(0.005, jit_warm=(0.3, 1.5))
+    for _ in range(rounds):
+        for _, _, t in timed:
+            t.value()
+    return {key: [v / units for v in t.values] for key, units, t in timed}
+
+
+# --- the driver ---------------------------------------------------------------------------
+
+
+def in_env(python: str, *args: str, results: Path = RESULTS) -> str:
+    """Run ``python -m bench.bytecode ARGS`` in its environment; its stdout."""
+    argv, env, cwd = module_command(python, "bytecode", *args, results=results)
+    done = subprocess.run(argv, env=env, cwd=cwd, capture_output=True, text=True)
+    if done.returncode:
+        raise SystemExit(f"{python} {' '.join(args)} failed:\n{done.stderr}")
+    return done.stdout
+
+
+def merge(
+    labels: Sequence[str],
+    bytecode: Dict[str, Dict[str, Any]],
+    machine: Dict[str, Dict[Tuple[str, str], Dict[str, Any]]],
+    times: Dict[str, Dict[str, List[float]]],
+) -> List[Dict[str, Any]]:
+    """One row per (interpreter, row, algorithm) with everything known of it."""
+    rows: Dict[Tuple[str, str, str], Dict[str, Any]] = {}
+
+    def row(label: str, variant: str, alg: str) -> Dict[str, Any]:
+        key = (label, variant, alg)
+        if key not in rows:
+            rows[key] = {"interpreter": label, "variant": variant, "algorithm": alg}
+        return rows[key]
+
+    for label in labels:
+        for r in bytecode[label]["rows"]:
+            row(label, r["variant"], r["algorithm"]).update(r)
+        for (variant, alg), counted in machine.get(label, {}).items():
+            found = row(label, variant, alg)
+            found["instructions_per_byte"] = counted["instructions_per_byte"]
+            found["instructions_short_message"] = counted["instructions_short_message"]
+        for key, samples in times.get(label, {}).items():
+            what, variant, alg = key.split("|")
+            found = row(label, variant, alg)
+            if what == "digest":
+                found["seconds_per_byte"] = time_of(samples)
+            else:
+                found["seconds_per_block"] = time_of(samples)
+    for r in rows.values():
+        if r.get("seconds_per_block") and r.get("bytecode_per_block"):
+            r["ns_per_bytecode"] = r["seconds_per_block"] / r["bytecode_per_block"] * 1e9
+        if r.get("seconds_per_byte") and r.get("instructions_per_byte"):
+            r["ns_per_instruction"] = r["seconds_per_byte"] / r["instructions_per_byte"] * 1e9
+    return list(rows.values())
+
+
+def report(data: Dict[str, Any]) -> str:
+    labels = list(data["interpreters"])
+    rows = data["rows"]
+    by: Dict[Tuple[str, str], Dict[str, Dict[str, Any]]] = {}
+    for r in rows:
+        by.setdefault((r["variant"], r["algorithm"]), {})[r["interpreter"]] = r
+
+    def pivot(title: str, value: Callable[[Dict[str, Any]], Optional[float]], digits: int) -> str:
+        lines = [["variant", "algorithm", *labels]]
+        for (variant, alg), per in by.items():
+            cells = [count(value(per[x]), digits) if x in per else "—" for x in labels]
+            if any(c != "—" for c in cells):
+                lines.append([variant, alg, *cells])
+        return f"### {title}\n\n" + table(lines, "ll" + "r" * len(labels)) + "\n"
+
+    def get(key: str) -> Callable[[Dict[str, Any]], Optional[float]]:
+        return lambda r: r.get(key)
+
+    interps = "; ".join(
+        f"{label} = {interpreter_title(info)} (bytecode counted with {info.get('counter', '?')}"
+        + (f"; not under valgrind: {info['callgrind']}" if info.get("callgrind") else "")
+        + ")"
+        for label, info in data["interpreters"].items()
+    )
+    out = [
+        "# Bytecode and machine instructions: what each interpreter executes",
+        "",
+        f"{data['cpu']}, {data['date']}; interpreters: {interps}. Machine instructions from "
+        f"valgrind's callgrind ({callgrind.SHORT}-byte digests against {callgrind.LONG}-byte "
+        f"ones, {callgrind.LONG_FAST}-byte for the rows at C speed and under PyPy; the "
+        "least of five counts each; valgrind's virtual CPU has no SHA-NI, so native's and "
+        "OpenSSL's SHA-256 counts are of their fallback code); bytecode on "
+        f"{BLOCKS} blocks; times untraced, process CPU time, lower quartiles.",
+        "",
+        pivot("Machine instructions per byte (callgrind)", get("instructions_per_byte"), 4),
+        pivot("Bytecode instructions executed per block", get("bytecode_per_block"), 4),
+        pivot("Python-level calls per block", get("python_calls_per_block"), 3),
+        pivot("Calls into C per block (builtins, struct)", get("c_calls_per_block"), 3),
+        pivot(
+            "Static size: instructions of the block function (dis, nested code included)",
+            lambda r: (r.get("static") or {}).get("instructions"),
+            6,
+        ),
+        pivot(
+            "The shell: bytecode outside the block function for one 64-byte message",
+            get("shell_bytecode"),
+            6,
+        ),
+        pivot("Time per byte, 16 KiB digest (ns)", lambda r: _ns(r.get("seconds_per_byte")), 3),
+        pivot("Time per executed bytecode instruction (ns)", get("ns_per_bytecode"), 3),
+        pivot("Time per machine instruction (ns)", get("ns_per_instruction"), 3),
+    ]
+    why = [["interpreter", "shape", "algorithm", "bytecode ×", "machine instructions ×", "time ×"]]
+    for label in labels:
+        for (variant, alg), per in by.items():
+            slow, fast = by.get((TEXTBOOK, alg), {}).get(label), per.get(label)
+            if (
+                variant == TEXTBOOK
+                or not slow
+                or not fast
+                or fast.get("bytecode_per_block") is None
+            ):
+                continue
+            why.append(
+                [
+                    label,
+                    variant,
+                    alg,
+                    ratio(_quotient(slow, fast, "bytecode_per_block")),
+                    ratio(_quotient(slow, fast, "instructions_per_byte")),
+                    ratio(_quotient(slow, fast, "seconds_per_byte")),
+                ]
+            )
+    if len(why) > 1:
+        out += [
+            "### Why helpers is slow: helpers ÷ each shape",
+            "",
+            "Bytecode executed per block, machine instructions per byte and time per byte (16 "
+            "KiB digests), helper style over the shape, same interpreter: the JDK found its "
+            "interpreter's time to follow the instructions.",
+            "",
+            table(why, "lllrrr"),
+            "",
+        ]
+    return "\n".join(out)
+
+
+def _ns(seconds: Optional[float]) -> Optional[float]:
+    return None if seconds is None else seconds * 1e9
+
+
+def _quotient(a: Dict[str, Any], b: Dict[str, Any], key: str) -> Optional[float]:
+    x, y = a.get(key), b.get(key)
+    return x / y if x and y else None
+
+
+def main(argv: Sequence[str]) -> int:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    sub = parser.add_subparsers(dest="command")
+    here = sub.add_parser("count", help="(in an environment) bytecode counts, JSON on stdout")
+    here.add_argument("--variants", default="")
+    timer = sub.add_parser("time", help="(in an environment) times, JSON on stdout")
+    timer.add_argument("--variants", default="")
+    timer.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--python", action="append", default=[], help="LABEL=PATH (repeat)")
+    parser.add_argument("--interpreters", default="", help="(nox) labels, already in --python")
+    parser.add_argument("--variants", default="", help="names or globs (default: all)")
+    parser.add_argument("--rounds", type=int, default=5, help="timed values per turn")
+    parser.add_argument("--no-callgrind", action="store_true", help="skip the machine counts")
+    parser.add_argument("--results", type=Path, default=RESULTS)
+    parser.add_argument("--report", type=Path, help="only rewrite the report of a finished run")
+    args = parser.parse_args(argv)
+    names = targets.select([p for p in args.variants.split(",") if p]) if args.command else []
+    if args.command == "count":
+        print(json.dumps(count_bytecode(names)))
+        return 0
+    if args.command == "time":
+        print(json.dumps(time_rows(names, args.rounds)))
+        return 0
+    if args.report:
+        data = json.loads((args.report / "bytecode.json").read_text())
+        (args.report / "bytecode.md").write_text(report(data))
+        return 0
+    return drive(args)
+
+
+def drive(args: argparse.Namespace) -> int:
+    pythons = dict(value.split("=", 1) for value in args.python) or {"here": sys.executable}
+    folder = args.results / "bytecode" / stamp()
+    folder.mkdir(parents=True, exist_ok=True)
+    started = time.perf_counter()
+    print(f"bytecode: {', '.join(pythons)}; results: {folder}", flush=True)
+    variants = ["--variants", args.variants]
+    bytecode: Dict[str, Dict[str, Any]] = {}
+    machine: Dict[str, Dict[Tuple[str, str], Dict[str, Any]]] = {}
+    problems: Dict[str, str] = {}
+
+    def counted(label: str) -> str:
+        python = pythons[label]
+        bytecode[label] = json.loads(in_env(python, "count", *variants, results=args.results))
+        if args.no_callgrind:
+            problems[label] = "--no-callgrind"
+            return f"{label}: bytecode counted"
+        names = sorted({n for n in listing(python, args)})
+        machine[label], problem = callgrind.count(
+            label, python, names, targets.ALGORITHMS, args.results
+        )
+        if problem:
+            problems[label] = problem
+        return f"{label}: counted ({time.perf_counter() - started:.0f} s)" + (
+            f"; not under valgrind: {problem}" if problem else ""
+        )
+
+    # Counting does not depend on the machine's load: two interpreters at a time.
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        for line in pool.map(counted, pythons):
+            print(f"  {line}", flush=True)
+    times: Dict[str, Dict[str, List[float]]] = {label: {} for label in pythons}
+    labels = list(pythons)
+    for turn, label in enumerate([*labels, *reversed(labels), *labels]):
+        rounds = ["--rounds", str(args.rounds)]
+        got = json.loads(in_env(pythons[label], "time", *variants, *rounds, results=args.results))
+        for key, samples in got.items():
+            times[label].setdefault(key, []).extend(samples)
+        print(
+            f"  timed {label} (turn {turn + 1}, {time.perf_counter() - started:.0f} s)", flush=True
+        )
+    data = {
+        "cpu": cpu_label(),
+        "date": today(),
+        "seconds": time.perf_counter() - started,
+        "interpreters": {
+            label: {
+                **bytecode[label]["interpreter"],
+                "counter": bytecode[label]["counter"],
+                "callgrind": problems.get(label),
+            }
+            for label in labels
+        },
+        "rows": merge(labels, bytecode, machine, times),
+    }
+    (folder / "bytecode.json").write_text(json.dumps(data, indent=1))
+    text = report(data)
+    (folder / "bytecode.md").write_text(text)
+    print(text)
+    print(f"bytecode: {folder / 'bytecode.md'} in {time.perf_counter() - started:.0f} s")
+    return 0
+
+
+def listing(python: str, args: argparse.Namespace) -> List[str]:
+    """The rows ``python`` has of the selection (variants and references)."""
+    names: List[str] = callgrind.listing(python, args.results)
+    wanted = [p for p in args.variants.split(",") if p]
+    if wanted:
+        import fnmatch
+
+        names = [n for n in names if any(fnmatch.fnmatchcase(n, p) for p in wanted)]
+    return names
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,283 @@
+"""Machine instructions per byte of every variant, counted by valgrind's callgrind.
+
+    python -m bench.callgrind --python 3.11=/path/to/venv/bin/python   # print the counts
+
+Instruction counts do not depend on what else the machine is doing, so they
+answer the style question without the noise of a shared machine. Each
+interpreter runs ``bench.callgrind measure`` under ``valgrind
+--tool=callgrind --instr-atstart=no``: it warms every case up natively (under
+PyPy with lower JIT thresholds, until the JIT is quiet), then counts, for each
+row and algorithm, one ``constructor(message).digest()`` of a short and of a
+long message (128 bytes; 512, or 16 KiB for the rows that run at C speed)
+between two client requests (a small C library, compiled here
+from valgrind's ``callgrind.h``, switches the collection on and off and dumps
+the count; the instrumentation itself is switched on once, after the
+warm-up). The difference over the extra bytes is the row's instructions per
+byte, the per-call cost cancelling out. Each is counted ``REPEATS`` times and
+the least count kept: work that is not the hashing's (a garbage collection, a
+JIT compiling a bridge under PyPy) only ever adds. The cyclic
+GC is off while counting and the hash seed fixed.
+
+An interpreter that cannot run under valgrind (or a machine without valgrind)
+is reported with the reason.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ctypes
+import gc
+import hashlib
+import json
+import re
+import shutil
+import subprocess
+import sys
+from functools import partial
+from pathlib import Path
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+
+from bench import targets
+from bench.cases import jdk_pattern
+from bench.layout import RESULTS, module_command
+from bench.timing import Jit
+
+#: Message lengths of the two counts whose difference gives the count per byte:
+#: the long one is LONG for rows at pure-Python speed under CPython, LONG_FAST
+#: for the others (C, typed Cython, the i64 twin, and everything under PyPy's
+#: JIT), so that the difference is always many thousand instructions and a
+#: few instructions more or less of per-call work move it by little.
+SHORT, LONG, LONG_FAST = 128, 512, 16384
+REPEATS = 5
+#: Native warm-up calls per message (CPython: its specializing interpreter
+#: settles within a few dozen); under a JIT, calls until it is quiet.
+WARM_CALLS = 20
+JIT_QUIET, JIT_MAX_CALLS = 100, 3000
+MARKS_C = """
+#include <valgrind/callgrind.h>
+void bench_instrument(void) { CALLGRIND_START_INSTRUMENTATION; }
+void bench_start(void) { CALLGRIND_ZERO_STATS; CALLGRIND_TOGGLE_COLLECT; }
+void bench_stop(const char *name) { CALLGRIND_TOGGLE_COLLECT; CALLGRIND_DUMP_STATS_AT(name); }
+"""
+TIMEOUT = 900
+
+
+class Unavailable(RuntimeError):
+    """Counting is impossible here; the message says why."""
+
+
+def marks_library(folder: Path) -> Path:
+    """The client-request library, compiled once into ``folder``."""
+    header = Path("/usr/include/valgrind/callgrind.h")
+    if shutil.which("valgrind") is None:
+        raise Unavailable("valgrind is not installed (Debian: apt-get install valgrind)")
+    if not header.exists():
+        raise Unavailable(f"{header} is missing (Debian's valgrind package has it)")
+    library = folder / "callgrind-marks.so"
+    if not library.exists():
+        folder.mkdir(parents=True, exist_ok=True)
+        source = folder / "callgrind-marks.c"
+        source.write_text(MARKS_C)
+        command = ["gcc", "-O2", "-shared", "-fPIC", "-o", str(library), str(source)]
+        done = subprocess.run(command, capture_output=True, text=True)
+        if done.returncode:
+            raise Unavailable(f"cannot compile the client-request library: {done.stderr.strip()}")
+    return library
+
+
+# --- under valgrind, in the interpreter's environment -----------------------------------
+
+
+def lower_jit_thresholds() -> None:
+    """Under PyPy: trace loops and functions after 50 runs, not 1000s (a quicker warm-up)."""
+    try:
+        import pypyjit  # type: ignore[import-not-found]
+    except ImportError:
+        return
+    pypyjit.set_param("threshold=50,function_threshold=50,trace_eagerness=20")
+
+
+def warm(op: Callable[[bytes], object], messages: Sequence[bytes]) -> None:
+    """Run ``op`` until the interpreter settles: a few dozen calls, or until the JIT is quiet."""
+    if sys.implementation.name != "pypy":
+        for _ in range(WARM_CALLS):
+            for m in messages:
+                op(m)
+        return
+    quiet = 0
+    for _ in range(JIT_MAX_CALLS):
+        before = Jit.events
+        for m in messages:
+            op(m)
+        quiet = quiet + 1 if Jit.events == before else 0
+        if quiet >= JIT_QUIET:
+            return
+
+
+def digest_of(constructor: Callable[..., Any], message: bytes) -> object:
+    return constructor(message).digest()
+
+
+def long_message(target: targets.Target) -> int:
+    """The long message's length for ``target`` (see LONG_FAST)."""
+    if sys.implementation.name == "pypy":
+        return LONG_FAST
+    python_speed = target.kind == "interpreted" or bool(target.twin and not target.twin[2])
+    return LONG if python_speed else LONG_FAST
+
+
+def count_here(names: Sequence[str], algorithms: Sequence[str], library: Path) -> None:
+    """Count every row and algorithm (run under valgrind): the dumps carry the names.
+
+    Everything is warmed up first, uninstrumented (fast); then the
+    instrumentation is switched on once (switching it flushes valgrind's
+    translations, which costs) and each count collects only its own call.
+    """
+    marks = ctypes.CDLL(str(library))
+    marks.bench_stop.argtypes = [ctypes.c_char_p]
+    Jit.watch()
+    lower_jit_thresholds()
+    short = jdk_pattern(SHORT)
+    ops: List[Tuple[str, str, Callable[[bytes], object], bytes]] = []
+    for name in names:
+        target = targets.load(name)
+        if target.unavailable:
+            continue
+        long = jdk_pattern(long_message(target))
+        for alg in algorithms:
+            if alg not in target.constructors:
+                continue
+            op: Callable[[bytes], object] = partial(digest_of, target.constructors[alg])
+            if op(short) != hashlib.new(alg, short).digest():
+                raise AssertionError(f"{name} {alg} hashes wrongly")
+            warm(op, (short, long))
+            ops.append((name, alg, op, long))
+    for _, _, op, long in ops:  # once more: what ran since may have evicted or deoptimized it
+        warm(op, (short, long))
+    gc.collect()
+    gc.disable()
+    marks.bench_instrument()
+    for name, alg, op, long in ops:
+        for rep in range(REPEATS):
+            for message in (short, long):
+                marks.bench_start()
+                op(message)
+                marks.bench_stop(f"{name}|{alg}|{rep}|{len(message)}".encode())
+    gc.enable()
+
+
+# --- the driver side ---------------------------------------------------------------------
+
+_PART = re.compile(r"^desc: Trigger: Client Request: (\S+)$|^totals: (\d+)$", re.M)
+
+
+def parse(text: str) -> Dict[Tuple[str, str], Dict[str, Any]]:
+    """Instructions per byte of each (row, algorithm), from callgrind's combined dumps."""
+    counts: Dict[Tuple[str, str, int], Dict[int, int]] = {}
+    name: Optional[str] = None
+    for match in _PART.finditer(text):
+        if match.group(1):
+            name = match.group(1)
+        elif name:
+            row, alg, rep, size = name.split("|")
+            counts.setdefault((row, alg, int(rep)), {})[int(size)] = int(match.group(2))
+            name = None
+    lowest: Dict[Tuple[str, str], Dict[int, List[int]]] = {}
+    for (row, alg, _), by_length in counts.items():
+        for length, total in by_length.items():
+            lowest.setdefault((row, alg), {}).setdefault(length, []).append(total)
+    found: Dict[Tuple[str, str], Dict[str, Any]] = {}
+    for key, totals in lowest.items():
+        if len(totals) == 2:
+            shortest, longest = sorted(totals)
+            short, long = min(totals[shortest]), min(totals[longest])
+            found[key] = {
+                "instructions_per_byte": (long - short) / (longest - shortest),
+                "instructions_short_message": short,
+                "counts": {str(n): each for n, each in totals.items()},
+            }
+    return found
+
+
+def count(
+    label: str,
+    python: str,
+    names: Sequence[str],
+    algorithms: Sequence[str],
+    results: Path = RESULTS,
+) -> Tuple[Dict[Tuple[str, str], Dict[str, Any]], Optional[str]]:
+    """Count under ``python`` with valgrind: (counts by (row, algorithm), None) or ({}, why not)."""
+    try:
+        library = marks_library(results / ".callgrind")
+    except Unavailable as exc:
+        return {}, str(exc)
+    # Fixed paths and a fixed environment, whoever calls: their sizes move the
+    # stack and the heap, and with them identity hashes and dict probes (counts
+    # moved by up to 1.5% between a shell and nox). So the counts are the same
+    # run to run in one checkout.
+    folder = results / ".callgrind" / label
+    folder.mkdir(parents=True, exist_ok=True)
+    out = folder / "callgrind.out"
+    out.unlink(missing_ok=True)
+    args = ["measure", "--library", str(library), "--variants", ",".join(names)]
+    args += ["--algorithms", ",".join(algorithms)]
+    argv, _, cwd = module_command(python, "callgrind", *args, results=results)
+    env = {"PATH": "/usr/bin:/bin", "PYTHONHASHSEED": "0", "PYTHONDONTWRITEBYTECODE": "1"}
+    env["LC_ALL"] = "C"
+    valgrind = [str(shutil.which("valgrind")), "--tool=callgrind", "--instr-atstart=no"]
+    valgrind += ["--collect-atstart=no", "--combine-dumps=yes", "--dump-line=no"]
+    valgrind.append(f"--callgrind-out-file={out}")
+    if "pypy" in label:
+        valgrind.append("--smc-check=all-non-file")  # the JIT writes and patches code
+    try:
+        done = subprocess.run(
+            [*valgrind, *argv], env=env, cwd=cwd, capture_output=True, text=True, timeout=TIMEOUT
+        )
+    except subprocess.TimeoutExpired:
+        return {}, f"under valgrind it took over {TIMEOUT} s"
+    if done.returncode or not out.exists():
+        tail = " ".join(done.stderr.strip().splitlines()[-3:])
+        return {}, f"it does not run under valgrind (exit {done.returncode}: {tail})"
+    counts = parse(out.read_text(errors="replace"))
+    out.unlink()
+    return counts, None
+
+
+def main(argv: Sequence[str]) -> int:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    sub = parser.add_subparsers(dest="command")
+    here = sub.add_parser("measure", help="(under valgrind) count in this interpreter")
+    here.add_argument("--library", type=Path, required=True)
+    here.add_argument("--variants", default="")
+    here.add_argument("--algorithms", default=",".join(targets.ALGORITHMS))
+    parser.add_argument("--python", action="append", default=[], help="LABEL=PATH (repeat)")
+    parser.add_argument("--variants", default="", help="names or globs (default: all)")
+    args = parser.parse_args(argv)
+    if args.command == "measure":
+        names = [n for n in args.variants.split(",") if n]
+        count_here(names, args.algorithms.split(","), args.library)
+        return 0
+    pythons = [value.partition("=") for value in args.python] or [("here", "", sys.executable)]
+    for label, _, python in pythons:
+        names = listing(python)
+        counts, problem = count(label, python, names, targets.ALGORITHMS)
+        if problem:
+            print(f"{label}: not counted: {problem}")
+        for (row, alg), data in sorted(counts.items()):
+            print(f"{label} {row} {alg}: {data['instructions_per_byte']:.2f} instructions per byte")
+    return 0
+
+
+def listing(python: str, results: Path = RESULTS) -> List[str]:
+    """The rows ``python`` can run (``bench.targets.select``: variants and references)."""
+    code = "import json; from bench import targets; print(json.dumps(targets.select([])))"
+    _, env, cwd = module_command(python, "callgrind", results=results)
+    done = subprocess.run([python, "-c", code], env=env, cwd=cwd, capture_output=True, text=True)
+    if done.returncode:
+        raise SystemExit(done.stderr)
+    names: List[str] = json.loads(done.stdout)
+    return names
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

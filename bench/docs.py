@@ -1,0 +1,336 @@
+"""The README's headline results and ``docs/study.md``'s tables, from the JSON of the newest runs.
+
+    python -m bench.docs            # print both sections
+    python -m bench.docs --write    # replace them in README.md and docs/study.md; copy figures
+
+Reads ``summary.json`` of the newest ``nox -s bench`` run (its report's every
+number), ``memory.json`` of the newest ``nox -s memory`` run and
+``bytecode.json`` of the newest ``nox -s bytecode`` run; nothing else. Each
+section sits between ``<!-- results:start -->`` and ``<!-- results:end -->``.
+``nox -s bench`` runs this after the study. Standard library only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import sys
+from pathlib import Path
+from typing import Any, Dict, List, Optional, Sequence, Tuple
+
+from bench.fmt import DASH, count, human_bytes, interval, ratio, size_label, table
+from bench.layout import DOCS, README, ROOT, newest
+
+START, END = "<!-- results:start -->", "<!-- results:end -->"
+STUDY = DOCS / "study.md"
+FIGURES = DOCS / "bench"
+LONG = 16384
+
+
+def cell(data: Optional[Dict[str, float]], with_interval: bool = True) -> str:
+    if not data:
+        return DASH
+    if not with_interval or data["low"] == data["high"]:
+        return ratio(data["value"])
+    return f"{ratio(data['value'])} ({interval(data['low'], data['high'])})"
+
+
+def ratio_table(t: Dict[str, Any], keep: Optional[Sequence[str]] = None) -> str:
+    """A ratio table of a summary, optionally with only some of its columns."""
+    index = [i for i, c in enumerate(t["columns"]) if keep is None or c in keep]
+    notes = any(r["note"] for r in t["rows"])
+    header = [*t["row_header"], *(t["columns"][i] for i in index), *(["note"] if notes else [])]
+    rows = [header]
+    for r in t["rows"]:
+        cells = [cell(r["cells"][i], t.get("timed", True)) for i in index]
+        if any(c != DASH for c in cells):
+            rows.append([*r["labels"], *cells, *([r["note"]] if notes else [])])
+    align = "l" * len(t["row_header"]) + "r" * len(index) + ("l" if notes else "")
+    return table(rows, align)
+
+
+def pivot(t: Dict[str, Any], column: str, interpreters: Sequence[str], rows_like: str = "") -> str:
+    """A per-interpreter table at one column, interpreters as columns (compact)."""
+    where = t["row_header"].index("interpreter")
+    i = t["columns"].index(column)
+    cells: Dict[Tuple[str, ...], Dict[str, str]] = {}
+    for r in t["rows"]:
+        labels = r["labels"]
+        if rows_like and labels[0] != rows_like:
+            continue
+        key = tuple(label for j, label in enumerate(labels) if j != where)
+        shown = cell(r["cells"][i])
+        if r["note"]:
+            shown += f" ({r['note']})"
+        cells.setdefault(key, {})[labels[where]] = shown
+    header = [h for j, h in enumerate(t["row_header"]) if j != where]
+    used = [x for x in interpreters if any(x in per for per in cells.values())]
+    rows = [[*header, *used]]
+    rows += [[*key, *(per.get(x, DASH) for x in used)] for key, per in cells.items()]
+    return table(rows, "l" * len(header) + "r" * len(used))
+
+
+def by_key(summary: Dict[str, Any], key: str) -> Optional[Dict[str, Any]]:
+    return next((t for t in summary["tables"] if t["key"] == key), None)
+
+
+def run_line(summary: Dict[str, Any], folder: Path) -> str:
+    study = summary["study"]
+    interps = ", ".join(f"{k} = {v['title']}" for k, v in summary["interpreters"].items())
+    return (
+        f"run {folder.name} (mode `{study['mode']}`: "
+        f"{study['settings']['passes']} passes, {study['measure_seconds'] / 60:.1f} min of "
+        f"measuring) on {study['cpu']}, {study['started'][:10]}; interpreters: {interps}."
+    )
+
+
+def throughput(summary: Dict[str, Any], length: int) -> str:
+    """MB/s of every row at ``length`` bytes (digest), interpreters as columns."""
+    interps = list(summary["interpreters"])
+    cells: Dict[Tuple[str, str], Dict[str, float]] = {}
+    for c in summary["cases"]:
+        if c["mode"] == "digest" and c["length"] == length:
+            cells.setdefault((c["variant"], c["algorithm"]), {})[c["interpreter"]] = c["mb_per_s"]
+    rows = [["variant", "algorithm", *interps]]
+    for (variant, alg), per in sorted(
+        cells.items(), key=lambda kv: (kv[0][1], -max(kv[1].values()))
+    ):
+        rows.append([variant, alg, *(ratio(per.get(i)) for i in interps)])
+    return table(rows, "ll" + "r" * len(interps))
+
+
+def readme_section(summary: Optional[Dict[str, Any]], folder: Optional[Path]) -> str:
+    """The README's short headline results."""
+    lines = [START, "## Results", ""]
+    if summary is None or folder is None:
+        return "\n".join([*lines, "No run of `nox -s bench` yet.", END])
+    interps = list(summary["interpreters"])
+    long = max((c["length"] for c in summary["cases"] if c["length"] <= LONG), default=LONG)
+    column = f"digest {size_label(long)}"
+    lines += [
+        f"Generated by `nox -s bench` from its newest {run_line(summary, folder)} "
+        "Ratios are of lower-quartile times over the same rounds, with their 95% intervals; "
+        "the study's write-up and every table are in [docs/study.md](docs/study.md).",
+        "",
+    ]
+    style = by_key(summary, "style")
+    if style and column in style["columns"]:
+        lines += [
+            f"**What the coding style costs** (the JDK's 4-5x question): time of the helper "
+            f"style ÷ time of each pure-Python shape, {size_label(long)} digests:",
+            "",
+            pivot(style, column, interps, rows_like="interpreted"),
+            "",
+        ]
+    hashlib = by_key(summary, f"hashlib-{long}")
+    if hashlib:
+        keep = {"native", "cython", "fastest pure Python"}
+        small = dict(hashlib, rows=[r for r in hashlib["rows"] if r["labels"][0] in keep])
+        lines += [
+            f"**Against hashlib** (how many times its time), {size_label(long)} digests:",
+            "",
+            ratio_table(small),
+            "",
+        ]
+    lines.append(END)
+    return "\n".join(lines)
+
+
+def study_section(
+    summary: Optional[Dict[str, Any]],
+    folder: Optional[Path],
+    memory: Optional[Dict[str, Any]],
+    bytecode: Optional[Dict[str, Any]],
+    figures: Sequence[str],
+) -> str:
+    """docs/study.md's generated results: every ratio table, throughput, memory, bytecode."""
+    lines = [START, "## Results", ""]
+    if summary is not None and folder is not None:
+        long = max((c["length"] for c in summary["cases"] if c["length"] <= LONG), default=LONG)
+        lines += [
+            f"Generated by `nox -s bench` from its newest {run_line(summary, folder)} "
+            "A case's time is the lower quartile of its values; each ratio is of two times "
+            "taken over the same rounds, with its 95% bootstrap interval in parentheses. The "
+            "full report, with every benchmark in JMH's shape, is "
+            f"`results/bench/{folder.name}/report.md`.",
+            "",
+            *(summary.get("headlines") or []),
+            "",
+            f"**Throughput, MB/s**, {size_label(long)} messages (digest):",
+            "",
+            throughput(summary, long),
+            "",
+        ]
+        lines += variants_lines(summary)
+        for t in summary["tables"]:
+            lines += [f"### {t['title']}", "", f"{t['meaning']}.", "", ratio_table(t), ""]
+            if t["key"] == "bridges" and summary.get("bridge_times"):
+                lines += ["Time per call (ns):", "", summary["bridge_times"], ""]
+        lines += [f"![{Path(f).stem}]({f})" for f in figures]
+        lines += [""] if figures else []
+        builds = summary["study"].get("builds") or {}
+        if builds:
+            lines += [
+                "**Build times** of each environment, as its build recorded them "
+                "(seconds; the build compiles on both cores):",
+                "",
+                build_table(builds),
+                "",
+            ]
+    if memory:
+        lines += memory_lines(memory)
+    if bytecode:
+        lines += bytecode_lines(bytecode)
+    lines.append(END)
+    return "\n".join(lines)
+
+
+def variants_lines(summary: Dict[str, Any]) -> List[str]:
+    """The rows of the run: what each is (from the registry) and where it did not run."""
+    described: Dict[str, Tuple[str, str]] = {}
+    missing: Dict[str, List[str]] = {}
+    for label, interp in summary["interpreters"].items():
+        for name, variant in interp["variants"].items():
+            described.setdefault(name, (variant["kind"], variant["description"]))
+            if variant.get("unavailable"):
+                missing.setdefault(name, []).append(f"{label}: {variant['unavailable']}")
+    rows = [["variant", "kind", "what it is", "not measured on"]]
+    for name, (kind, description) in described.items():
+        rows.append([f"`{name}`", kind, description, "; ".join(missing.get(name, []))])
+    return [
+        "**The rows**, as the registry (and the study's references) describe them:",
+        "",
+        table(rows, "llll"),
+        "",
+    ]
+
+
+def build_table(builds: Dict[str, Any]) -> str:
+    labels = list(builds)
+    rows = [["", *labels]]
+    rows.append(
+        ["generating the C (mypyc, Cython)", *(ratio(builds[x].get("generate")) for x in labels)]
+    )
+    sums = [
+        builds[x].get("generate", 0) + sum(builds[x].get("extensions", {}).values()) for x in labels
+    ]
+    slowest = [max(builds[x].get("extensions", {}).values(), default=None) for x in labels]
+    rows.append(["slowest extension", *(ratio(s) for s in slowest)])
+    rows.append(["every extension, summed", *(ratio(s) for s in sums)])
+    return table(rows, "l" + "r" * len(labels))
+
+
+def memory_lines(memory: Dict[str, Any]) -> List[str]:
+    info = memory["info"]
+    rows = [
+        ["variant", "algorithm", "peak, streamed", "peak, 1 MiB in one call", "objects per block"]
+    ]
+    by: Dict[Tuple[str, str], Dict[str, Dict[str, Any]]] = {}
+    for r in memory["results"]:
+        by.setdefault((r["variant"], r["algorithm"]), {})[r["case"]] = r
+    for (variant, alg), cases in by.items():
+        objects = cases.get("objects")
+        rows.append(
+            [
+                variant,
+                alg,
+                human_bytes(cases["stream"]["peak"]) if "stream" in cases else DASH,
+                human_bytes(cases["one-call"]["peak"]) if "one-call" in cases else DASH,
+                f"{objects['allocations'] / (16384 // 64 + 1):.0f}" if objects else DASH,
+            ]
+        )
+    version = f"{info['interpreter']['implementation']} {info['interpreter']['version']}"
+    return [
+        f"**Memory** (`nox -s memory`, {version}, {info['date']}, "
+        f"{human_bytes(info['stream_bytes'])} streamed in 64 KiB chunks); the whole table with "
+        "its flags is the run's `memory.md`:",
+        "",
+        table(rows, "llrrr"),
+        "",
+    ]
+
+
+def bytecode_lines(bytecode: Dict[str, Any]) -> List[str]:
+    labels = list(bytecode["interpreters"])
+    by: Dict[Tuple[str, str], Dict[str, Dict[str, Any]]] = {}
+    for r in bytecode["rows"]:
+        by.setdefault((r["variant"], r["algorithm"]), {})[r["interpreter"]] = r
+
+    def pivot_rows(key: str, digits: int) -> str:
+        rows = [["variant", "algorithm", *labels]]
+        for (variant, alg), per in by.items():
+            cells = [count(per[x].get(key), digits) if x in per else DASH for x in labels]
+            if any(c != DASH for c in cells):
+                rows.append([variant, alg, *cells])
+        return table(rows, "ll" + "r" * len(labels))
+
+    missing = [
+        f"{x}: {i['callgrind']}" for x, i in bytecode["interpreters"].items() if i.get("callgrind")
+    ]
+    return [
+        f"**Instructions** (`nox -s bytecode`, {bytecode['date']}): machine instructions per "
+        "byte, counted by valgrind's callgrind (identical run to run; valgrind's CPU has no "
+        "SHA-NI, so the SHA-256 of native and OpenSSL is their fallback code)"
+        + (f"; not counted: {'; '.join(missing)}" if missing else "")
+        + ":",
+        "",
+        pivot_rows("instructions_per_byte", 4),
+        "",
+        "Bytecode instructions executed per 64-byte block (interpreted variants):",
+        "",
+        pivot_rows("bytecode_per_block", 4),
+        "",
+    ]
+
+
+def replace_section(text: str, section: str) -> str:
+    """``text`` with its generated section replaced (or appended)."""
+    if START in text and END in text:
+        head, rest = text.split(START, 1)
+        return head + section + rest.split(END, 1)[1]
+    return text.rstrip("\n") + "\n\n" + section + "\n"
+
+
+def load(kind: str, name: str) -> Tuple[Optional[Dict[str, Any]], Optional[Path]]:
+    folder = newest(kind, name)
+    if folder is None:
+        return None, None
+    data: Dict[str, Any] = json.loads((folder / name).read_text())
+    return data, folder
+
+
+def main(argv: Sequence[str]) -> int:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--write", action="store_true", help="update README.md, docs/study.md")
+    args = parser.parse_args(argv)
+    summary, folder = load("bench", "summary.json")
+    memory, _ = load("memory", "memory.json")
+    bytecode, _ = load("bytecode", "bytecode.json")
+    figures: List[str] = []
+    if folder is not None:
+        pictures = [folder / "speedup.png"]
+        cpythons = [i for i in (summary or {}).get("interpreters", {}) if not i.startswith("pypy")]
+        pictures += [folder / f"throughput-{i}.png" for i in cpythons[-1:]]
+        pictures = [p for p in pictures if p.exists()]
+        figures = [f"bench/{p.name}" for p in pictures]
+        if args.write and pictures:
+            FIGURES.mkdir(parents=True, exist_ok=True)
+            for old in FIGURES.glob("*.png"):  # a figure of an interpreter since left out
+                if old.name not in {p.name for p in pictures}:
+                    old.unlink()
+            for picture in pictures:
+                shutil.copyfile(picture, FIGURES / picture.name)
+    readme = readme_section(summary, folder)
+    study = study_section(summary, folder, memory, bytecode, figures)
+    if args.write:
+        README.write_text(replace_section(README.read_text(), readme))
+        STUDY.write_text(replace_section(STUDY.read_text() if STUDY.exists() else "", study))
+        print(f"{README.relative_to(ROOT)}, {STUDY.relative_to(ROOT)}: results from {folder}")
+    else:
+        print(readme, study, sep="\n\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
