@@ -44,6 +44,8 @@ def module_command(
     """(argv, environment, working directory) that run ``python -m bench.<module> args``."""
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME")}
     env["PYTHONDONTWRITEBYTECODE"] = "1"
+    if os.sep in python:  # a path: from the working directory it runs in, it must be absolute
+        python = os.path.abspath(python)
     return [python, "-m", f"bench.{module}", *args], env, import_folder(results)
 
 
