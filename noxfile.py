@@ -212,7 +212,7 @@ def freethreaded(session: nox.Session) -> None:
     bin_python = str(venv / "bin" / "python")
     pip = [bin_python, "-m", "pip", "install", "-q", "--disable-pip-version-check"]
     # hypothesis has no wheel for 3.13t after 6.155.7 and its source needs Rust crates
-    test_tools = ["pytest", "hypothesis", "pyperf"]
+    test_tools = ["pytest", "hypothesis", "pyperf", "mypy_extensions"]
     session.run(*pip, "--only-binary", "hypothesis", *test_tools, external=True)
     session.run(*pip, "--force-reinstall", "--no-deps", ".[study]", env=STUDY_BUILD, external=True)
     session.chdir("tests")

@@ -84,7 +84,6 @@ def test_annotated_twins_compile_their_sources_with_annotations_only(twin: _cata
     """The copies an annotated twin compiles are its source's modules plus annotations
     (the build renders them), and they compute the same when interpreted."""
     generator = source_tool("gen_streamlined.py")
-    pytest.importorskip("mypy_extensions")
     for core, module in _catalog.source(twin.source).modules.items():
         plain = importlib.import_module(f"variants.{module}")
         assert plain.__file__ is not None
