@@ -12,8 +12,6 @@ free-threaded 3.13). PyPy brings its own cffi.
 from __future__ import annotations
 
 import os
-import sys
-import sysconfig
 from typing import Any, Dict, List, Optional
 
 from setuptools import build_meta as _setuptools
@@ -44,13 +42,12 @@ def _apply(config_settings: ConfigSettings) -> ConfigSettings:
 def _requirements(config_settings: ConfigSettings) -> List[str]:
     """What this interpreter needs beyond setuptools for the build asked for."""
     _apply(config_settings)
-    if sys.implementation.name != "cpython" or settings.build_kind() != settings.BUILD_STUDY:
+    if not settings.cpython() or settings.build_kind() != settings.BUILD_STUDY:
         return []
-    free_threaded = bool(sysconfig.get_config_var("Py_GIL_DISABLED"))
     needs = ["Cython>=3.1"]
-    if sys.version_info >= (3, 10) and not free_threaded:
+    if settings.mypyc_builds():
         needs.append("mypy>=1.10")
-    if not (free_threaded and sys.version_info < (3, 14)):
+    if settings.cffi_builds():
         needs.append("cffi>=1.15")
     return needs
 

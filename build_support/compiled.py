@@ -28,7 +28,6 @@ import atexit
 import os
 import shutil
 import sys
-import sysconfig
 import tempfile
 import time
 from pathlib import Path
@@ -50,18 +49,6 @@ PACKAGE = ROOT / "variants"
 GENERATED_CODE_FLAGS = ["-O2", "-fno-tree-pta", "-fno-tree-vrp", "-fno-gcse"]
 #: C flags for the hand-written typed Cython variant.
 TYPED_FLAGS = ["-O2"]
-
-
-def is_cpython() -> bool:
-    return sys.implementation.name == "cpython"
-
-
-def free_threaded() -> bool:
-    return bool(sysconfig.get_config_var("Py_GIL_DISABLED"))
-
-
-def mypyc_supported() -> bool:
-    return is_cpython() and sys.version_info >= (3, 10) and not free_threaded()
 
 
 def _workspace() -> Path:
@@ -91,7 +78,7 @@ def _write_twin_sources(work: Path) -> Dict[Any, List[str]]:
     """Write each twin's sources into its package under ``work``; their relative paths."""
     copies: Dict[Any, List[str]] = {}
     for twin in catalog.TWINS:
-        if twin.compiler == "mypyc" and not mypyc_supported():
+        if twin.compiler == "mypyc" and not settings.mypyc_builds():
             continue
         folder = work / Path(*twin.package.split("."))
         folder.mkdir(parents=True)
@@ -159,7 +146,7 @@ def _cython(base: Path, paths: List[str], flags: List[str]) -> List[Extension]:
         for path in paths
     ]
     directives: Dict[str, object] = {"language_level": "3"}
-    if free_threaded():
+    if settings.free_threaded():
         # The block functions share no state: they need no GIL (Cython 3.1+).
         directives["freethreading_compatible"] = True
     result: List[Extension] = cythonize(  # type: ignore[no-untyped-call]
@@ -175,7 +162,7 @@ def extensions() -> List[Extension]:
     leaves the variant out and the registry says why) unless every variant is
     required (VARIANTS_REQUIRE_ALL=1, as in CI).
     """
-    if not is_cpython() or settings.build_kind() != settings.BUILD_STUDY:
+    if not settings.cpython() or settings.build_kind() != settings.BUILD_STUDY:
         return []
     required = settings.require_all()
     try:

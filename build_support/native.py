@@ -28,7 +28,6 @@ import argparse
 import os
 import shutil
 import sys
-import sysconfig
 import time
 from pathlib import Path
 from typing import Any, List, Optional, Sequence
@@ -40,16 +39,6 @@ from build_support import ROOT, load, settings
 #: Where cffi writes the generated C wrapper, one folder per interpreter.
 GENERATED = ROOT / "build" / "native-cffi" / sys.implementation.cache_tag
 SANITIZE_ENV = "VARIANTS_NATIVE_SANITIZE"
-
-
-def free_threaded() -> bool:
-    """Whether this is a CPython built without the GIL (3.13t and later)."""
-    return bool(sysconfig.get_config_var("Py_GIL_DISABLED"))
-
-
-def cffi_supported() -> bool:
-    """Whether cffi builds for this interpreter: not on the free-threaded 3.13."""
-    return not (free_threaded() and sys.version_info < (3, 14))
 
 
 def _builder() -> Any:
@@ -75,11 +64,11 @@ def extensions(sanitize: Optional[str] = None, study: Optional[bool] = None) -> 
     required = settings.require_all()
     sanitize = os.environ.get(SANITIZE_ENV, "") if sanitize is None else sanitize
     study = settings.build_kind() == settings.BUILD_STUDY if study is None else study
-    cpython = sys.implementation.name == "cpython"
+    cpython = settings.cpython()
     result: List[Extension] = []
     if cpython:
         result.append(capi_extension(sanitize))
-    if cffi_supported() and (study or not cpython):
+    if settings.cffi_builds() and (study or not cpython):
         try:
             result.append(cffi_extension(sanitize))
         except ImportError as exc:

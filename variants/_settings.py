@@ -1,4 +1,5 @@
-"""The environment variables that steer the package and its build, read in one place.
+"""What steers the package and its build, read in one place: the environment
+variables, and what this interpreter can build and run.
 
 Stdlib only and importing nothing from the package: the build
 (``build_support/``) loads this file by path.
@@ -7,6 +8,8 @@ Stdlib only and importing nothing from the package: the build
 from __future__ import annotations
 
 import os
+import sys
+import sysconfig
 
 #: A variant name: the drop-in's default instead of the fastest importable.
 DEFAULT_ENV = "VARIANTS_DEFAULT"
@@ -19,6 +22,8 @@ REQUIRE_ALL_ENV = "VARIANTS_REQUIRE_ALL"
 BUILD_ENV = "VARIANTS_BUILD"
 #: 1: the native bridges choose the portable C kernels (read by dispatch.c).
 NATIVE_PORTABLE_ENV = "VARIANTS_NATIVE_PORTABLE"
+#: ``core=id,...``: the native bridges run those kernels (read by dispatch.c).
+NATIVE_KERNELS_ENV = "VARIANTS_NATIVE_KERNELS"
 
 #: The values of BUILD_ENV.
 BUILD_DEFAULT = "default"
@@ -45,3 +50,24 @@ def build_kind() -> str:
     if kind not in (BUILD_DEFAULT, BUILD_STUDY):
         raise ValueError(f"{BUILD_ENV}={kind!r}: expected {BUILD_DEFAULT!r} or {BUILD_STUDY!r}")
     return kind
+
+
+def cpython() -> bool:
+    """Whether this is CPython (the compiled variants and the C-API bridge are built for it)."""
+    return sys.implementation.name == "cpython"
+
+
+def free_threaded() -> bool:
+    """Whether this is a CPython built without the GIL (3.13t and later)."""
+    return bool(sysconfig.get_config_var("Py_GIL_DISABLED"))
+
+
+def cffi_builds() -> bool:
+    """Whether cffi builds for this interpreter: everywhere but the free-threaded 3.13."""
+    return not (free_threaded() and sys.version_info < (3, 14))
+
+
+def mypyc_builds() -> bool:
+    """Whether mypyc compiles for this interpreter: CPython 3.10 on (current mypy), with a
+    GIL (mypy's compiled dependencies have no wheels for the free-threaded 3.13)."""
+    return cpython() and sys.version_info >= (3, 10) and not free_threaded()

@@ -12,7 +12,6 @@ import importlib
 import json
 import os
 import sys
-import sysconfig
 from types import ModuleType
 from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Tuple
 
@@ -206,14 +205,13 @@ class Loaded:
         return f"<variant {self.name!r} ({self.kind})>"
 
 
-_CPYTHON = sys.implementation.name == "cpython"
-_FREE_THREADED = bool(sysconfig.get_config_var("Py_GIL_DISABLED"))
+_CPYTHON = _settings.cpython()
 
 
 def _cffi_on_cpython() -> Optional[str]:
     if not _CPYTHON:
         return "here the native variant itself runs through cffi"
-    if _FREE_THREADED and sys.version_info < (3, 14):
+    if not _settings.cffi_builds():
         return "cffi does not support the free-threaded CPython 3.13"
     return None
 
@@ -225,9 +223,11 @@ def _needs_cpython() -> Optional[str]:
 
 
 def _needs_mypyc() -> Optional[str]:
+    if _settings.mypyc_builds():
+        return None
     if _CPYTHON and sys.version_info < (3, 10):
         return "mypyc (current mypy) needs CPython 3.10 or newer"
-    if _FREE_THREADED:
+    if _settings.free_threaded():
         return (
             "no mypyc here: current mypy does not install on the free-threaded CPython 3.13 "
             "(its compiled dependencies have no wheels for it)"

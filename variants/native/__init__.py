@@ -18,22 +18,19 @@ choose the portable C kernels instead. ``kernels()``, ``kernel()`` and
 from __future__ import annotations
 
 import importlib
-import sys
 from types import ModuleType
 from typing import Dict, List, Tuple
+
+from variants import _settings
 
 __all__ = ["BRIDGE", "PORTABLE_ENV", "bridge", "describe", "kernel", "kernels"]
 
 #: Set (to anything but "" or "0") before import to run the portable kernels.
-PORTABLE_ENV = "VARIANTS_NATIVE_PORTABLE"
+PORTABLE_ENV = _settings.NATIVE_PORTABLE_ENV
 
 #: The module of this interpreter's native variant: the C-API type on CPython,
 #: cffi elsewhere (PyPy).
-BRIDGE = (
-    "variants.native.capi"
-    if sys.implementation.name == "cpython"
-    else "variants.native.cffi_wrapper"
-)
+BRIDGE = "variants.native.capi" if _settings.cpython() else "variants.native.cffi_wrapper"
 
 
 def bridge() -> ModuleType:

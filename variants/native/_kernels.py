@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Dict, Iterable, List, NamedTuple, Optional, Sequence, Tuple
 
+from variants import _settings
 from variants._shell import Compress, State
 
 #: The cores, numbered as in native.h.
@@ -24,7 +25,7 @@ STATE_WORDS: Dict[str, int] = {"md5": 4, "sha256": 8}
 ALGORITHMS: Dict[str, int] = {"md5": 0, "sha224": 1, "sha256": 2}
 MANY_CORE: Dict[str, str] = {"md5": "md5-many", "sha224": "sha256-many", "sha256": "sha256-many"}
 #: What forces kernels, read when a bridge is imported: ``core=id,...`` (dispatch.c).
-KERNELS_ENV = "VARIANTS_NATIVE_KERNELS"
+KERNELS_ENV = _settings.NATIVE_KERNELS_ENV
 
 #: Run kernel ``index`` of core ``number`` (-1: the chosen one) over whole
 #: blocks: the new state, or a ValueError.
