@@ -18,7 +18,6 @@ and the plain entry points (vn_digest_many, vn_absorb_many) on that kernel.
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 import os
 import platform
 import shutil
@@ -31,6 +30,10 @@ from typing import Dict, List, Optional, Sequence
 
 ROOT = Path(__file__).resolve().parents[2]
 NATIVE = ROOT / "variants" / "native"
+
+sys.path.insert(0, str(ROOT))  # for build_support, the project's (stdlib-only) build helpers
+from build_support import load  # noqa: E402
+
 DRIVER = Path(__file__).resolve().parent / "driver.c"
 BUILD = ROOT / "build" / "cross"
 CFLAGS = ["-O2", "-std=c11", "-Wall", "-Wextra", "-Werror", "-pthread"]
@@ -189,11 +192,7 @@ def runs() -> List[Run]:
 
 def kernel_sources() -> List[str]:
     """The kernels, dispatch and state machine, as variants/native/_build.py lists them."""
-    spec = importlib.util.spec_from_file_location("_variants_native_build", NATIVE / "_build.py")
-    assert spec is not None and spec.loader is not None
-    builder = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(builder)
-    return list(builder.KERNEL_SOURCES)
+    return list(load("variants/native/_build.py").KERNEL_SOURCES)
 
 
 def build(target: Target) -> Path:

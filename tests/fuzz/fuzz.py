@@ -15,7 +15,6 @@ OpenSSL's headers (libssl-dev).
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import os
 import shutil
 import subprocess
@@ -25,6 +24,10 @@ from typing import List, Optional, Sequence
 
 ROOT = Path(__file__).resolve().parents[2]
 NATIVE = ROOT / "variants" / "native"
+
+sys.path.insert(0, str(ROOT))  # for build_support, the project's (stdlib-only) build helpers
+from build_support import load  # noqa: E402
+
 HERE = Path(__file__).resolve().parent
 CORPUS = HERE / "corpus"
 BUILD = ROOT / "build" / "fuzz"
@@ -33,11 +36,7 @@ FLAGS = ["-g", "-O1", "-fsanitize=fuzzer,address,undefined", "-fno-sanitize-reco
 
 def kernel_sources() -> List[str]:
     """The kernels, dispatch and state machine, as variants/native/_build.py lists them."""
-    spec = importlib.util.spec_from_file_location("_variants_native_build", NATIVE / "_build.py")
-    assert spec is not None and spec.loader is not None
-    builder = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(builder)
-    return [str(NATIVE / name) for name in builder.KERNEL_SOURCES]
+    return [str(NATIVE / name) for name in load("variants/native/_build.py").KERNEL_SOURCES]
 
 
 def build(compiler: str) -> Path:
