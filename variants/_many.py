@@ -12,7 +12,7 @@ hashlib's error, naming its index, before anything is hashed.
 from __future__ import annotations
 
 import os
-from typing import Any, Callable, Iterable, List, Sequence
+from typing import Any, Callable, Iterable, List, Sequence, Union
 
 from variants._shell import Constructor, as_bytes
 
@@ -35,16 +35,21 @@ def thread_count(threads: object) -> int:
     return threads
 
 
+def bytes_of(message: object, index: int, what: str = "messages") -> Union[bytes, memoryview]:
+    """The bytes of ``message``, or hashlib's error for it, naming it ``what[index]``."""
+    if type(message) is bytes:
+        return message
+    try:
+        return as_bytes(message)
+    except (TypeError, BufferError) as exc:
+        raise type(exc)(f"{what}[{index}]: {exc}") from None
+
+
 def checked(messages: Iterable[object]) -> List[object]:
     """``messages`` as a list, each bytes-like, or hashlib's error naming the first that is not."""
     items = list(messages)
     for index, message in enumerate(items):
-        if type(message) is bytes:
-            continue
-        try:
-            as_bytes(message)
-        except (TypeError, BufferError) as exc:
-            raise type(exc)(f"messages[{index}]: {exc}") from None
+        bytes_of(message, index)
     return items
 
 

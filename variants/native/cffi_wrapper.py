@@ -26,8 +26,10 @@ from typing import (
     Sequence,
     Type,
     TypeVar,
+    Union,
 )
 
+from variants._many import bytes_of
 from variants._shell import _EMPTY, Constructor, State, as_bytes, data_argument
 from variants.native._kernels import ALGORITHMS, CORES, KERNELS_ENV, KernelTable
 
@@ -79,18 +81,19 @@ PENDING_LIMIT = 1024
 _H = TypeVar("_H", bound="NativeHash")
 
 
-def _buffer(data: object) -> Any:
-    """The bytes of ``data`` for C, with hashlib's errors for anything that has none.
-
-    A cdata view where cffi can make one; a copy of the bytes where it cannot
-    (on PyPy, some memoryviews, e.g. ``io.BytesIO().getbuffer()``, have no
-    fixed address).
-    """
-    view = as_bytes(data)
+def _cdata(view: Union[bytes, memoryview], ctype: str = "char[]") -> Any:
+    """A cdata array over the bytes of ``view``, where cffi can make one; over a copy of them
+    where it cannot (on PyPy, some memoryviews, e.g. ``io.BytesIO().getbuffer()``, have no
+    fixed address)."""
     try:
-        return _from_buffer(view)
+        return _from_buffer(ctype, view)
     except TypeError:
-        return view.tobytes()
+        return _from_buffer(ctype, bytes(view))
+
+
+def _buffer(data: object) -> Any:
+    """The bytes of ``data`` for C, with hashlib's errors for anything that has none."""
+    return _cdata(as_bytes(data))
 
 
 class NativeHash:
@@ -250,14 +253,7 @@ def _run(core: int, index: int, state: State, data: memoryview) -> State:
 def _pointer(what: str, index: int, message: object, keep: List[Any]) -> Any:
     """A pointer to the bytes of ``message`` for C (kept alive by ``keep``), or hashlib's
     error naming it ``what[index]``."""
-    try:
-        view = message if type(message) is bytes else as_bytes(message)
-    except (TypeError, BufferError) as exc:
-        raise type(exc)(f"{what}[{index}]: {exc}") from None
-    try:
-        pointer = _from_buffer("unsigned char[]", view)
-    except TypeError:  # a buffer with no fixed address (on PyPy): a copy
-        pointer = _from_buffer("unsigned char[]", bytes(view))
+    pointer = _cdata(bytes_of(message, index, what), "unsigned char[]")
     keep.append(pointer)
     return pointer
 
