@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import hashlib
-import os
 import platform
 import sys
 from typing import Any, Callable, Dict, List, NamedTuple, Sequence
@@ -129,12 +128,13 @@ def main(argv: Sequence[str]) -> int:
             ]
         )
         print(f"  {case.label} {case.algorithm}: {speed:.2f}x", flush=True)
-    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    from variants._many import cpus
+
     print()
     print(table(rows))
     print(
         f"\nlower quartiles of {args.rounds} interleaved rounds (thread clock; wall for the "
-        f"threads case, {cpus} CPUs); baseline: the hashlib list comprehension, or threads=1; "
+        f"threads case, {cpus()} CPUs); baseline: the hashlib list comprehension, or threads=1; "
         f"{missed} target(s) missed; clocks: {', '.join(sorted(CLOCKS))}"
     )
     return 0

@@ -27,12 +27,15 @@ def thread_count(threads: object) -> int:
         raise TypeError(f"threads must be an int, not {type(threads).__name__}")
     if threads < 0:
         raise ValueError(f"threads must be 0 (every CPU) or more, not {threads}")
-    if threads == 0:
-        try:
-            return len(os.sched_getaffinity(0))
-        except AttributeError:  # not on Linux
-            return os.cpu_count() or 1
-    return threads
+    return threads or cpus()
+
+
+def cpus() -> int:
+    """The CPUs this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
 
 
 def bytes_of(message: object, index: int, what: str = "messages") -> Union[bytes, memoryview]:

@@ -32,6 +32,7 @@ import threading
 from types import ModuleType
 from typing import Any, Dict, Iterable, Iterator, List, Optional, Tuple, Union
 
+from variants._many import cpus
 from variants.cli import reading
 from variants.cli.hashing import Cancelled, Hasher, Outcome
 from variants.cli.progress import Progress
@@ -136,11 +137,7 @@ def _small_files(
 
 def _readers(files: int) -> int:
     """Threads that open and read small files: one per CPU, up to 4, for enough files."""
-    try:
-        cpus = len(os.sched_getaffinity(0))
-    except AttributeError:  # not on Linux
-        cpus = os.cpu_count() or 1
-    return max(1, min(cpus, 4, files // 64))
+    return max(1, min(cpus(), 4, files // 64))
 
 
 def _size(name: bytes) -> int:
