@@ -16,23 +16,27 @@ int vn_digest_size(int algorithm) {
     return algorithm == VN_MD5 ? 16 : algorithm == VN_SHA224 ? 28 : 32;
 }
 
-/* The initial chaining state of `algorithm`, and the kernel it runs unless told otherwise. */
-static vn_blocks_fn *initial(int algorithm, uint32_t state[8]) {
+static int core_of(int algorithm) { return algorithm == VN_MD5 ? VN_CORE_MD5 : VN_CORE_SHA256; }
+
+/* The initial chaining state of `algorithm`, and the kernel it runs unless told
+ * otherwise, with that kernel's flag (vn_note) in *ran. */
+static vn_blocks_fn *initial(int algorithm, uint32_t state[8], unsigned char **ran) {
+    const int core = core_of(algorithm);
     if (algorithm == VN_MD5) {
         memcpy(state, md5_iv, sizeof md5_iv);
         memset(state + 4, 0, 4 * sizeof state[0]);
-        return vn_chosen(VN_CORE_MD5);
+    } else {
+        memcpy(state, algorithm == VN_SHA224 ? sha224_iv : sha256_iv, 8 * sizeof state[0]);
     }
-    memcpy(state, algorithm == VN_SHA224 ? sha224_iv : sha256_iv, 8 * sizeof state[0]);
-    return vn_chosen(VN_CORE_SHA256);
+    *ran = vn_ran_flag(core, vn_kernel_chosen(core));
+    return vn_chosen(core);
 }
 
-static int core_of(int algorithm) { return algorithm == VN_MD5 ? VN_CORE_MD5 : VN_CORE_SHA256; }
-
 void vn_init(vn_state *s, int algorithm, vn_blocks_fn *blocks) {
-    vn_blocks_fn *chosen = initial(algorithm, s->state);
+    unsigned char *ran;
+    vn_blocks_fn *chosen = initial(algorithm, s->state, &ran);
     s->blocks = blocks ? blocks : chosen;
-    s->ran = vn_ran_flag_of(core_of(algorithm), s->blocks);
+    s->ran = blocks ? vn_ran_flag_of(core_of(algorithm), blocks) : ran;
     s->algorithm = algorithm;
     s->length = 0;
 }
@@ -105,10 +109,10 @@ int vn_final(const vn_state *s, unsigned char *out) {
 
 int vn_oneshot(int algorithm, const char *data, size_t length, char *out) {
     uint32_t state[8];
-    vn_blocks_fn *blocks = initial(algorithm, state);
+    unsigned char *ran;
+    vn_blocks_fn *blocks = initial(algorithm, state, &ran);
     const size_t whole = length / 64;
     if (whole) blocks(state, (const unsigned char *)data, whole);
     const unsigned char *tail = length % 64 ? (const unsigned char *)data + 64 * whole : NULL;
-    unsigned char *ran = vn_ran_flag(core_of(algorithm), vn_kernel_chosen(core_of(algorithm)));
     return finish(algorithm, blocks, ran, state, tail, length, (unsigned char *)out);
 }
