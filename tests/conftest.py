@@ -7,6 +7,7 @@ variant is meant to run on this interpreter: then its tests fail.
 
 from __future__ import annotations
 
+import importlib
 import importlib.util
 import sys
 import threading
@@ -20,11 +21,13 @@ from variants import registry
 from variants._shell import Constructor
 
 __all__ = [
+    "BRIDGES",
     "SOURCE_ROOT",
     "Constructor",
     "jdk_pattern",
     "load_or_skip",
     "pairs",
+    "provider",
     "run_in_threads",
     "source_tool",
 ]
@@ -120,6 +123,18 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
 def pairs() -> List[Tuple[str, str]]:
     """(variant, algorithm) for every registered variant and algorithm it provides."""
     return [(v.name, alg) for v in registry.VARIANTS for alg in v.algorithms]
+
+
+#: The variants over the native kernels, one per bridge (C-API, cffi).
+BRIDGES = [v.name for v in registry.VARIANTS if v.kind == "native"]
+
+
+def provider(name: str) -> ModuleType:
+    """The module behind a native variant, or a skip (a failure where it is required)."""
+    load_or_skip(name)
+    module = registry.variant(name).provider
+    assert module is not None
+    return importlib.import_module(module)
 
 
 def load_or_skip(name: str) -> registry.Loaded:

@@ -21,11 +21,10 @@ from cli_support import digest_line, ours, run
 from variants import registry
 from variants.cli import lanes, reading
 
-from conftest import jdk_pattern, load_or_skip
+from conftest import BRIDGES, jdk_pattern, load_or_skip
 
 #: Small limits, so that a few files fill several windows, groups and rounds.
 LIMITS = {"WINDOW": 5, "LANES": 3, "SMALL": 1000, "ROUND_CHUNK": 4096, "BATCH_BYTES": 3000}
-BRIDGES = [v.name for v in registry.VARIANTS if v.kind == "native"]
 
 
 @pytest.fixture(params=BRIDGES)

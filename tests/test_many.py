@@ -8,7 +8,6 @@ result is a hashlib list comprehension's.
 from __future__ import annotations
 
 import hashlib
-import importlib
 import random
 from types import ModuleType
 from typing import Any, Iterator, List
@@ -18,12 +17,11 @@ import pytest
 import variants
 from variants import registry
 
-from conftest import jdk_pattern, load_or_skip
+from conftest import BRIDGES, jdk_pattern, provider
 
 ALGORITHMS = ["md5", "sha224", "sha256"]
 #: Batch sizes around every lane count a kernel has (8, 16, 32; 2 and 4 on AArch64).
 COUNTS = [0, 1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 1000]
-BRIDGES = [v.name for v in registry.VARIANTS if v.kind == "native"]
 CORE = {"md5": "md5-many", "sha224": "sha256-many", "sha256": "sha256-many"}
 
 
@@ -50,10 +48,8 @@ def test_every_variant_agrees_with_hashlib(loaded: registry.Loaded) -> None:
 
 @pytest.fixture(scope="module", params=BRIDGES)
 def bridge(request: pytest.FixtureRequest) -> ModuleType:
-    load_or_skip(request.param)
-    provider = registry.variant(request.param).provider
-    assert provider is not None
-    return importlib.import_module(provider)
+    """The provider module of each native variant (each bridge)."""
+    return provider(request.param)
 
 
 def kernel_ids(bridge: ModuleType, algorithm: str) -> List[str]:

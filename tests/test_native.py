@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import gc
 import hashlib
-import importlib
 import io
 import os
 import platform
@@ -31,7 +30,7 @@ from variants._shell import ALGORITHMS as SPECS
 from variants.helpers import md5 as helpers_md5
 from variants.helpers import sha256 as helpers_sha256
 
-from conftest import jdk_pattern, load_or_skip, run_in_threads
+from conftest import BRIDGES, jdk_pattern, provider, run_in_threads
 
 ALGORITHMS = ["md5", "sha224", "sha256"]
 IV = {core: SPECS[core].iv for core in ("md5", "sha256")}
@@ -41,19 +40,9 @@ RANDOM = settings(
     max_examples=60,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 )
-#: The variants over the native kernels, one per bridge.
-BRIDGES = [v.name for v in registry.VARIANTS if v.kind == "native"]
 PORTABLE_ENV = "VARIANTS_NATIVE_PORTABLE"
 CPYTHON = sys.implementation.name == "cpython"
 FREE_THREADED = bool(sysconfig.get_config_var("Py_GIL_DISABLED"))
-
-
-def provider(name: str) -> ModuleType:
-    """The module behind a native variant, or a skip (a failure where it is required)."""
-    load_or_skip(name)
-    module = registry.variant(name).provider
-    assert module is not None
-    return importlib.import_module(module)
 
 
 @pytest.fixture(scope="module", params=BRIDGES)
