@@ -58,6 +58,8 @@ HEADERS = (
     "md5_many_lanes.h",
     "sha256_many_lanes.h",
     "lanes_amd64.h",
+    "sha256_shani.h",
+    "sha256_sha2.h",
 )
 
 #: What the Python side of the cffi bridge sees of native.h. ``vn_hash`` is

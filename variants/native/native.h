@@ -16,6 +16,7 @@
  *   md5_many_lanes.h                  the MD5 lane kernel body those files instantiate
  *   sha256_many_lanes.h               the SHA-256 lane kernel body, likewise
  *   lanes_amd64.h                     x86-64: one block per lane, transposed into word vectors
+ *   sha256_shani.h, sha256_sha2.h     the SHA-NI and SHA2 helpers both SHA-256 files of an arch use
  *   dispatch.c                        CPU features, the kernel tables, the choice
  *   hash.c                            the state machine: init, update with buffering, digest
  *   many.c                            the scheduler that keeps the lanes of a many-kernel full

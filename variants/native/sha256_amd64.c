@@ -12,6 +12,8 @@
 #if defined(VN_AMD64)
 #include <immintrin.h>
 
+#include "sha256_shani.h"
+
 /* Four rounds with message words w (W[4i..4i+3]): two rnds2, each taking two
  * of the four word-plus-constant sums. After them ABEF and CDGH have traded
  * places twice, so each name holds its own half of the state again. */
@@ -23,17 +25,11 @@
         abef = _mm_sha256rnds2_epu32(abef, cdgh, _mm_shuffle_epi32(wk, 0x0e));          \
     } while (0)
 
-/* W[t..t+3] from the previous sixteen words, w0 the oldest four:
- * W[t] = σ1(W[t-2]) + W[t-7] + σ0(W[t-15]) + W[t-16]. */
-#define SCHEDULE(w0, w1, w2, w3) \
-    _mm_sha256msg2_epu32(        \
-        _mm_add_epi32(_mm_sha256msg1_epu32((w0), (w1)), _mm_alignr_epi8((w3), (w2), 4)), (w3))
-
 __attribute__((target("sha,sse4.1"))) void vn_sha256_amd64_shani(uint32_t *state,
                                                                   const unsigned char *data,
                                                                   size_t blocks) {
     /* Big-endian words: reverse the bytes of each 32-bit lane. */
-    const __m128i bswap = _mm_set_epi64x(0x0c0d0e0f08090a0bLL, 0x0405060700010203LL);
+    const __m128i bswap = SHANI_BSWAP;
     /* From (a, b, c, d), (e, f, g, h) to ABEF = (f, e, b, a), CDGH = (h, g, d, c),
      * listed from lane 0. */
     __m128i lo = _mm_shuffle_epi32(_mm_loadu_si128((const __m128i *)state), 0xb1);

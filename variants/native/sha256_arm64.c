@@ -12,11 +12,7 @@
 #if defined(VN_ARM64)
 #include <arm_neon.h>
 
-#if defined(__clang__)
-#define TARGET_SHA2 __attribute__((target("sha2")))
-#else
-#define TARGET_SHA2 __attribute__((target("+crypto")))
-#endif
+#include "sha256_sha2.h"
 
 /* Four rounds with message words w (W[4i..4i+3]). */
 #define ROUNDS4(w, i)                                             \
@@ -27,11 +23,6 @@
         efgh = vsha256h2q_u32(efgh, abcd_in, wk);                 \
     } while (0)
 
-/* W[t..t+3] from the previous sixteen words, w0 the oldest four. */
-#define SCHEDULE(w0, w1, w2, w3) vsha256su1q_u32(vsha256su0q_u32((w0), (w1)), (w2), (w3))
-
-/* Four big-endian words. */
-#define LOAD(p) vreinterpretq_u32_u8(vrev32q_u8(vld1q_u8(p)))
 
 TARGET_SHA2 void vn_sha256_arm64_sha2(uint32_t *state, const unsigned char *data, size_t blocks) {
     uint32x4_t abcd = vld1q_u32(state), efgh = vld1q_u32(state + 4);

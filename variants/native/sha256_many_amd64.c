@@ -24,6 +24,7 @@
 #include <immintrin.h>
 
 #include "lanes_amd64.h"
+#include "sha256_shani.h"
 
 /* ---- SHA-NI, two streams ------------------------------------------------ */
 
@@ -38,11 +39,6 @@
         abef_a = _mm_sha256rnds2_epu32(abef_a, cdgh_a, _mm_shuffle_epi32(wka, 0x0e));  \
         abef_b = _mm_sha256rnds2_epu32(abef_b, cdgh_b, _mm_shuffle_epi32(wkb, 0x0e));  \
     } while (0)
-
-/* W[t..t+3] from the previous sixteen words, w0 the oldest four. */
-#define SCHEDULE(w0, w1, w2, w3) \
-    _mm_sha256msg2_epu32(        \
-        _mm_add_epi32(_mm_sha256msg1_epu32((w0), (w1)), _mm_alignr_epi8((w3), (w2), 4)), (w3))
 
 /* Lane `i`'s state as ABEF = (f, e, b, a) and CDGH = (h, g, d, c), from vector lane 0. */
 #define GET_STATE(abef, cdgh, i)                                                  \
@@ -68,7 +64,7 @@
 __attribute__((target("sha,sse4.1"), always_inline)) static inline void
 shani_pair(uint32_t (*state)[VN_MAX_LANES], int ia, int ib, const unsigned char *pa,
            const unsigned char *pb, size_t blocks) {
-    const __m128i bswap = _mm_set_epi64x(0x0c0d0e0f08090a0bLL, 0x0405060700010203LL);
+    const __m128i bswap = SHANI_BSWAP;
     __m128i abef_a, cdgh_a, abef_b, cdgh_b;
     GET_STATE(abef_a, cdgh_a, ia);
     GET_STATE(abef_b, cdgh_b, ib);

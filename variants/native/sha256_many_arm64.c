@@ -15,11 +15,7 @@
 #if defined(VN_ARM64)
 #include <arm_neon.h>
 
-#if defined(__clang__)
-#define TARGET_SHA2 __attribute__((target("sha2")))
-#else
-#define TARGET_SHA2 __attribute__((target("+crypto")))
-#endif
+#include "sha256_sha2.h"
 
 /* The two streams' four rounds with message words wa, wb (W[4i..4i+3]). */
 #define ROUNDS4_X2(wa, wb, i)                                        \
@@ -33,11 +29,6 @@
         efgh_b = vsha256h2q_u32(efgh_b, abcd_b_in, wkb);             \
     } while (0)
 
-/* W[t..t+3] from the previous sixteen words, w0 the oldest four. */
-#define SCHEDULE(w0, w1, w2, w3) vsha256su1q_u32(vsha256su0q_u32((w0), (w1)), (w2), (w3))
-
-/* Four big-endian words. */
-#define LOAD(p) vreinterpretq_u32_u8(vrev32q_u8(vld1q_u8(p)))
 
 /* Lane i's state words 4h .. 4h+3. */
 static inline uint32x4_t get_state(uint32_t (*state)[VN_MAX_LANES], int h, int i) {
