@@ -7,6 +7,7 @@
 
 #include "constants.h"
 #include "native.h"
+#include "padding.h"
 
 static const uint32_t md5_iv[4] = VN_MD5_IV;
 static const uint32_t sha224_iv[8] = VN_SHA224_IV;
@@ -76,26 +77,16 @@ void vn_absorb(vn_state *s, const unsigned char *data, size_t length) {
 static int finish(int algorithm, vn_blocks_fn *blocks, unsigned char *ran, uint32_t *state,
                   const unsigned char *tail, uint64_t length, unsigned char *out) {
     vn_note(ran);
-    /* the tail, 0x80, zeros, and the length in bits as 64 bits: one block or two */
     unsigned char last[128];
-    const size_t used = (size_t)(length % 64);
-    const size_t size = used < 56 ? 64 : 128;
-    const uint64_t bits = length << 3;
-    if (used) memcpy(last, tail, used);
-    last[used] = 0x80;
-    memset(last + used + 1, 0, size - 8 - (used + 1));
-    for (int i = 0; i < 8; i++) {
-        const int shift = algorithm == VN_MD5 ? 8 * i : 56 - 8 * i;
-        last[size - 8 + i] = (unsigned char)(bits >> shift);
-    }
-    blocks(state, last, size / 64);
+    blocks(state, last, pad(algorithm, tail, length, last));
 
     /* MD5 writes its words little-endian, SHA-2 big-endian */
     const int digest_size = vn_digest_size(algorithm);
     for (int i = 0; i < digest_size / 4; i++) {
-        for (int j = 0; j < 4; j++) {
-            const int shift = algorithm == VN_MD5 ? 8 * j : 24 - 8 * j;
-            out[4 * i + j] = (unsigned char)(state[i] >> shift);
+        if (algorithm == VN_MD5) {
+            put_le32(out + 4 * i, state[i]);
+        } else {
+            put_be32(out + 4 * i, state[i]);
         }
     }
     return digest_size;

@@ -1,0 +1,83 @@
+/*
+ * The end of a message: its last bytes, 0x80, zeros and its length in bits,
+ * as one or two whole blocks; and the words of a state as the digest's bytes.
+ * hash.c pads one message with it, many.c the messages of its lanes.
+ */
+#ifndef VARIANTS_NATIVE_PADDING_H
+#define VARIANTS_NATIVE_PADDING_H
+
+#include <stdint.h>
+#include <string.h>
+
+#include "native.h"
+
+/* Written out byte by byte, which compilers turn into one store (with a
+ * byte swap where the order differs from the machine's). */
+static inline void put_le32(unsigned char *p, uint32_t v) {
+    p[0] = (unsigned char)v;
+    p[1] = (unsigned char)(v >> 8);
+    p[2] = (unsigned char)(v >> 16);
+    p[3] = (unsigned char)(v >> 24);
+}
+
+static inline void put_be32(unsigned char *p, uint32_t v) {
+    p[0] = (unsigned char)(v >> 24);
+    p[1] = (unsigned char)(v >> 16);
+    p[2] = (unsigned char)(v >> 8);
+    p[3] = (unsigned char)v;
+}
+
+/* The length in bits, as the last 8 bytes of a padded message. */
+static inline void put_length(int algorithm, unsigned char *p, uint64_t length) {
+    const uint64_t bits = length << 3;
+    if (algorithm == VN_MD5) {
+        put_le32(p, (uint32_t)bits);
+        put_le32(p + 4, (uint32_t)(bits >> 32));
+    } else {
+        put_be32(p, (uint32_t)(bits >> 32));
+        put_be32(p + 4, (uint32_t)bits);
+    }
+}
+
+/* Copy n < 64 bytes with two overlapping moves of a fixed size rather than a
+ * call to memcpy: most of the cost of padding a short message. */
+static inline void copy_short(unsigned char *to, const unsigned char *from, size_t n) {
+    if (n >= 32) {
+        memcpy(to, from, 32);
+        memcpy(to + n - 32, from + n - 32, 32);
+    } else if (n >= 16) {
+        memcpy(to, from, 16);
+        memcpy(to + n - 16, from + n - 16, 16);
+    } else if (n >= 8) {
+        memcpy(to, from, 8);
+        memcpy(to + n - 8, from + n - 8, 8);
+    } else if (n >= 4) {
+        memcpy(to, from, 4);
+        memcpy(to + n - 4, from + n - 4, 4);
+    } else if (n) {
+        to[0] = from[0];
+        to[n / 2] = from[n / 2];
+        to[n - 1] = from[n - 1];
+    }
+}
+
+/* The last block or two of a message of `length` bytes, whose last
+ * length % 64 bytes are at `tail`: those bytes, 0x80, zeros and the length in
+ * bits, written to `out`. Returns the number of blocks (1 or 2). */
+static inline size_t pad(int algorithm, const unsigned char *tail, uint64_t length, unsigned char *out) {
+    const size_t used = (size_t)(length % 64);
+    if (used < 56) {
+        memset(out, 0, 64);
+        copy_short(out, tail, used);
+        out[used] = 0x80;
+        put_length(algorithm, out + 56, length);
+        return 1;
+    }
+    memset(out, 0, 128);
+    copy_short(out, tail, used);
+    out[used] = 0x80;
+    put_length(algorithm, out + 120, length);
+    return 2;
+}
+
+#endif
