@@ -193,7 +193,7 @@ def _tool(name: str) -> Any:
     """A module of tools/ (stdlib-only scripts), loaded by path."""
     tools = str(Path(__file__).resolve().parent / "tools")
     if tools not in sys.path:
-        sys.path.insert(0, tools)  # tools/freethreaded.py imports its sibling trixie.py
+        sys.path.insert(0, tools)
     return importlib.import_module(name)
 
 
@@ -202,10 +202,10 @@ def freethreaded(session: nox.Session) -> None:
     """The study's build and the whole suite on a free-threaded CPython 3.13 (3.13t).
 
     The interpreter is found on PATH or in /var/cache/variants, or built there
-    from Debian 13's python3.13 source (tools/freethreaded.py: minutes, once
+    from Debian 13's python3.13 source (tools/debian.py freethreaded: minutes, once
     per machine). Options after -- go to pytest.
     """
-    python = str(_tool("freethreaded").find_or_build(log=session.log))
+    python = str(_tool("debian").freethreaded(log=session.log))
     venv = Path(session.create_tmp()).resolve() / "venv-3.13t"
     if not (venv / "bin" / "python").exists():
         session.run(python, "-m", "venv", str(venv), external=True)
@@ -277,7 +277,7 @@ def fuzz(session: nox.Session) -> None:
 # ``bytecode`` queue those, then a session that drives them all: the study
 # interleaves interpreters, so no single nox session can hold it. The
 # free-threaded CPython 3.13 ("3.13t") joins when it is present (it is never
-# built here: ``tools/freethreaded.py`` does that); its environment is made by
+# built here: ``tools/debian.py freethreaded`` does that); its environment is made by
 # ``bench_env_ft`` with that interpreter's own venv module.
 
 STUDY_PYTHON = "3.12"  # runs the study's driver and report (pyperf, matplotlib)
@@ -293,13 +293,13 @@ _BUILD_TIMES_ENV = "VARIANTS_BUILD_TIMES"
 def _free_threaded_python() -> Optional[str]:
     """The free-threaded CPython 3.13 if it is present (never built here), else None.
 
-    ``tools/freethreaded.py --check`` prints its path or fails; without that
+    ``tools/debian.py freethreaded --check`` prints its path or fails; without that
     tool, ``python3.13t`` on PATH.
     """
-    tool = Path("tools") / "freethreaded.py"
+    tool = Path("tools") / "debian.py"
     if tool.exists():
         done = subprocess.run(
-            [sys.executable, str(tool), "--check"], capture_output=True, text=True
+            [sys.executable, str(tool), "freethreaded", "--check"], capture_output=True, text=True
         )
         lines = done.stdout.strip().splitlines()
         return lines[-1].strip() if done.returncode == 0 and lines else None
@@ -348,7 +348,7 @@ def _study_interpreters(session: nox.Session, default: List[str]) -> Tuple[List[
     missing = [label for label in default if label not in labels]
     for label in missing:
         why = (
-            "no free-threaded CPython 3.13 here (`python3 tools/freethreaded.py` builds one)"
+            "no free-threaded CPython 3.13 here (`python3 tools/debian.py freethreaded` builds one)"
             if label == FREE_THREADED
             else "interpreter not found"
         )
@@ -494,7 +494,7 @@ def bench_env_ft(session: nox.Session) -> None:
     """
     base = _free_threaded_python()
     if base is None:
-        session.error("no free-threaded CPython 3.13 (python3 tools/freethreaded.py builds one)")
+        session.error("no free-threaded CPython 3.13 (tools/debian.py freethreaded builds one)")
     venv = (Path(".nox") / "bench_env_ft").absolute()
     python = venv / "bin" / "python"  # not resolved: the link is what makes it the venv's
     if not python.exists():
