@@ -54,7 +54,6 @@ class HashObject(Protocol):
 Constructor = Callable[..., HashObject]
 
 _EMPTY = b""  # the default data argument: identity says "not given"
-_PYPY = sys.implementation.name == "pypy"
 _LENGTH_MASK = (1 << 64) - 1
 #: The padding after a final partial block of n bytes, before the length:
 #: 0x80, then zeros up to 56 bytes modulo 64.
@@ -109,8 +108,13 @@ def as_bytes(data: object) -> memoryview:
     except TypeError:
         raise_like_hashlib(data)
     if not view.c_contiguous:
-        if not _PYPY:  # CPython's hashlib refuses these; PyPy's hashes their bytes
-            raise BufferError("memoryview: underlying buffer is not C-contiguous")
+        import hashlib
+
+        try:  # CPython's and PyPy 8's hashlib refuse these, PyPy 7.3's hashes their bytes
+            hashlib.sha256(view)
+        except BufferError as exc:
+            view.release()
+            raise BufferError(*exc.args) from None
         return memoryview(view.tobytes())
     if view.ndim == 1 and view.format == "B":
         return view
