@@ -56,6 +56,20 @@ def test_a_tree_is_finished_only_with_its_stamp(tmp_path: Path) -> None:
     assert debian._missing(tmp_path, ["gcc", "python3.15"]) == ["python3.15"]
 
 
+def test_ensure_interpreter_only_finds_what_it_does_not_make(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PYENV_ROOT", str(tmp_path))
+    monkeypatch.setenv("PATH", "")
+    with pytest.raises(debian.TreeError, match=r"pyenv install 3\.12"):
+        debian.ensure_interpreter("3.12")
+    program = tmp_path / "versions" / "3.12.4" / "bin" / "python3.12"
+    program.parent.mkdir(parents=True)
+    program.write_text("#!/bin/sh\n")
+    program.chmod(0o755)
+    assert debian.ensure_interpreter("3.12") == [str(program)]
+
+
 @pytest.mark.skipif(
     os.name != "posix" or os.geteuid() != 0 or interpreters.find("3.14")[0] is None,
     reason="needs root and the sid tree (python3 tools/debian.py ensure sid)",

@@ -35,6 +35,7 @@ From a shell::
 From Python (standard library only; the noxfile loads this file)::
 
     debian.ensure_tree("sid")        # the tree's Path, made if missing
+    debian.ensure_interpreter("3.14")  # [".../enter-sid", "/usr/bin/python3.14"], made if missing
     debian.enter_argv("sid")         # ["/var/cache/variants/debian/enter-sid"]
     debian.freethreaded(build=True)  # the Path of python3.13t
 """
@@ -466,7 +467,10 @@ def _build(prefix: Path, log: Log) -> None:
     try:
         with build_log.open("wb") as output:
             run(["tar", "-xJf", str(tarballs[-1]), "-C", str(work)], log, output=output)
-            (source,) = [path for path in work.iterdir() if (path / "configure").exists()]
+            sources = [path for path in work.iterdir() if (path / "configure").exists()]
+            if len(sources) != 1:
+                raise TreeError(f"{tarballs[-1].name} holds no one source tree with ./configure")
+            source = sources[0]
             configure = ["./configure", "--disable-gil", f"--prefix={prefix}"]
             for step in (
                 [*configure, "--with-ensurepip=install"],
@@ -487,6 +491,20 @@ def _build(prefix: Path, log: Log) -> None:
     finally:
         remove_tree(work, log)
     log(f"built {prefix} in {time.monotonic() - started:.0f} s")
+
+
+def ensure_interpreter(label: str, log: Log = log_stderr) -> List[str]:
+    """The argv that starts interpreter ``label`` of bench/interpreters.py, after making its
+    tree or building it if it is one of those this tool makes (others are only found)."""
+    row = interpreters.interpreter(label)
+    if row.where == "built":
+        freethreaded(log=log)
+    elif row.where not in interpreters.HOST_PLACES:
+        ensure_tree(row.where, log)
+    argv, why = interpreters.find(label)
+    if argv is None:
+        raise TreeError(why)
+    return argv
 
 
 # --- command line ---------------------------------------------------------------------------
