@@ -13,10 +13,21 @@ import json
 import os
 import sys
 from types import ModuleType
-from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Tuple
+from typing import (
+    Any,
+    Callable,
+    Dict,
+    Iterable,
+    List,
+    Mapping,
+    Optional,
+    Tuple,
+    cast,
+)
 
 from variants import _catalog, _many, _settings
 from variants._shell import _EMPTY, ALGORITHMS, Compress, Constructor, HashObject, make_types
+from variants.native import Bridge
 
 #: Set to a variant name to make it the drop-in's default.
 DEFAULT_ENV = _settings.DEFAULT_ENV
@@ -33,22 +44,25 @@ class VariantUnavailable(ImportError):
     """The variant exists but cannot be used in this interpreter or install."""
 
 
+#: The cores of every native bridge (and of hashlib).
+BRIDGE_CORES = ("md5", "sha256")
+
+
 class Variant:
     """One way of running the two algorithms.
 
     A variant either plugs block functions into the shared shell
-    (``block_modules``) or brings its own hash objects (``provider``: a module
-    with ``constructors()``, ``block_functions()`` and ``describe()``, as the
-    native variant does, keeping the whole state machine in C).
+    (``block_modules``) or is native: its ``bridge`` module (a
+    ``variants.native.Bridge``) brings its own hash objects, keeping the whole
+    state machine in C. ``HASHLIB``, the reference, brings hashlib's.
     """
 
     __slots__ = (
         "block_modules",
+        "bridge",
         "description",
         "kind",
         "name",
-        "provider",
-        "provider_cores",
         "source",
         "study_only",
         "unsupported",
@@ -60,8 +74,7 @@ class Variant:
         kind: str,
         description: str,
         block_modules: Callable[[], Mapping[str, str]] = dict,
-        provider: Optional[str] = None,
-        provider_cores: Tuple[str, ...] = (),
+        bridge: Optional[str] = None,
         unsupported: Callable[[], Optional[str]] = lambda: None,
         source: Optional[str] = None,
         study_only: bool = False,
@@ -72,10 +85,8 @@ class Variant:
         #: The modules holding ``compress`` for each core ("md5", "sha256") it
         #: provides, for this interpreter.
         self.block_modules = block_modules
-        #: The module that provides the hash objects itself, if not the shell.
-        self.provider = provider
-        #: The cores a provider implements.
-        self.provider_cores = provider_cores
+        #: The native bridge module that makes the hash objects, if not the shell.
+        self.bridge = bridge
         #: Why this interpreter cannot run the variant at all (None: it can).
         self.unsupported = unsupported
         #: The interpreted variant this one compiles, if it is a compiled twin.
@@ -89,7 +100,9 @@ class Variant:
     @property
     def cores(self) -> Tuple[str, ...]:
         """The block functions ("md5", "sha256") it has."""
-        return self.provider_cores if self.provider else tuple(self.block_modules())
+        if self.bridge or self.kind == REFERENCE:
+            return BRIDGE_CORES
+        return tuple(self.block_modules())
 
     @property
     def algorithms(self) -> Tuple[str, ...]:
@@ -149,20 +162,21 @@ class Loaded:
         compress: Mapping[str, Compress],
         modules: Tuple[ModuleType, ...],
         details: str = "",
-        many: Optional[_many.DigestMany] = None,
+        bridge: Optional[Bridge] = None,
     ) -> None:
         self.variant = variant
         self.name = variant.name
         self.kind = variant.kind
-        self.constructors = dict(types)
+        #: The constructors by algorithm name, of the algorithms it provides.
+        self.constructors: Mapping[str, Constructor] = dict(types)
         #: Block functions by core ("md5", "sha256"), for the block-only benchmark.
         self.compress = dict(compress)
         #: The modules the code runs from (the compiled-twin tests inspect them).
         self.modules = modules
         #: What else to know about it here (for native: the kernels chosen).
         self.details = details
-        #: The variant's own batch (the native one's lanes), or None: a loop.
-        self.many = many
+        #: A native variant's bridge to its C (its lanes hash many messages at once), or None.
+        self.bridge = bridge
         for algorithm, constructor in types.items():
             setattr(self, algorithm, constructor)
             setattr(self, f"{algorithm}_many", functools.partial(self.digest_many, algorithm))
@@ -197,8 +211,8 @@ class Loaded:
         """
         algorithm, constructor = self._constructor(name)
         count = _many.thread_count(threads)
-        if self.many is not None:
-            return self.many(algorithm, messages, bool(hexdigest), count)
+        if self.bridge is not None:
+            return self.bridge.digest_many(algorithm, messages, bool(hexdigest), count)
         return _many.loop(constructor, _many.checked(messages), bool(hexdigest), count)
 
     def __repr__(self) -> str:
@@ -274,15 +288,13 @@ VARIANTS: Tuple[Variant, ...] = (
             if _CPYTHON
             else "C kernels per architecture behind cffi (PyPy's fast way into C)"
         ),
-        provider="variants.native.capi" if _CPYTHON else "variants.native.cffi_wrapper",
-        provider_cores=("md5", "sha256"),
+        bridge="variants.native.capi" if _CPYTHON else "variants.native.cffi_wrapper",
     ),
     Variant(
         name="native-cffi",
         kind="native",
         description="the native kernels behind cffi on CPython: what that bridge costs",
-        provider="variants.native.cffi_wrapper",
-        provider_cores=("md5", "sha256"),
+        bridge="variants.native.cffi_wrapper",
         unsupported=_cffi_on_cpython,
         study_only=True,
     ),
@@ -303,9 +315,9 @@ HASHLIB = Variant(
     name="hashlib",
     kind=REFERENCE,
     description="the standard library's hashlib (OpenSSL's code on CPython)",
-    provider="variants._stdlib",
-    provider_cores=("md5", "sha256"),
 )
+#: The module of hashlib's objects, the reference's (imported only when it is loaded).
+_STDLIB = "variants._stdlib"
 _BY_NAME: Dict[str, Variant] = {v.name: v for v in (*VARIANTS, HASHLIB)}
 _loaded: Dict[str, Loaded] = {}
 _failed: Dict[str, str] = {}
@@ -345,16 +357,20 @@ def load(name: str) -> Loaded:
 
 
 def _import(entry: Variant) -> Loaded:
-    if entry.provider:
-        provider = importlib.import_module(entry.provider)
+    if entry.bridge:
+        module = importlib.import_module(entry.bridge)
+        bridge = cast(Bridge, module)  # (variants.native holds both bridges to the protocol)
         return Loaded(
             entry,
-            provider.constructors(),
-            provider.block_functions(),
-            (provider,),
-            provider.describe(),
-            getattr(provider, "digest_many", None),
+            bridge.constructors(),
+            bridge.block_functions(),
+            (module,),
+            bridge.describe(),
+            bridge,
         )
+    if entry.kind == REFERENCE:
+        stdlib = importlib.import_module(_STDLIB)
+        return Loaded(entry, stdlib.constructors(), {}, (stdlib,), stdlib.describe())
     paths = entry.block_modules()
     modules = {core: importlib.import_module(path) for core, path in paths.items()}
     compress: Dict[str, Compress] = {core: module.compress for core, module in modules.items()}

@@ -34,7 +34,7 @@ One module per job:
 ``checklines``  the checksum line format, written and read
 ``hashing``     hashing one file with a variant, for progress and cancellation
 ``reading``     reading a file in chunks, in turn or ahead on a second thread
-``lanes``       several files at once through the native variant's SIMD lanes
+``lanes``       several files at once through the native bridge's SIMD lanes
 ``jobs``        ``-j``: files on several threads, results in order
 ``progress``    the progress line on a terminal
 ``quoting``     file names in messages, quoted as coreutils quotes them
@@ -107,9 +107,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     console = Console(progress)
     # Reading ahead pays when one file at a time leaves a CPU idle.
     read_ahead = (opts.jobs or 1) == 1 and (os.cpu_count() or 1) > 1
-    # The native variant's lanes hash several files at once (variants.cli.lanes).
-    bridge = loaded.modules[0] if loaded.kind == "native" else None
-    hasher = Hasher(loaded.constructors, progress, read_ahead, bridge)
+    # A native variant's bridge hashes several files at once in its lanes (variants.cli.lanes).
+    hasher = Hasher(loaded.constructors, progress, read_ahead, loaded.bridge)
     try:
         if opts.check:
             usable = (
