@@ -71,7 +71,8 @@ class SlowPathWarning(RuntimeWarning):
 
 
 def get(name: str) -> Loaded:
-    """The variant called ``name``: its ``md5``, ``sha224``, ``sha256`` and ``new``.
+    """The variant called ``name``: ``new``, ``digest_many`` and the constructors of the
+    algorithms it provides (``get("helpers").md5``; typed: ``constructor("md5")``).
 
     Raises ``ValueError`` for an unknown name and ``VariantUnavailable`` (an
     ``ImportError``) with the reason when the variant cannot be imported here.
@@ -143,17 +144,26 @@ if TYPE_CHECKING:  # the drop-in's batch functions, as type checkers see them
     sha224_many = md5_many
     sha256_many = md5_many
 
-if fallback_reason is None:
-    for _name in _DROP_IN:
-        globals()[_name] = getattr(default_variant, _name)
-    del _name
-else:
 
-    def __getattr__(name: str) -> Any:
-        """The drop-in's names, bound on first use after one warning (PEP 562)."""
-        if name not in _DROP_IN:
-            raise AttributeError(f"module 'variants' has no attribute {name!r}")
+def _bind() -> None:
+    """Bind the drop-in's names that ``default_variant`` has (a variant pinned by
+    ``VARIANTS_DEFAULT`` may lack an algorithm: then so does the drop-in)."""
+    for each in _DROP_IN:
+        value = getattr(default_variant, each, None)
+        if value is not None:
+            globals()[each] = value
+
+
+def __getattr__(name: str) -> Any:
+    """A drop-in name not bound yet: after the fallback's one warning, bound on first use;
+    else an algorithm the default variant lacks, named so (PEP 562)."""
+    if name not in _DROP_IN:
+        raise AttributeError(f"module 'variants' has no attribute {name!r}")
+    if fallback_reason is not None:
         warnings.warn(str(fallback_reason), SlowPathWarning, stacklevel=2)
-        for each in _DROP_IN:
-            globals()[each] = getattr(default_variant, each)
-        return globals()[name]
+        _bind()
+    return getattr(default_variant, name)
+
+
+if fallback_reason is None:
+    _bind()

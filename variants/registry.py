@@ -14,6 +14,7 @@ import os
 import sys
 from types import ModuleType
 from typing import (
+    TYPE_CHECKING,
     Any,
     Callable,
     Dict,
@@ -141,19 +142,18 @@ def installed_build() -> Optional[str]:
 
 
 class Loaded:
-    """An importable variant: its constructors and, where it has them, its block functions.
+    """An importable variant: its constructors, its batch and, where it has them, its
+    block functions.
 
-    ``md5``, ``sha224`` and ``sha256`` are the constructors of the algorithms
-    the variant provides.
+    The constructors of the algorithms it provides are attributes, as in
+    hashlib (``variants.get("helpers").md5``), with ``md5_many`` and so on
+    beside them; an algorithm it does not provide is no attribute, and asking
+    for one raises an ``AttributeError`` that names the variant and what it
+    has. Which algorithms a variant has is known only once it is loaded, so the
+    type checker sees none of those attributes: typed code asks
+    ``constructor("md5")`` (``VariantUnavailable`` if the variant lacks it) or
+    reads ``constructors``, and calls ``digest_many``.
     """
-
-    md5: Constructor
-    sha224: Constructor
-    sha256: Constructor
-    #: ``md5_many(messages, *, hexdigest=False, threads=1)``: ``digest_many("md5", ...)``.
-    md5_many: Callable[..., List[Any]]
-    sha224_many: Callable[..., List[Any]]
-    sha256_many: Callable[..., List[Any]]
 
     def __init__(
         self,
@@ -181,6 +181,31 @@ class Loaded:
             setattr(self, algorithm, constructor)
             setattr(self, f"{algorithm}_many", functools.partial(self.digest_many, algorithm))
         self.algorithms_available = frozenset(types)
+
+    if not TYPE_CHECKING:  # (hidden from type checkers: it would make any attribute pass)
+
+        def __getattr__(self, name: str) -> Any:
+            """Only for an attribute not found: an algorithm this variant lacks, named so."""
+            algorithm = name[: -len("_many")] if name.endswith("_many") else name
+            if algorithm in ALGORITHMS:
+                raise AttributeError(self._lacks(algorithm))
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+    def _lacks(self, algorithm: str) -> str:
+        has = ", ".join(sorted(self.constructors)) or "nothing"
+        return f"variant {self.name!r} does not provide {algorithm} (it provides {has})"
+
+    def constructor(self, algorithm: str) -> Constructor:
+        """The constructor of ``algorithm`` (``"md5"``, ``"sha224"``, ``"sha256"``, any case),
+        as ``hashlib.md5`` is one; ``VariantUnavailable`` if this variant does not provide it
+        (a ``ValueError`` for an algorithm no variant has)."""
+        algorithm = algorithm.lower()
+        try:
+            return self.constructors[algorithm]
+        except KeyError:
+            if algorithm not in ALGORITHMS:
+                raise ValueError(f"unknown algorithm {algorithm!r}") from None
+            raise VariantUnavailable(self._lacks(algorithm)) from None
 
     def _constructor(self, name: object) -> Tuple[str, Constructor]:
         """The algorithm called ``name`` (any case) and its constructor, or hashlib's error."""
