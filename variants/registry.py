@@ -428,10 +428,10 @@ def default_name() -> str:
     """The drop-in's variant: the pinned one, else ``native``, else hashlib's own objects.
 
     Without the native variant (no C compiler at install time, or a source
-    checkout that was never built) every other variant is slower than hashlib:
-    the typed Cython one a little, the pure-Python ones 30 to 300 times (the
-    study's tables). The drop-in then hands out hashlib's objects, which behave
-    as hashlib's by definition, and ``fallback_reason()`` says why.
+    checkout that was never built) every other variant is slower than hashlib,
+    by how much the study's generated table "Every variant against hashlib" in
+    docs/study.md says. The drop-in then hands out hashlib's objects, which
+    behave as hashlib's by definition, and ``fallback_reason()`` says why.
     """
     pinned = os.environ.get(DEFAULT_ENV)
     if pinned:

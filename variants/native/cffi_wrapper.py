@@ -112,8 +112,8 @@ class NativeHash:
       an update with another kind of buffer.
 
     On PyPy the first form makes ``md5(data).digest()`` of a short message
-    cheaper by a fifth to a half (no C object to allocate and free); on
-    CPython this bridge is only the study's ``native-cffi``.
+    cheaper: there is no C object to allocate and free. On CPython this
+    bridge is only the study's ``native-cffi``.
 
     The per-algorithm subclasses below are made by their constructors
     (functions, which cost less to call than a class with ``__init__``):
