@@ -341,8 +341,6 @@ HASHLIB = Variant(
     kind=REFERENCE,
     description="the standard library's hashlib (OpenSSL's code on CPython)",
 )
-#: The module of hashlib's objects, the reference's (imported only when it is loaded).
-_STDLIB = "variants._stdlib"
 _BY_NAME: Dict[str, Variant] = {v.name: v for v in (*VARIANTS, HASHLIB)}
 _loaded: Dict[str, Loaded] = {}
 _failed: Dict[str, str] = {}
@@ -394,8 +392,9 @@ def _import(entry: Variant) -> Loaded:
             bridge,
         )
     if entry.kind == REFERENCE:
-        stdlib = importlib.import_module(_STDLIB)
-        return Loaded(entry, stdlib.constructors(), {}, (stdlib,), stdlib.describe())
+        from variants import _stdlib  # (only here: it imports hashlib)
+
+        return Loaded(entry, _stdlib.constructors(), {}, (_stdlib,), _stdlib.describe())
     paths = entry.block_modules()
     modules = {core: importlib.import_module(path) for core, path in paths.items()}
     compress: Dict[str, Compress] = {core: module.compress for core, module in modules.items()}
