@@ -42,6 +42,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, List, Literal, Union,
 
 from variants import registry
 from variants._files import file_digest
+from variants._shell import ALGORITHMS as _ALGORITHMS
 from variants._shell import Constructor, HashObject
 from variants.registry import Loaded, VariantUnavailable
 
@@ -149,9 +150,9 @@ def _bind() -> None:
     """Bind the drop-in's names that ``default_variant`` has (a variant pinned by
     ``VARIANTS_DEFAULT`` may lack an algorithm: then so does the drop-in)."""
     for each in _DROP_IN:
-        value = getattr(default_variant, each, None)
-        if value is not None:
-            globals()[each] = value
+        algorithm = each.split("_")[0]  # md5_many: md5; new, digest_many: every variant's
+        if algorithm in default_variant.algorithms_available or algorithm not in _ALGORITHMS:
+            globals()[each] = getattr(default_variant, each)
 
 
 def __getattr__(name: str) -> Any:
