@@ -153,7 +153,7 @@ def synthetic_study(tmp_path: Path, seed: int, monkeypatch: pytest.MonkeyPatch) 
         )
         for x in ("a", "b")
     ]
-    settings = replace(study.SETTINGS["default"], budget=20.0, slow_limit=None)
+    settings = replace(study.SETTINGS["default"], budget=40.0, slow_limit=None)
     folder = tmp_path / f"run{seed}"
     folder.mkdir()
     run = study.Study(modes, settings, folder, tmp_path, io.StringIO())

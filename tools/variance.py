@@ -1,6 +1,6 @@
 """Where the study's variance comes from on this machine: a small experiment (docs/variance.md).
 
-    PYTHONPATH=BUILD python3 tools/variance.py --python A --python B --processes 6 --rounds 15
+    python3 tools/variance.py --python 3.11='env PYTHONPATH=BUILD python3.11' --python 3.12=...
 
 Starts ``--processes`` fresh processes of each interpreter, in turn (A B A B ...: two
 interpreters measured back to back, as the study's passes do), each taking ``--rounds``
@@ -148,7 +148,7 @@ def main(argv: Sequence[str]) -> int:
         "--python",
         action="append",
         default=[],
-        help="interpreter command, e.g. 'env PYTHONPATH=B python3.12' (repeat)",
+        help="LABEL=COMMAND, e.g. 3.12='env PYTHONPATH=B python3.12' (repeat)",
     )
     parser.add_argument("--processes", type=int, default=6)
     parser.add_argument("--rounds", type=int, default=15)
@@ -158,21 +158,22 @@ def main(argv: Sequence[str]) -> int:
         json.dump(child(args.rounds), sys.stdout)
         return 0
     pythons = args.python or [sys.executable]
-    runs: Dict[str, List[Dict[str, Any]]] = {p: [] for p in pythons}
-    names = {p: Path(shlex.split(p)[-1]).name for p in pythons}
+    commands = dict(p.partition("=")[::2] if "=" in p else (p, p) for p in pythons)
+    runs: Dict[str, List[Dict[str, Any]]] = {label: [] for label in commands}
     steal, total = cpu_ticks()
     started = time.perf_counter()
     for i in range(args.processes):
-        for python in pythons:
+        for label, python in commands.items():
             command = [*shlex.split(python), __file__, "--child", "--rounds", str(args.rounds)]
             out = subprocess.run(command, capture_output=True, text=True, check=True, cwd="/tmp")
-            runs[python].append(json.loads(out.stdout))
+            runs[label].append(json.loads(out.stdout))
         print(f"processes {i + 1}/{args.processes} done", file=sys.stderr)
     steal2, total2 = cpu_ticks()
+    mhz_seen = {m for rs in runs.values() for r in rs for m in r["mhz"]}
     print(
         f"{len(pythons)} interpreter(s) x {args.processes} processes x {args.rounds} rounds, "
         f"{time.perf_counter() - started:.0f} s; steal {(steal2 - steal) / (total2 - total):.2%} "
-        f"of all CPU time; cpu MHz seen: {sorted({m for r in runs[pythons[0]] for m in r['mhz']})}"
+        f"of all CPU time; cpu MHz seen: {sorted(mhz_seen)}"
     )
     every = [pair for rs in runs.values() for r in rs for vs in r["values"].values() for pair in vs]
     excess = sorted(w / c for c, w in every if c > 0)
@@ -181,10 +182,9 @@ def main(argv: Sequence[str]) -> int:
         f"90th percentile {excess[int(0.9 * len(excess))]:.3f}; steal per process: "
         f"max {max(r['steal'] for rs in runs.values() for r in rs):.2%}"
     )
-    named = {names[p]: rs for p, rs in runs.items()}
     for clock, name in ((0, "process CPU time"), (1, "wall time")):
         print(f"\nspread (sd of log), {name}:")
-        show(analyse(named, clock))
+        show(analyse(runs, clock))
     return 0
 
 
