@@ -32,7 +32,6 @@ import time
 import types
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import asdict
 from functools import partial
 from pathlib import Path
 from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple, Union
@@ -432,7 +431,7 @@ def drive(args: argparse.Namespace) -> int:
               flush=True)  # fmt: skip
     described = {
         c.label: {**bytecode[c.label]["interpreter"], "counter": bytecode[c.label]["counter"],
-                  "mode": {**asdict(c.mode), "env": dict(c.mode.env)},
+                  "mode": c.record(),
                   "callgrind": problems.get(c.label)}
         for c in chosen
     }  # fmt: skip

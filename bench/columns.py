@@ -37,6 +37,12 @@ class Column:
     def label(self) -> str:
         return self.mode.label
 
+    def record(self) -> Dict[str, Any]:
+        """What study.json records of the mode: interpreter, environment, arguments, JDK role."""
+        m = self.mode
+        return {"label": m.label, "interpreter": m.interpreter, "env": dict(m.env),
+                "args": list(m.args), "variants": m.variants, "jdk": m.jdk}  # fmt: skip
+
     @property
     def jit(self) -> bool:
         """A tracing JIT to warm up: PyPy, unless run with ``--jit off``."""

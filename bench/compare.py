@@ -45,7 +45,7 @@ from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tupl
 
 from bench import stats
 from bench.cases import jdk_pattern
-from bench.fmt import ratio, table
+from bench.fmt import ratio, size_label, table
 from bench.layout import ROOT
 from bench.timing import Timed, call_timer, interleave, measure
 
@@ -132,7 +132,7 @@ def native(args: argparse.Namespace) -> Iterator[Pair]:
             data = jdk_pattern(length)
             least = 1.0 if PYPY or alg == "sha256" else 1.05
             yield Pair(
-                f"{alg} one shot {length // KIB} KiB",
+                f"{alg} one shot {size_label(length)}",
                 partial(digest, theirs, data),
                 partial(digest, ours, data),
                 least,

@@ -429,7 +429,7 @@ def run(args: argparse.Namespace, columns: List[Column]) -> Path:
         "interpreters": {
             c.label: {
                 "python": c.python,
-                "mode": {**asdict(c.mode), "env": dict(c.mode.env)},
+                "mode": c.record(),
                 **c.listing["interpreter"],
                 "variants": c.listing["variants"],
                 "batch": c.listing["batch"],

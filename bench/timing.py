@@ -225,8 +225,8 @@ def measure(
 ) -> Dict[str, Timed]:
     """Each zero-argument callable timed, values interleaved round by round.
 
-    For the quick comparisons (``compare``, ``tricks``, ``native_targets``,
-    ``bytecode``): one process, medians or paired ratios of the values. A fast
+    For the quick comparisons (``compare``, ``bytecode``): one process,
+    medians or paired ratios of the values. A fast
     candidate runs many times per value (the loops), as pyperf does: on this
     machine the first call into C after a stretch of other work pays tens of
     microseconds of cold caches, which would swamp a single short call.

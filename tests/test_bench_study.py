@@ -62,6 +62,7 @@ def test_modes_share_their_interpreter_environment() -> None:
     argv, env, _ = portable.command("worker", "serve", results=Path("/tmp"))
     assert argv[0] == "/venv/bin/python" and argv[-2:] == ["bench.worker", "serve"]
     assert env["VARIANTS_NATIVE_PORTABLE"] == "1"
+    assert json.loads(json.dumps(portable.record()))["env"] == {"VARIANTS_NATIVE_PORTABLE": "1"}
     with pytest.raises(SystemExit, match="no environment"):
         columns.columns_of(argparse.Namespace(python=["3.11=/x"], pythons=None, modes="3.12"))
 
