@@ -95,48 +95,44 @@ def builtin(algorithm: str) -> Optional[Callable[..., Any]]:
     return None
 
 
+def both(
+    label: str,
+    fn: Callable[..., object],
+    base: Any,
+    cand: Any,
+    *args: Any,
+    least: Optional[float] = None,
+    clock: str = "thread",
+    loops: int = 0,
+) -> Pair:
+    """``fn(base, *args)`` against ``fn(cand, *args)``."""
+    return Pair(label, partial(fn, base, *args), partial(fn, cand, *args), least, clock,
+                loops=loops)  # fmt: skip
+
+
+def update(h: Any, data: bytes) -> None:
+    h.update(data)
+
+
 def native(args: argparse.Namespace) -> Iterator[Pair]:
     import variants.native
 
+    short, piece = jdk_pattern(64), jdk_pattern(16)
+    at = 1.0 if PYPY else 1 / 0.65
     for alg in ("md5", "sha256"):
         theirs: Callable[..., Any] = getattr(hashlib, alg)
         ours: Callable[..., Any] = variants.native.bridge().constructors()[alg]
-        short = jdk_pattern(64)
-        at = 1.0 if PYPY else 1 / 0.65
-        yield Pair(
-            f"{alg} getAndDigest 64 B",
-            partial(digest, theirs, short),
-            partial(digest, ours, short),
-            at,
-        )
+        yield both(f"{alg} getAndDigest 64 B", digest, theirs, ours, short, least=at)
         own = None if PYPY else builtin(alg)
         if alg == "md5" and own is not None:
-            yield Pair(
-                "md5 getAndDigest 64 B, against _md5",
-                partial(digest, own, short),
-                partial(digest, ours, short),
-                1.0,
-            )
+            yield both("md5 getAndDigest 64 B, against _md5", digest, own, ours, short, least=1.0)
         if not PYPY:
-            yield Pair(
-                f"{alg} h = new(); update; digest, 64 B",
-                partial(spelled, theirs, short),
-                partial(spelled, ours, short),
-                at,
-            )
-            mine, hers, piece = ours(), theirs(), jdk_pattern(16)
-            yield Pair(
-                f"{alg} update(16 B)", partial(hers.update, piece), partial(mine.update, piece), 1.0
-            )
+            yield both(f"{alg} new, update, digest, 64 B", spelled, theirs, ours, short, least=at)
+            yield both(f"{alg} update(16 B)", update, theirs(), ours(), piece, least=1.0)
         for length in (KIB, 16 * KIB, MIB):
-            data = jdk_pattern(length)
             least = 1.0 if PYPY or alg == "sha256" else 1.05
-            yield Pair(
-                f"{alg} one shot {size_label(length)}",
-                partial(digest, theirs, data),
-                partial(digest, ours, data),
-                least,
-            )
+            label = f"{alg} one shot {size_label(length)}"
+            yield both(label, digest, theirs, ours, jdk_pattern(length), least=least)
 
 
 def batch(args: argparse.Namespace) -> Iterator[Pair]:
@@ -144,40 +140,29 @@ def batch(args: argparse.Namespace) -> Iterator[Pair]:
     from variants.native import kernel
 
     avx512 = "AVX-512" in kernel().get("md5-many", "")
-    cases = [
-        (256, 4 * KIB, {"md5": 8.0 if avx512 else 5.0, "sha256": 1.7}),
-        (1_000_000, 32, {"md5": 10.0, "sha256": 8.0}),
-    ]
+    sizes = [(256, 4 * KIB, {"md5": 8.0 if avx512 else 5.0, "sha256": 1.7}),
+             (1_000_000, 32, {"md5": 10.0, "sha256": 8.0})]  # fmt: skip
     for alg in ("md5", "sha256"):
         many: Callable[..., List[bytes]] = getattr(variants, f"{alg}_many")
         one: Callable[..., Any] = getattr(hashlib, alg)
-        for number, length, least in cases:
+        for number, length, least in sizes:
             base = jdk_pattern(length + 256)
             msgs = [base[i % 256 : i % 256 + length] for i in range(number)]
             assert many(msgs[:100]) == [one(m).digest() for m in msgs[:100]]
-            yield Pair(
-                f"{alg}_many {number} x {length} B",
-                partial(loop, one, msgs),
-                partial(many, msgs),
-                least[alg],
-            )
+            yield Pair(f"{alg}_many {number} x {length} B", partial(loop, one, msgs),
+                       partial(many, msgs), least[alg])  # fmt: skip
         big = [jdk_pattern(64 * KIB)] * 256
-        yield Pair(
-            f"{alg}_many 256 x 64 KiB, threads=2 vs 1",
-            partial(many, big, threads=1),
-            partial(many, big, threads=2),
-            1.8,
-            clock="wall",
-        )
+        yield Pair(f"{alg}_many 256 x 64 KiB, threads=2 vs 1", partial(many, big, threads=1),
+                   partial(many, big, threads=2), 1.8, "wall")  # fmt: skip
 
 
 def run_command(command: Sequence[str], peaks: Dict[str, int]) -> None:
-    """Run ``command`` (under GNU time where there is one, for its peak RSS)."""
+    """Run ``command``, under GNU time where there is one: variants-sum's peak RSS."""
     gnu_time = "/usr/bin/time" if os.access("/usr/bin/time", os.X_OK) else None
     with tempfile.NamedTemporaryFile("r") as usage:
         wrapped = [gnu_time, "-f", "%M", "-o", usage.name, *command] if gnu_time else command
         subprocess.run(wrapped, stdout=subprocess.DEVNULL, check=True)
-        if gnu_time:
+        if gnu_time and Path(command[0]).name not in ("md5sum", "sha256sum"):
             peaks[command[0]] = max(peaks.get(command[0], 0), int(usage.read().split()[-1]) * KIB)
 
 
@@ -198,29 +183,16 @@ def cli(args: argparse.Namespace) -> Iterator[Pair]:
         with open(path, "wb") as f:
             for start in range(0, size, MIB):
                 f.write(block[: min(MIB, size - start)])
-    peaks: Dict[str, int] = args.peaks
     for alg, least in (("md5", 1.1), ("sha256", 3.0)):
         theirs, ours = [f"{alg}sum", str(big)], [*tool, "-a", alg, str(big)]
         one = subprocess.run(theirs, capture_output=True, check=True).stdout
         if subprocess.run(ours, capture_output=True, check=True).stdout != one:
             raise SystemExit(f"variants-sum -a {alg} and {alg}sum disagree")
-        yield Pair(
-            f"variants-sum -a {alg} vs {alg}sum",
-            partial(run_command, theirs, {}),
-            partial(run_command, ours, peaks),
-            least,
-            "wall",
-            loops=1,
-        )
+        yield both(f"variants-sum -a {alg} vs {alg}sum", run_command, theirs, ours, args.peaks,
+                   least=least, clock="wall", loops=1)  # fmt: skip
         jobs = [[*tool, "-a", alg, "-j", j, *map(str, parts)] for j in ("1", "2")]
-        yield Pair(
-            f"-a {alg} -j 2 vs -j 1, {args.files} x 16 MiB",
-            partial(run_command, jobs[0], peaks),
-            partial(run_command, jobs[1], peaks),
-            1.6,
-            "wall",
-            loops=1,
-        )
+        yield both(f"-a {alg} -j 2 vs -j 1, {args.files} x 16 MiB", run_command, *jobs,
+                   args.peaks, least=1.6, clock="wall", loops=1)  # fmt: skip
 
 
 def variants_set(args: argparse.Namespace) -> Iterator[Pair]:
@@ -228,25 +200,18 @@ def variants_set(args: argparse.Namespace) -> Iterator[Pair]:
 
     data = jdk_pattern(args.length)
     names = targets.select([p for p in args.variants.split(",") if p], references=False)
-    loaded = {n: targets.load(n) for n in names}
     reference = targets.load(targets.HASHLIB)
     for alg in args.algorithms.split(","):
-        for name, t in loaded.items():
+        for t in map(targets.load, names):
             if t.unavailable or alg not in t.constructors:
                 continue
-            mine = partial(digest, t.constructors[alg], data)
-            yield Pair(
-                f"{name} {alg} against hashlib",
-                partial(digest, reference.constructors[alg], data),
-                mine,
-            )
+            mine = t.constructors[alg]
+            yield both(f"{t.name} {alg} against hashlib", digest, reference.constructors[alg],
+                       mine, data)  # fmt: skip
             source = targets.load(t.twin[0]) if t.twin else None
             if source and not source.unavailable:
-                yield Pair(
-                    f"{name} {alg} against {source.name}",
-                    partial(digest, source.constructors[alg], data),
-                    mine,
-                )
+                label = f"{t.name} {alg} against {source.name}"
+                yield both(label, digest, source.constructors[alg], mine, data)
 
 
 def generator() -> Any:
@@ -316,6 +281,12 @@ SETS: Dict[str, Callable[[argparse.Namespace], Iterator[Pair]]] = {
 }
 
 
+def shown(seconds: float) -> str:
+    scale, unit = next((f, u) for f, u in ((1, "s"), (1e-3, "ms"), (1e-6, "µs"), (0, "ns"))
+                       if seconds >= f)  # fmt: skip
+    return f"{seconds / (scale or 1e-9):.4g} {unit}"
+
+
 def compare_here(args: argparse.Namespace) -> int:
     """Run one case set in this process; print its table; the number of targets missed."""
     rows = [["comparison", "baseline", "candidate", "speed (95%)", "target", "note"]]
@@ -345,7 +316,7 @@ def compare_here(args: argparse.Namespace) -> int:
             rows.append(
                 [
                     pair.label,
-                    *(f"{t * 1e6:.4g} µs" for t in times),
+                    *map(shown, times),
                     f"{ratio(speed.value)} ({ratio(speed.low)}-{ratio(speed.high)})",
                     f">= {pair.at_least:.2f}x: {met}" if met else "",
                     pair.note,
