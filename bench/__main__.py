@@ -26,6 +26,11 @@ from typing import Callable, Dict, List, Sequence
 from bench import bytecode, columns, compare, memory, stability, study
 from bench.layout import RESULTS
 
+OWN = {
+    "run": "the study: every mode found, measured until its ratios settle (bench.study)",
+    "quick": "the study in a few minutes: two passes, lengths to 16 KiB, nothing settles",
+}
+
 
 def common() -> argparse.ArgumentParser:
     """The options every measuring command shares."""
@@ -86,7 +91,7 @@ def parser() -> argparse.ArgumentParser:
     }
     for name, action in table.items():
         module = sys.modules[action.__module__]
-        doc = (module.__doc__ or "").strip().splitlines()[0]
+        doc = OWN.get(name) or (module.__doc__ or "").strip().splitlines()[0]
         sub = commands.add_parser(name, parents=[] if name == "stability" else [shared], help=doc)
         adders[name](sub)
         sub.set_defaults(action=action)

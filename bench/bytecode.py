@@ -26,7 +26,6 @@ from __future__ import annotations
 import argparse
 import dis
 import json
-import subprocess
 import sys
 import time
 import types
@@ -40,7 +39,6 @@ from bench import callgrind, columns, targets
 from bench.cases import jdk_pattern
 from bench.columns import Column
 from bench.fmt import count, ratio, table
-from bench.layout import RESULTS
 from bench.machine import cpu_label, interpreter_info, interpreter_title, stamp, today
 from bench.stats import time_of
 from bench.timing import Timed, call_timer
@@ -234,15 +232,6 @@ def time_rows(names: Sequence[str], rounds: int) -> Dict[str, List[float]]:
 # --- the driver ---------------------------------------------------------------------------
 
 
-def in_env(column: Column, *args: str, results: Path = RESULTS) -> Any:
-    """Run ``bench.bytecode ARGS`` in ``column``'s mode and environment; its JSON output."""
-    argv, env, cwd = column.command("bytecode", *args, results=results)
-    done = subprocess.run(argv, env=env, cwd=cwd, capture_output=True, text=True)
-    if done.returncode:
-        raise SystemExit(f"{column.label}: bench.bytecode {' '.join(args)} failed:\n{done.stderr}")
-    return json.loads(done.stdout)
-
-
 def merge(
     labels: Sequence[str],
     bytecode: Dict[str, Dict[str, Any]],
@@ -406,11 +395,13 @@ def drive(args: argparse.Namespace) -> int:
 
     def counted(column: Column) -> str:
         label = column.label
-        bytecode[label] = in_env(column, "count", *selection(column), results=args.results)
+        bytecode[label] = column.run_json(
+            "bytecode", "count", *selection(column), results=args.results
+        )
         if args.no_callgrind:
             problems[label] = "--no-callgrind"
             return f"{label}: bytecode counted"
-        names = in_env(column, "names", *selection(column), results=args.results)
+        names = column.run_json("bytecode", "names", *selection(column))
         machine[label], problem = callgrind.count(column, names, targets.ALGORITHMS, args.results)
         if problem:
             problems[label] = problem
@@ -424,7 +415,7 @@ def drive(args: argparse.Namespace) -> int:
     times: Dict[str, Dict[str, List[float]]] = {label: {} for label in labels}
     for turn, column in enumerate([*chosen, *reversed(chosen), *chosen]):
         rounds = ["--rounds", str(args.rounds)]
-        got = in_env(column, "time", *selection(column), *rounds, results=args.results)
+        got = column.run_json("bytecode", "time", *selection(column), *rounds)
         for key, samples in got.items():
             times[column.label].setdefault(key, []).extend(samples)
         print(f"  timed {column.label} (turn {turn + 1}, {time.perf_counter() - started:.0f} s)",

@@ -21,7 +21,7 @@ from typing import Any, Dict, List, Sequence, Tuple
 
 from bench import interpreters
 from bench.cases import Grid
-from bench.layout import module_command
+from bench.layout import RESULTS, module_command
 from bench.machine import interpreter_label
 
 
@@ -60,6 +60,14 @@ class Column:
         argv, extra = interpreters.command(self.mode, base[0], *base[1:])
         at = len(interpreters.launcher(interpreters.interpreter(self.mode.interpreter)))
         return [*argv[:at], *before, *argv[at:]], {**env, **extra}, cwd
+
+    def run_json(self, module: str, *args: str, results: Path = RESULTS) -> Any:
+        """Run ``bench.<module> ARGS`` in this mode; its standard output, read as JSON."""
+        argv, env, cwd = self.command(module, *args, results=results)
+        done = subprocess.run(argv, env=env, cwd=cwd, capture_output=True, text=True)
+        if done.returncode:
+            raise SystemExit(f"{self.label}: bench.{module} {' '.join(args)}:\n{done.stderr}")
+        return json.loads(done.stdout)
 
     def list(self, args: argparse.Namespace, grid: Grid, results: Path) -> None:
         options = ["--variants", self.mode.variants or args.variants]

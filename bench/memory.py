@@ -38,7 +38,6 @@ from typing import Any, Dict, List, NamedTuple, Sequence, Tuple
 
 from bench import columns, targets
 from bench.cases import jdk_pattern
-from bench.columns import Column
 from bench.fmt import human_bytes, table
 from bench.layout import RESULTS
 from bench.machine import cpu_label, interpreter_info, interpreter_title, stamp, today
@@ -116,15 +115,6 @@ def probe(names: Sequence[str], algorithms: Sequence[str]) -> Dict[str, Any]:
 
 
 # --- the driver ---------------------------------------------------------------------------
-
-
-def in_env(column: Column, *args: str) -> Dict[str, Any]:
-    argv, env, cwd = column.command("memory", *args, results=RESULTS)
-    done = subprocess.run(argv, env=env, cwd=cwd, capture_output=True, text=True)
-    if done.returncode:
-        raise SystemExit(f"{' '.join(args)} failed:\n{done.stderr}")
-    answer: Dict[str, Any] = json.loads(done.stdout)
-    return answer
 
 
 def flags(r: Dict[str, Dict[str, Any]]) -> List[str]:
@@ -244,7 +234,9 @@ def drive(args: argparse.Namespace) -> int:
     stream_bytes = args.stream_mib << 20
     folder: Path = args.out or RESULTS / "memory" / stamp()
     folder.mkdir(parents=True, exist_ok=True)
-    probed = in_env(column, "probe", "--names", args.variants, "--algorithms", args.algorithms)
+    probed = column.run_json(
+        "memory", "probe", "--names", args.variants, "--algorithms", args.algorithms
+    )
     speed: Dict[str, float] = probed["speed"]
     jobs = [
         Job(*key.split("|"), case)  # type: ignore[call-arg]
@@ -267,8 +259,9 @@ def drive(args: argparse.Namespace) -> int:
 
     def one(job: Job) -> Dict[str, Any]:
         path = folder / f"{job.stem}.bin"
-        result = in_env(column, "track", *job, "--stream-bytes", str(stream_bytes),
-                        "--file", str(path))  # fmt: skip
+        result: Dict[str, Any] = column.run_json(
+            "memory", "track", *job, "--stream-bytes", str(stream_bytes), "--file", str(path)
+        )
         with lock:
             done.append(result)
             print(
