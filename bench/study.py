@@ -22,12 +22,10 @@ time goes where the noise is). The ratios a group settles: every two cases of
 one mode; one variant under two modes of one interpreter (JIT on and off,
 portable kernels), and under each mode against the first.
 
-Writes ``results/bench/<date-time>/``: ``study.json`` (settings, modes with
-their interpreter, environment, arguments and JDK role under
-``interpreters[<mode>]["mode"]``, each group's precision, the steal time seen),
-``values.json`` (every value by mode, case, pass and round: what the report
-reads), one pyperf JSON per mode (``python -m pyperf compare_to`` works on
-them), then the report.
+Writes ``results/bench/<date-time>/``: ``study.json`` (settings; each mode's
+interpreter, environment, arguments and JDK role in ``interpreters[<mode>]["mode"]``;
+each group's precision; the steal time), ``values.json`` (every value by mode,
+case, pass and round) and one pyperf JSON per mode (for ``pyperf compare_to``).
 """
 
 from __future__ import annotations
@@ -178,6 +176,7 @@ class Study:
         self.open: Dict[GroupKey, Set[Member]] = {k: set(m) for k, m in self.members.items()}
         self.passes = {key: 0 for key in self.groups}
         self.exhausted: Set[GroupKey] = set()
+        self.overhead = {key: 1.0 for key in self.groups}
         self.started = time.perf_counter()
         self.steal: List[float] = []
         self.worker_log = open(folder / "workers.log", "w")  # noqa: SIM115 (closed by run)
@@ -218,9 +217,8 @@ class Study:
         chosen = {}
         for key in still:
             share = (budget - closed) / len(still)
-            cost = sum(
-                self.data[m[0]][m[1]].cost for m in self.open[key] if m[1] in self.data[m[0]]
-            )
+            cases = [self.data[m[0]][m[1]] for m in self.open[key] if m[1] in self.data[m[0]]]
+            cost = sum(c.cost for c in cases) * self.overhead[key]
             if self.spent[key] + cost <= share:
                 chosen[key] = self.open[key]
             else:
@@ -342,8 +340,11 @@ class Study:
                             found.runs[-1]["values"].append(float(answer["value"]))
         self.passes[key] += 1
         took = time.perf_counter() - started
-        # What the workers spent measuring (the conductor's own time is small).
-        self.spent[key] += sum(self.data[label][case.name].cost for label, case in members)
+        # The pass's wall time, or what the workers report if more (synthetic workers); the
+        # talking between conductor and workers is a part of it (a large one on a busy machine).
+        reported = sum(self.data[label][case.name].cost for label, case in members)
+        self.spent[key] += max(took, reported)
+        self.overhead[key] = max(1.0, took / reported) if reported else 1.0
         benchmark, algorithm, length, number = key
         size = f"{length} B" + (f" x {number}" if number > 1 else "")
         self.say(
