@@ -353,10 +353,7 @@ class Study:
         )
 
     def values_json(self) -> Dict[str, Any]:
-        return {
-            label: {name: asdict(data) for name, data in cases.items()}
-            for label, cases in self.data.items()
-        }
+        return {k: {n: asdict(d) for n, d in cases.items()} for k, cases in self.data.items()}
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
