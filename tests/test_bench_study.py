@@ -63,6 +63,12 @@ def test_modes_share_their_interpreter_environment() -> None:
     assert argv[0] == "/venv/bin/python" and argv[-2:] == ["bench.worker", "serve"]
     assert env["VARIANTS_NATIVE_PORTABLE"] == "1"
     assert json.loads(json.dumps(portable.record()))["env"] == {"VARIANTS_NATIVE_PORTABLE": "1"}
+    pypy = {"interpreter": {"implementation": "PyPy"}}
+    for label, warms in (("pypy8", True), ("pypy8-nojit", False), ("3.14-jit", False)):
+        listing = (
+            pypy if label.startswith("pypy") else {"interpreter": {"implementation": "CPython"}}
+        )
+        assert columns.Column(interpreters.mode(label), "/x", listing).jit is warms
     with pytest.raises(SystemExit, match="no environment"):
         columns.columns_of(argparse.Namespace(python=["3.11=/x"], pythons=None, modes="3.12"))
 
