@@ -198,7 +198,7 @@ class Study:
         if not shorter:
             return None
         length, seconds = max(shorter)
-        predicted = seconds * case.length / length
+        predicted = seconds * (case.length // 64 + 1) / (length // 64 + 1)  # blocks, padded
         if predicted <= limit:
             return None
         return (
