@@ -6,6 +6,7 @@ envs`` records it); every mode of that interpreter becomes a column (``--modes``
 to choose), and ``Column.command`` starts a bench module in one: the
 interpreter's launcher (a Debian tree's entry script), the mode's options and
 environment (``PYTHON_JIT=1``, ``--jit off``, ``VARIANTS_NATIVE_PORTABLE=1``).
+``pairs`` says which ratios between the cases of the columns the study settles.
 Standard library only.
 """
 
@@ -17,12 +18,14 @@ import subprocess
 import sys
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, Dict, List, Sequence, Tuple
+from typing import Any, Dict, Iterator, List, Sequence, Set, Tuple
 
 from bench import interpreters
-from bench.cases import Grid
+from bench.cases import Case, Grid
 from bench.layout import RESULTS, module_command
 from bench.machine import interpreter_label
+
+Member = Tuple[str, str]  # (mode label, case name)
 
 
 @dataclass
@@ -108,3 +111,29 @@ def columns_of(args: argparse.Namespace) -> List[Column]:
     # An interpreter outside the table is one plain mode of its own.
     plain = [interpreters.Mode(x, x, {}, (), None, "") for x in pythons if x not in known]
     return [Column(m, pythons[m.interpreter]) for m in (*modes, *plain)]
+
+
+def anchors(column: Column, variant: str) -> Set[str]:
+    """The rows a variant's ratios in one mode are taken against: hashlib (every table);
+    for pure Python and compiled twins, the helper style and the twin's source."""
+    info = column.listing.get("variants", {}).get(variant, {})
+    against = {"hashlib"}
+    if info.get("kind") == "interpreted" or info.get("source"):
+        against |= {"helpers", info.get("source") or "helpers"}
+    return against - {variant}
+
+
+def pairs(members: Sequence[Member], columns: Sequence[Column]) -> Iterator[Tuple[Member, Member]]:
+    """The ratios a group settles: in one mode, each row against its anchors; one variant
+    under two modes of one interpreter, or under a mode and the first."""
+    by = {c.label: c for c in columns}
+    first = columns[0].label
+    for i, a in enumerate(members):
+        for b in members[i + 1 :]:
+            va, vb = Case.parse(a[1]).variant, Case.parse(b[1]).variant
+            if a[0] == b[0]:
+                if vb in anchors(by[a[0]], va) or va in anchors(by[a[0]], vb):
+                    yield a, b
+            elif va == vb and (by[a[0]].mode.interpreter == by[b[0]].mode.interpreter
+                               or first in (a[0], b[0])):  # fmt: skip
+                yield a, b

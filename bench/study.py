@@ -18,9 +18,11 @@ keeps joining passes, with only the cases of its unsettled ratios, until each
 of its ratios is *settled* (``bench.stats.Estimate.settled``: a 95 % rerun
 interval over processes within ``stats.TARGET``) or its share of the budget is
 spent (the budget left, shared equally among the groups still open, so the
-time goes where the noise is). The ratios a group settles: every two cases of
-one mode; one variant under two modes of one interpreter (JIT on and off,
-portable kernels), and under each mode against the first.
+time goes where the noise is). The ratios a group settles are those the report
+shows (``pairs``): in one mode each row against hashlib, pure Python and the
+compiled twins against the helper style and their source; one variant under two
+modes of one interpreter (JIT on and off, portable kernels) and under each mode
+against the first.
 
 Writes ``results/bench/<date-time>/``: ``study.json`` (settings; each mode's
 interpreter, environment, arguments and JDK role in ``interpreters[<mode>]["mode"]``;
@@ -38,16 +40,15 @@ import sys
 import time
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
-from typing import IO, Any, Dict, Iterator, List, Optional, Sequence, Set, Tuple
+from typing import IO, Any, Dict, List, Optional, Sequence, Set, Tuple
 
 from bench import stats, worker
 from bench.cases import Case, Grid
-from bench.columns import Column
+from bench.columns import Column, Member, pairs
 from bench.fmt import duration
 from bench.machine import cpu_label, cpu_ticks, stamp
 
 GroupKey = Tuple[str, str, int, int]
-Member = Tuple[str, str]  # (mode label, case name)
 BENCHMARKS = ("digest", "getAndDigest", "block", "batch")
 
 
@@ -143,19 +144,6 @@ class CaseData:
     def logs(self) -> Dict[int, float]:
         """log of its time in each process (pass) that took values."""
         return {r["pass"]: math.log(stats.time_of(r["values"])) for r in self.runs if r["values"]}
-
-
-def pairs(members: Sequence[Member], columns: Sequence[Column]) -> Iterator[Tuple[Member, Member]]:
-    """The ratios a group settles (see the module's docstring)."""
-    first = columns[0].label
-    home = {c.label: c.mode.interpreter for c in columns}
-    for i, a in enumerate(members):
-        for b in members[i + 1 :]:
-            if a[0] == b[0] or (
-                Case.parse(a[1]).variant == Case.parse(b[1]).variant
-                and (home[a[0]] == home[b[0]] or first in (a[0], b[0]))
-            ):
-                yield a, b
 
 
 class Study:
