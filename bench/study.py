@@ -434,3 +434,7 @@ def run(args: argparse.Namespace, columns: List[Column]) -> Path:
         f"{settled} of {len(study.groups)} groups settled; steal {outcome['steal']['share']:.2%}\n"
     )
     return folder
+
+
+if __name__ == "__main__":
+    sys.exit("the study runs as: python -m bench run ... (python -m bench run --help)")
