@@ -126,33 +126,6 @@ def jit_verdicts(run: Run, seeds: Optional[RatioTable]) -> List[str]:
     return lines
 
 
-def headlines(run: Run, tables: Dict[str, RatioTable]) -> List[str]:
-    """Compiling and hashlib in a sentence each, at 16 KiB, over the columns."""
-    n = run.length(report.LONG)
-    column, lines = f"digest {size_label(n)}", []
-    rows = (
-        [r for r in tables["compiled"].rows if r.labels[3] == column]
-        if "compiled" in tables
-        else []
-    )
-    for twin in dict.fromkeys(r.labels[0] for r in rows):
-        values = [c.value for r in rows if r.labels[0] == twin for c in r.cells if c]
-        low, high = min(values), max(values)
-        span = ratio(low) if high / low < 1.05 else f"{ratio(low)}-{ratio(high)}"
-        lines.append(f"- Time of its source ÷ time of {twin}: {span} ({column}, every mode).")
-    hashlib = tables.get(f"hashlib-{n}")
-    for alg in run.algorithms():
-        cells = [
-            (col, c)
-            for col in run.columns
-            if (c := cell_at(hashlib, [report.FASTEST, alg], col)) is not None
-        ]
-        if cells:
-            said = ", ".join(f"{c.text()} under {col} ({c.took})" for col, c in cells)
-            lines.append(f"- The fastest pure Python against hashlib, {alg} {column}: {said}.")
-    return lines
-
-
 @dataclass(frozen=True)
 class Trust:
     """How far the run's ratios can be trusted: settled share and median half-width."""
@@ -214,7 +187,6 @@ class Report:
     tables: Tuple[RatioTable, ...]
     style: Tuple[str, ...]
     jit: Tuple[str, ...]
-    headlines: Tuple[str, ...]
     trust: Trust
 
     def table(self, key: str) -> Optional[RatioTable]:
@@ -230,7 +202,6 @@ def build(run: Run) -> Report:
         tuple(tables),
         tuple(style_verdicts(run, seeds)),
         tuple(jit_verdicts(run, seeds)),
-        tuple(headlines(run, by_key)),
         trust(run, tables),
     )
 
@@ -267,5 +238,5 @@ def summary(r: Report) -> Dict[str, Any]:
         "tables": [t.as_json() for t in r.tables],
         "ratios": [rec for t in r.tables if t.counted for rec in t.records()],
         "trust": r.trust.as_json(),
-        "verdicts": [*r.style, *r.jit, *r.headlines],
+        "verdicts": [*r.style, *r.jit],
     }

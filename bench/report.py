@@ -360,51 +360,13 @@ def seeds_table(run: Run) -> RatioTable:
     )
 
 
-def instruction_table(run: Run) -> Optional[RatioTable]:
-    """The style question in time and in instructions: helpers ÷ each shape, per mode."""
-    if run.bytecode is None:
-        return None
-    counted = [m for m in run.columns if m in run.bytecode.modes]
-    shapes = [v for v in run.interpreted() if v != TEXTBOOK]
-    rows = [([s, m, a], (s, m, a)) for s in shapes for m in counted for a in run.algorithms()]
-
-    def cell(r: Tuple[str, str, str], what: str) -> Optional[Cell]:
-        shape, mode, alg = r
-        if what == "time":
-            n = run.length(LONG)
-            return over(
-                run,
-                run.get(mode, "digest", alg, TEXTBOOK, n),
-                run.get(mode, "digest", alg, shape, n),
-            )
-        assert run.bytecode is not None
-        return count(run.bytecode.quotient((mode, TEXTBOOK, alg), (mode, shape, alg), what))
-
-    return ratio_table(
-        "instructions",
-        "The style question in time and in instructions",
-        f"helpers ÷ the shape: time ({size_label(run.length(LONG))} digest, this run), machine "
-        "instructions per byte (callgrind) and bytecode instructions per block "
-        f"(`nox -s bytecode`, {run.bytecode.run}), same mode",
-        ["shape", "mode", "algorithm"],
-        rows,
-        [
-            ("time", "time"),
-            ("machine instructions", "instructions_per_byte"),
-            ("bytecode instructions", "bytecode_per_block"),
-        ],
-        cell,
-        counted=False,
-    )
-
-
 def tables(run: Run) -> List[RatioTable]:
     """Every table of the report, in its order; those without a row left out."""
     long, short = run.length(LONG), run.length(64)
     found: List[Optional[RatioTable]] = [seeds_table(run), style_table(run)]
     found += [compiled_table(run), twins_jit_table(run), hashlib_table(run, long)]
     found += [hashlib_table(run, short) if short != long else None, modes_table(run, long)]
-    found += [bridge_table(run), batch_table(run), instruction_table(run)]
+    found += [bridge_table(run), batch_table(run)]
     return [t for t in found if t is not None and t.rows]
 
 

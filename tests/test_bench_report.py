@@ -159,6 +159,7 @@ def make_bytecode(folder: Path) -> Path:
         "rows": rows,
     }
     (folder / "bytecode.json").write_text(json.dumps(data))
+    (folder / "bytecode.md").write_text("# Bytecode and machine instructions\n\n| a |\n| - |\n")
     return folder
 
 
@@ -297,7 +298,8 @@ def test_report_files_and_docs_sections(tmp_path: Path) -> None:
     readme = docs.readme_section(r)
     assert readme.startswith(docs.START) and readme.endswith(docs.END)
     assert "Like the JDK's `-Xint`" in readme and "native (portable kernels)" in readme
-    full = docs.study_section(r, None, [])
-    assert "Instructions" in full and "3.14-portable" in full
+    full = docs.study_section(r, None, bytecode, [])
+    assert "**Bytecode and machine instructions** (`nox -s bytecode`, run bytecode)" in full
+    assert "3.14-portable" in full
     once = docs.replace_section("# x\n\nintro\n", readme)
     assert docs.replace_section(once, readme) == once
