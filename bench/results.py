@@ -10,7 +10,8 @@ own ("3.11-portable": the native variant with its portable C kernels) is
 *folded*: the report shows it as a row ("native (portable kernels)") under
 its interpreter's column, the way the JDK's "intrinsics off" is a row of the
 same JVM. Runs written before the modes existed (one mode per interpreter,
-named by the interpreter) read the same way.
+named by the interpreter) read the same way, the rest of a mode taken from
+``bench.interpreters``' table where the label is there.
 
 Every ratio of two times goes through :func:`ratio`, the one place that
 asks ``bench.stats`` for a value, its interval and whether it is settled.
@@ -25,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Dict, List, Mapping, Optional, Tuple
 
-from bench import stats
+from bench import interpreters, stats
 from bench.cases import Case
 from bench.machine import interpreter_title
 
@@ -109,6 +110,8 @@ class Mode:
     @property
     def jit(self) -> bool:
         """Whether a JIT compiles interpreted code (PyPy unless turned off; CPython's "-jit")."""
+        if self.jdk:
+            return "JIT" in self.jdk
         if self.label.endswith("-nojit"):
             return False
         return self.label.endswith("-jit") or self.implementation.lower() == "pypy"
@@ -306,10 +309,20 @@ def _variant(name: str, info: Mapping[str, Any]) -> Variant:
     )
 
 
+def _known(label: str) -> Mapping[str, Any]:
+    """A mode of the interpreters' table by label (what a run of the old format did not say)."""
+    try:
+        found = interpreters.mode(label)
+    except KeyError:
+        return {}
+    fields = ("interpreter", "args", "variants", "jdk")
+    return {"env": dict(found.env), **{k: getattr(found, k) for k in fields}}
+
+
 def _mode(label: str, info: Mapping[str, Any]) -> Mode:
     """One mode from study.json: its own fields, nested under "mode" or beside the listing."""
     nested = info.get("mode")
-    spec: Mapping[str, Any] = nested if isinstance(nested, dict) else info
+    spec: Mapping[str, Any] = nested if isinstance(nested, dict) else _known(label)
     only = spec.get("variants") if isinstance(spec.get("variants"), str) else spec.get("only")
     batch = info.get("batch") or {}
     return Mode(

@@ -278,7 +278,7 @@ def test_the_trust_line(calm: answers.Report, tmp_path: Path) -> None:
 def test_a_run_of_the_old_format_reads_as_one_mode_per_interpreter(tmp_path: Path) -> None:
     run = results.load(make_run(tmp_path / "run", old_format=True))
     assert run.columns == ["3.14"] and run.mode("3.14").interpreter == "3.14"
-    assert run.mode("3.14").jdk == "" and not run.mode("3.14").jit
+    assert run.mode("3.14").jdk == "-Xint" and not run.mode("3.14").jit  # bench.interpreters
     r = answers.build(run)
     assert "(time)" in "\n".join(r.style) and r.jit == ()
     assert r.table("twins-jit") is None and r.table("modes-16384") is None
