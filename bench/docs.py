@@ -43,12 +43,10 @@ def modes_lines(run: results.Run) -> List[str]:
     """What each mode is, what it did not measure, what was left out."""
     said = []
     for m in run.modes:
-        how = f", {m.how}" if m.how else ""
-        jdk = f"; the JDK's {m.jdk}" if m.jdk else ""
         home = run.folded(m)
-        where = f", shown as rows under {home}" if home else ""
+        parts = [m.how, f"the JDK's {m.jdk}" if m.jdk else "", f"rows under {home}" if home else ""]
         ft = (" (GIL enabled)" if m.gil_enabled else " (GIL disabled)") if m.free_threaded else ""
-        said.append(f"{m.label} = {m.title}{ft}{how}{jdk}{where}")
+        said.append(f"{m.label} = {m.title}{ft}" + "".join(f", {p}" for p in parts if p))
     lines = ["Modes (the columns): " + "; ".join(said) + "."]
     missing = [
         f"{v.name} under {m.label} ({v.unavailable})"
@@ -63,6 +61,14 @@ def modes_lines(run: results.Run) -> List[str]:
     ]
     if missing:
         lines.append("Not measured: " + "; ".join(missing) + ".")
+    details: Dict[Tuple[str, str], List[str]] = {}
+    for m in run.modes:
+        for v in m.variants:
+            if v.details and not v.unavailable:
+                details.setdefault((v.name, v.details), []).append(m.label)
+    if details:
+        said = [f"{name}: {what} ({', '.join(where)})" for (name, what), where in details.items()]
+        lines.append("Notes: " + "; ".join(said) + ".")
     if run.skipped:
         names = sorted({n.split("/")[2] for n in run.skipped})
         lines.append(
