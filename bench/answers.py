@@ -20,13 +20,13 @@ import statistics
 from dataclasses import dataclass
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
-from bench import report
+from bench import report, stability
 from bench.fmt import interval, ratio, size_label
 from bench.results import Run
 from bench.table import Cell, RatioTable
 
 XINT, ALIKE = 3.5, 1.15
-SETTLED_TARGET, HALF_WIDTH_TARGET = 0.90, 0.05
+SETTLED_TARGET, HALF_WIDTH_TARGET = stability.SETTLED, stability.HALF_WIDTH
 
 
 @dataclass(frozen=True)

@@ -1,9 +1,9 @@
 """``nox -s bytecode``: what the interpreter executes per block, in bytecode and in machine code.
 
-    python -m bench.bytecode --python 3.11=/path/to/venv/bin/python --python pypy3.9=...
-    python -m bench.bytecode --python 3.12=... --variants helpers,streamlined
+    python -m bench bytecode --python 3.11=/path/to/venv/bin/python --python pypy3=...
+    python -m bench bytecode --python 3.14=... --modes '3.14*' --variants helpers,streamlined
 
-For every interpreter (each in its own environment):
+For every mode (``bench.interpreters``: 3.14 with its JIT on too), each in its environment:
 
 * machine instructions per byte of every row (``bench.callgrind``: valgrind,
   identical run to run whatever the machine is doing), two interpreters
@@ -34,16 +34,18 @@ import time
 import types
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import asdict
 from functools import partial
 from pathlib import Path
 from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple
 
-from bench import callgrind, targets
+from bench import callgrind, study, targets
 from bench.cases import jdk_pattern
 from bench.fmt import count, ratio, table
-from bench.layout import RESULTS, module_command
+from bench.layout import RESULTS
 from bench.machine import cpu_label, interpreter_info, interpreter_title, stamp, today
 from bench.stats import time_of
+from bench.study import Column
 from bench.timing import Timed, call_timer
 
 BLOCKS = 64
@@ -235,13 +237,13 @@ def time_rows(names: Sequence[str], rounds: int) -> Dict[str, List[float]]:
 # --- the driver ---------------------------------------------------------------------------
 
 
-def in_env(python: str, *args: str, results: Path = RESULTS) -> str:
-    """Run ``python -m bench.bytecode ARGS`` in its environment; its stdout."""
-    argv, env, cwd = module_command(python, "bytecode", *args, results=results)
+def in_env(column: Column, *args: str, results: Path = RESULTS) -> Any:
+    """Run ``bench.bytecode ARGS`` in ``column``'s mode and environment; its JSON output."""
+    argv, env, cwd = column.command("bytecode", *args, results=results)
     done = subprocess.run(argv, env=env, cwd=cwd, capture_output=True, text=True)
     if done.returncode:
-        raise SystemExit(f"{python} {' '.join(args)} failed:\n{done.stderr}")
-    return done.stdout
+        raise SystemExit(f"{column.label}: bench.bytecode {' '.join(args)} failed:\n{done.stderr}")
+    return json.loads(done.stdout)
 
 
 def merge(
@@ -377,88 +379,85 @@ def _quotient(a: Dict[str, Any], b: Dict[str, Any], key: str) -> Optional[float]
     return x / y if x and y else None
 
 
-def main(argv: Sequence[str]) -> int:
-    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    sub = parser.add_subparsers(dest="command")
-    here = sub.add_parser("count", help="(in an environment) bytecode counts, JSON on stdout")
-    here.add_argument("--variants", default="")
-    timer = sub.add_parser("time", help="(in an environment) times, JSON on stdout")
-    timer.add_argument("--variants", default="")
-    timer.add_argument("--rounds", type=int, default=5)
-    parser.add_argument("--python", action="append", default=[], help="LABEL=PATH (repeat)")
-    parser.add_argument("--interpreters", default="", help="(nox) labels, already in --python")
-    parser.add_argument("--variants", default="", help="names or globs (default: all)")
+def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--rounds", type=int, default=5, help="timed values per turn")
     parser.add_argument("--no-callgrind", action="store_true", help="skip the machine counts")
-    parser.add_argument("--results", type=Path, default=RESULTS)
     parser.add_argument("--report", type=Path, help="only rewrite the report of a finished run")
+
+
+def main(argv: Sequence[str]) -> int:
+    """In a mode's environment (``bench bytecode`` starts it): count, time or list here."""
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("command", choices=("count", "time", "names"))
+    parser.add_argument("--variants", default="")
+    parser.add_argument("--rounds", type=int, default=5)
     args = parser.parse_args(argv)
-    names = targets.select([p for p in args.variants.split(",") if p]) if args.command else []
+    names = targets.select([p for p in args.variants.split(",") if p])
     if args.command == "count":
         print(json.dumps(count_bytecode(names)))
-        return 0
-    if args.command == "time":
+    elif args.command == "time":
         print(json.dumps(time_rows(names, args.rounds)))
-        return 0
+    else:
+        print(json.dumps(names))
+    return 0
+
+
+def drive(args: argparse.Namespace) -> int:
     if args.report:
         data = json.loads((args.report / "bytecode.json").read_text())
         (args.report / "bytecode.md").write_text(report(data))
         return 0
-    return drive(args)
-
-
-def drive(args: argparse.Namespace) -> int:
-    pythons = dict(value.split("=", 1) for value in args.python) or {"here": sys.executable}
+    columns = study.columns_of(args)
+    labels = [c.label for c in columns]
     folder = args.results / "bytecode" / stamp()
     folder.mkdir(parents=True, exist_ok=True)
     started = time.perf_counter()
-    print(f"bytecode: {', '.join(pythons)}; results: {folder}", flush=True)
-    variants = ["--variants", args.variants]
+    print(f"bytecode: {', '.join(labels)}; results: {folder}", flush=True)
     bytecode: Dict[str, Dict[str, Any]] = {}
     machine: Dict[str, Dict[Tuple[str, str], Dict[str, Any]]] = {}
     problems: Dict[str, str] = {}
 
-    def counted(label: str) -> str:
-        python = pythons[label]
-        bytecode[label] = json.loads(in_env(python, "count", *variants, results=args.results))
+    def selection(column: Column) -> List[str]:
+        return ["--variants", column.mode.variants or args.variants]
+
+    def counted(column: Column) -> str:
+        label = column.label
+        bytecode[label] = in_env(column, "count", *selection(column), results=args.results)
         if args.no_callgrind:
             problems[label] = "--no-callgrind"
             return f"{label}: bytecode counted"
-        names = sorted({n for n in listing(python, args)})
-        machine[label], problem = callgrind.count(
-            label, python, names, targets.ALGORITHMS, args.results
-        )
+        names = in_env(column, "names", *selection(column), results=args.results)
+        machine[label], problem = callgrind.count(column, names, targets.ALGORITHMS, args.results)
         if problem:
             problems[label] = problem
         return f"{label}: counted ({time.perf_counter() - started:.0f} s)" + (
             f"; not under valgrind: {problem}" if problem else ""
         )
 
-    # Counting does not depend on the machine's load: two interpreters at a time.
+    # Counting does not depend on the machine's load: two modes at a time.
     with ThreadPoolExecutor(max_workers=2) as pool:
-        for line in pool.map(counted, pythons):
+        for line in pool.map(counted, columns):
             print(f"  {line}", flush=True)
-    times: Dict[str, Dict[str, List[float]]] = {label: {} for label in pythons}
-    labels = list(pythons)
-    for turn, label in enumerate([*labels, *reversed(labels), *labels]):
+    times: Dict[str, Dict[str, List[float]]] = {label: {} for label in labels}
+    for turn, column in enumerate([*columns, *reversed(columns), *columns]):
         rounds = ["--rounds", str(args.rounds)]
-        got = json.loads(in_env(pythons[label], "time", *variants, *rounds, results=args.results))
+        got = in_env(column, "time", *selection(column), *rounds, results=args.results)
         for key, samples in got.items():
-            times[label].setdefault(key, []).extend(samples)
-        print(
-            f"  timed {label} (turn {turn + 1}, {time.perf_counter() - started:.0f} s)", flush=True
-        )
+            times[column.label].setdefault(key, []).extend(samples)
+        print(f"  timed {column.label} (turn {turn + 1}, {time.perf_counter() - started:.0f} s)",
+              flush=True)  # fmt: skip
     data = {
         "cpu": cpu_label(),
         "date": today(),
         "seconds": time.perf_counter() - started,
         "interpreters": {
-            label: {
-                **bytecode[label]["interpreter"],
-                "counter": bytecode[label]["counter"],
-                "callgrind": problems.get(label),
+            c.label: {
+                **bytecode[c.label]["interpreter"],
+                "mode": {**asdict(c.mode), "env": dict(c.mode.env)},
+                "counter": bytecode[c.label]["counter"],
+                "callgrind": problems.get(c.label),
             }
-            for label in labels
+            for c in columns
         },
         "rows": merge(labels, bytecode, machine, times),
     }
@@ -468,17 +467,6 @@ def drive(args: argparse.Namespace) -> int:
     print(text)
     print(f"bytecode: {folder / 'bytecode.md'} in {time.perf_counter() - started:.0f} s")
     return 0
-
-
-def listing(python: str, args: argparse.Namespace) -> List[str]:
-    """The rows ``python`` has of the selection (variants and references)."""
-    names: List[str] = callgrind.listing(python, args.results)
-    wanted = [p for p in args.variants.split(",") if p]
-    if wanted:
-        import fnmatch
-
-        names = [n for n in names if any(fnmatch.fnmatchcase(n, p) for p in wanted)]
-    return names
 
 
 if __name__ == "__main__":

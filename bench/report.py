@@ -61,7 +61,9 @@ def over(run: Run, a: Optional[Measured], b: Optional[Measured], took: str = "")
         return None
     long = a.case.mode == "digest" and a.case.length >= LONG
     instructions = run.instructions(a, b) if long and not r.settled else math.nan
-    return Cell(r.value, r.low, r.high, r.settled, took=took, instructions=instructions)
+    return Cell(
+        r.value, r.low, r.high, r.settled, r.n, r.processes, took=took, instructions=instructions
+    )
 
 
 def subjects(run: Run, fastest: bool = True) -> List[Subject]:

@@ -23,6 +23,7 @@ import json
 import math
 import statistics
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any, Dict, List, Mapping, Optional, Tuple
 
@@ -31,37 +32,15 @@ from bench.cases import Case
 from bench.machine import interpreter_title
 
 HASHLIB = "hashlib"
-#: A ratio is settled when its 95% interval is within this half-width (until
-#: ``bench.stats`` says so itself).
-HALF_WIDTH = 0.05
 #: What a folded mode's suffix means, in a row's name.
 FOLDS = {"portable": "portable kernels"}
 
 Key = Tuple[int, int]  # (pass, round)
 
 
-@dataclass(frozen=True)
-class Ratio:
-    """time(a) / time(b) with its 95% interval; settled: narrow enough to state as a fact."""
-
-    value: float
-    low: float
-    high: float
-    n: int
-    settled: bool
-
-    @property
-    def half_width(self) -> float:
-        """Half the interval's width relative to the value (0.03: about ±3%)."""
-        return (self.high - self.low) / 2 / self.value if self.value else math.inf
-
-
-def ratio(a: Mapping[Key, float], b: Mapping[Key, float]) -> Optional[Ratio]:
-    """time_of(a) / time_of(b) over the same rounds: the report's one call into bench.stats."""
-    e = stats.ratio(a, b)
-    if e is None:
-        return None
-    return Ratio(e.value, e.low, e.high, e.n, e.spread <= HALF_WIDTH)
+def ratio(a: Mapping[Key, float], b: Mapping[Key, float]) -> Optional[stats.Estimate]:
+    """time(a) / time(b), its 95% rerun interval, settled or not: the report's one ratio."""
+    return stats.ratio(a, b)
 
 
 @dataclass(frozen=True)
@@ -139,9 +118,10 @@ class Measured:
     case: Case
     values: Mapping[Key, float]
 
-    @property
+    @cached_property
     def time(self) -> float:
-        return stats.time_of(list(self.values.values()))
+        """Its time: over the processes (passes), each one's lower quartile (bench.stats)."""
+        return stats.time(self.values).value
 
     @property
     def mb_per_s(self) -> float:
@@ -375,7 +355,7 @@ def parse(
         study_mode=str(study.get("mode", "")),
         cpu=str(study.get("cpu", "")),
         started=str(study.get("started", "")),
-        passes=int(settings.get("passes", 0)),
+        passes=int(study.get("passes") or settings.get("passes", 0)),
         clock=str(settings.get("clock", "cpu")),
         slow_limit=settings.get("slow_limit"),
         measure_seconds=float(study.get("measure_seconds", 0.0)),

@@ -28,6 +28,8 @@ class Cell:
     low: float
     high: float
     settled: bool = True
+    n: int = 0  # values behind it (the smaller side)
+    processes: int = 0  # worker processes behind it
     kind: str = "ratio"
     took: str = ""  # a derived row's variant in this column
     instructions: float = math.nan  # callgrind's ratio, beside a time that did not settle
@@ -49,7 +51,8 @@ class Cell:
         return shown
 
     def as_json(self) -> Dict[str, Any]:
-        data: Dict[str, Any] = {k: getattr(self, k) for k in ("value", "low", "high", "settled")}
+        keys = ("value", "low", "high", "settled", "n", "processes")
+        data: Dict[str, Any] = {k: getattr(self, k) for k in keys}
         data.update(kind=self.kind, took=self.took, half_width=self.half_width)
         data["instructions"] = self.instructions if math.isfinite(self.instructions) else None
         return data

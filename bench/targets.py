@@ -86,11 +86,11 @@ def registered() -> List[str]:
     return registry.names()
 
 
-def select(patterns: Sequence[str], pypy_lib: bool = False) -> List[str]:
+def select(patterns: Sequence[str], pypy_lib: bool = False, references: bool = True) -> List[str]:
     """The names matching ``patterns`` (names or globs; empty: all), with the references.
 
-    The order is the registry's, then ``hashlib`` and ``builtin`` (always), then
-    ``pypy-lib`` if asked for (by ``pypy_lib`` or by naming it).
+    The order is the registry's, then ``hashlib`` and ``builtin`` (unless not
+    ``references``), then ``pypy-lib`` if asked for (by ``pypy_lib`` or by naming it).
     """
     known = registered()
     if patterns:
@@ -100,7 +100,8 @@ def select(patterns: Sequence[str], pypy_lib: bool = False) -> List[str]:
         chosen = [n for n in known if any(fnmatch.fnmatchcase(n, p) for p in patterns)]
     else:
         chosen = list(known)
-    chosen += [HASHLIB, BUILTIN]
+    if references:
+        chosen += [HASHLIB, BUILTIN]
     if pypy_lib or PYPY_LIB in patterns:
         chosen.append(PYPY_LIB)
     return chosen

@@ -5,7 +5,7 @@
 
 ``serve`` answers the conductor (``bench.study``), one request per line:
 
-``{"op": "prepare", "cases": [{"name": ..., "loops": null}], "min_time": ..., ...}``
+``{"op": "prepare", "cases": [{"name": ..., "loops": null}], "min_time": ..., "jit": ...}``
     load the cases, check that each computes the right digest, calibrate (or
     take the known loops) and warm up; answers each case's loops, seconds per
     value and warm-ups;
@@ -27,7 +27,7 @@ import json
 import sys
 from typing import IO, Any, Dict, List, Optional, Sequence
 
-from bench import targets
+from bench import targets, timing
 from bench.cases import Case, Grid, batch_api, check, enumerate_cases, make_timer
 from bench.machine import interpreter_info
 from bench.targets import Target
@@ -52,7 +52,7 @@ def pyperf_metadata() -> Dict[str, Any]:
 
 def listing(args: argparse.Namespace) -> Dict[str, Any]:
     """What this interpreter can run of the selection, as JSON for the conductor."""
-    names = targets.select(_csv(args.variants), pypy_lib=args.pypy_lib)
+    names = targets.select(_csv(args.variants), args.pypy_lib, not args.no_references)
     loaded = [targets.load(name) for name in names]
     grid = Grid(**json.loads(args.grid)) if args.grid else Grid()
     cases = enumerate_cases(loaded, _csv(args.algorithms), grid, _csv(args.modes))
@@ -89,14 +89,15 @@ class Server:
                 raise RuntimeError(f"{case.name}: {target.unavailable}")
             check(case, target)
             t = Timed(case.name, make_timer(case, target, clock))
-            t.prepare(float(request["min_time"]), request["jit_warm"], entry.get("loops"))
+            jit = bool(request.get("jit", timing.PYPY))
+            t.prepare(float(request["min_time"]), request["jit_warm"], entry.get("loops"), jit)
             self.timed[case.name] = t
             answer[case.name] = {
                 "loops": t.loops,
                 "seconds": t.last_wall,  # wall seconds of one value at these loops
                 "prepare_seconds": t.elapsed,
                 "warmups": t.warmups,
-                "settled": t.settled,
+                "warmed": t.warmed,
             }
         return {"cases": answer}
 
@@ -129,6 +130,7 @@ def main(argv: Sequence[str]) -> int:
     lister.add_argument("--modes", default="digest,getAndDigest,block,batch")
     lister.add_argument("--grid", default="", help="cases.Grid's fields as JSON")
     lister.add_argument("--pypy-lib", action="store_true")
+    lister.add_argument("--no-references", action="store_true", help="no hashlib/builtin rows")
     commands.add_parser("serve", help="answer the conductor's requests on stdin")
     args = parser.parse_args(argv)
     if args.command == "list":
