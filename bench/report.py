@@ -55,12 +55,15 @@ def pick(
 
 
 def over(run: Run, a: Optional[Measured], b: Optional[Measured], took: str = "") -> Optional[Cell]:
-    """time(a) ÷ time(b) as a cell; callgrind's ratio beside it where a long one did not settle."""
+    """time(a) ÷ time(b) as a cell; callgrind's ratio beside a long one that did not settle."""
     r = ratio(a.values, b.values) if a and b else None
     if r is None or a is None or b is None:
         return None
     long = a.case.mode == "digest" and a.case.length >= LONG
-    instructions = run.instructions(a, b) if long and not r.settled else math.nan
+    # Instructions judge interpreted code against interpreted code only: compiled code runs
+    # several instructions a cycle, and valgrind's CPU has no SHA-NI.
+    python = {run.kind(a.case.variant), run.kind(b.case.variant)} == {"interpreted"}
+    instructions = run.instructions(a, b) if long and python and not r.settled else math.nan
     return Cell(
         r.value, r.low, r.high, r.settled, r.n, r.processes, took=took, instructions=instructions
     )

@@ -7,6 +7,7 @@ bytecode run's bytecode.json), with exact times, so every ratio is known.
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Tuple
 
@@ -258,6 +259,8 @@ def test_an_unsettled_ratio_is_marked_and_its_verdict_rests_on_instructions(tmp_
     verdict = next(x for x in r.style if "pypy8-nojit sha256" in x)
     assert "pypy8-nojit sha256 3.2x (instructions; the time ratio" in verdict
     assert "did not settle" in verdict
+    against_c = at(r.table("hashlib-16384"), ["helpers", "sha256"], "pypy8-nojit")
+    assert not against_c.settled and math.isnan(against_c.instructions)  # Python against C
     settled = at(r.table("seeds"), ["sha256", "pypy8"], "16 KiB ratio")
     assert settled.settled and "†" not in settled.text()
 
