@@ -179,7 +179,11 @@ def jit_pairs(run: Run) -> List[Tuple[str, str]]:
 
 def twins_jit_table(run: Run) -> RatioTable:
     """The compiled twins against CPython's own JIT running their source."""
-    cpython = [(f"{on} ({off})", (off, on)) for off, on in jit_pairs(run) if "pypy" not in on]
+    cpython = [
+        (f"{on} ({off})", (off, on))
+        for off, on in jit_pairs(run)
+        if run.mode(on).implementation == "CPython"
+    ]
     twins = [(v, t.source) for v in run.variants() if (t := run.twin(v))]
     lengths = [n for n in run.lengths() if n <= LONG]
     rows: List[Tuple[List[str], Tuple[str, str, str, int]]] = []
