@@ -72,8 +72,9 @@ def modes_lines(run: results.Run) -> List[str]:
     if run.skipped:
         names = sorted({n.split("/")[2] for n in run.skipped})
         lines.append(
-            f"Left out in mode `{run.study_mode}`: {len(run.skipped)} cases whose one operation "
-            f"would take over {run.slow_limit} s ({', '.join(names)} at the longest length); "
+            f"Left out in mode `{run.study_mode}`: {len(run.skipped)} case(s) whose one "
+            f"operation would take over {run.slow_limit} s ({', '.join(names)} at the longest "
+            "length); "
             "`--mode rigorous` measures them."
         )
     return [line for x in lines for line in (x, "")]
