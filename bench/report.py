@@ -366,6 +366,7 @@ def seeds_table(run: Run) -> RatioTable:
         rows,
         columns,
         cell,
+        counted=False,  # its ratios are the style table's, counted there
     )
 
 
