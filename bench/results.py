@@ -134,41 +134,15 @@ class Measured:
 
 
 @dataclass(frozen=True)
-class Counted:
-    """One row of a ``nox -s bytecode`` run: instructions of a variant under a mode."""
-
-    mode: str
-    variant: str
-    algorithm: str
-    instructions_per_byte: Optional[float]
-    bytecode_per_block: Optional[float]
-
-
-@dataclass(frozen=True)
 class Bytecode:
-    """A ``nox -s bytecode`` run: machine and bytecode instruction counts, deterministic."""
+    """A ``nox -s bytecode`` run's counts (identical run to run), by (mode, variant, algorithm)."""
 
     run: str
-    date: str
-    modes: Tuple[str, ...]
-    uncounted: Mapping[str, str]  # mode -> why callgrind did not count it
-    rows: Tuple[Counted, ...]
-
-    def get(self, mode: str, variant: str, algorithm: str) -> Optional[Counted]:
-        return next(
-            (
-                r
-                for r in self.rows
-                if (r.mode, r.variant, r.algorithm) == (mode, variant, algorithm)
-            ),
-            None,
-        )
+    counts: Mapping[Tuple[str, str, str], Mapping[str, float]]
 
     def quotient(self, a: Tuple[str, str, str], b: Tuple[str, str, str], what: str) -> float:
-        """count(a) / count(b) of ``what`` (a Counted field); nan where either is missing."""
-        x, y = self.get(*a), self.get(*b)
-        top = getattr(x, what, None) if x else None
-        bottom = getattr(y, what, None) if y else None
+        """count(a) / count(b) of ``what`` ("instructions_per_byte"); nan where one is missing."""
+        top, bottom = self.counts.get(a, {}).get(what), self.counts.get(b, {}).get(what)
         return top / bottom if top and bottom else math.nan
 
 
@@ -192,10 +166,6 @@ class Run:
     measured: Mapping[Tuple[str, str], Measured]
     bytecode: Optional[Bytecode] = None
     order: Tuple[str, ...] = field(default=())  # the variants, in the listings' order
-
-    @classmethod
-    def load(cls, folder: Path, bytecode: Optional[Path] = None) -> Run:
-        return load(folder, bytecode)
 
     def mode(self, label: str) -> Mode:
         return next(m for m in self.modes if m.label == label)
@@ -371,24 +341,15 @@ def parse(
 
 
 def parse_bytecode(data: Mapping[str, Any]) -> Bytecode:
-    rows = tuple(
-        Counted(
-            str(r.get("mode") or r["interpreter"]),
-            str(r["variant"]),
-            str(r["algorithm"]),
-            r.get("instructions_per_byte"),
-            r.get("bytecode_per_block"),
-        )
+    """The counts of a bytecode.json (rows keyed by mode, or by interpreter before the modes)."""
+    kinds = ("instructions_per_byte", "bytecode_per_block")
+    counts = {
+        (str(r.get("mode") or r["interpreter"]), str(r["variant"]), str(r["algorithm"])): {
+            k: float(r[k]) for k in kinds if r.get(k)
+        }
         for r in data.get("rows", [])
-    )
-    listed = data.get("modes") or data.get("interpreters") or {}
-    return Bytecode(
-        str(data.get("run", "")),
-        str(data.get("date", "")),
-        tuple(listed),
-        {k: str(v["callgrind"]) for k, v in listed.items() if v.get("callgrind")},
-        rows,
-    )
+    }
+    return Bytecode(str(data.get("run", "")), counts)
 
 
 def load(folder: Path, bytecode: Optional[Path] = None) -> Run:
