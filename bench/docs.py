@@ -23,7 +23,7 @@ from bench import answers, report, results
 from bench.answers import Report
 from bench.fmt import DASH, human_bytes, minutes, ratio, size_label, table
 from bench.layout import DOCS, README, RESULTS, ROOT, newest
-from bench.table import NOT_SETTLED
+from bench.table import NOT_SETTLED, RatioTable
 
 START, END = "<!-- results:start -->", "<!-- results:end -->"
 STUDY = DOCS / "study.md"
@@ -143,37 +143,24 @@ def variants_lines(run: results.Run) -> List[str]:
     return ["**The rows**, as the registry describes them:", "", table(rows, "lll"), ""]
 
 
+def section(t: RatioTable) -> List[str]:
+    return [f"### {t.title}", "", f"{t.meaning}.", "", t.markdown(), ""]
+
+
 def page(r: Report, figures: Sequence[str] = ()) -> List[str]:
     """A run's whole page: its answers first, then every table, figures, builds."""
     run = r.run
-    out = [w for w in [r.trust.warning()] if w] + [""] if r.trust.noisy else []
-    out += [run_line(run), "", *modes_lines(run), *trust_lines(r)]
+    out = [r.trust.warning(), ""] if r.trust.noisy else []
+    out += [run_line(run), "", *modes_lines(run), *trust_lines(r), "## The study's answers", ""]
     seeds, jit = r.table("seeds"), r.table("twins-jit")
-    out += ["## The study's answers", ""]
-    if seeds:
-        out += [
-            f"### {seeds.title}",
-            "",
-            f"{seeds.meaning}.",
-            "",
-            seeds.markdown(),
-            "",
-            *r.style,
-            "",
-        ]
+    out += [*section(seeds), *r.style, ""] if seeds else []
     out += [*r.jit, ""] if r.jit else []
-    if jit:
-        out += [f"### {jit.title}", "", f"{jit.meaning}.", "", jit.markdown(), ""]
+    out += section(jit) if jit else []
     long = run.length(report.LONG)
-    out += [
-        f"**Throughput, MB/s**, {size_label(long)} messages (digest):",
-        "",
-        throughput(run, long),
-        "",
-    ]
+    out += [f"**Throughput, MB/s**, {size_label(long)} messages (digest):", ""]
+    out += [throughput(run, long), ""]
     for t in r.tables:
-        if t.key not in ("seeds", "twins-jit"):
-            out += [f"### {t.title}", "", f"{t.meaning}.", "", t.markdown(), ""]
+        out += section(t) if t.key not in ("seeds", "twins-jit") else []
         if t.key == "bridges":
             out += ["Time per call (ns):", "", bridge_times(run), ""]
     out += [f"![{Path(f).stem}]({f})" for f in figures] + ([""] if figures else [])
