@@ -23,7 +23,7 @@ import sys
 from pathlib import Path
 from typing import Callable, Dict, List, Sequence
 
-from bench import bytecode, compare, memory, stability, study
+from bench import bytecode, columns, compare, memory, stability, study
 from bench.layout import RESULTS
 
 
@@ -46,7 +46,7 @@ def common() -> argparse.ArgumentParser:
 
 
 def measure(args: argparse.Namespace) -> int:
-    folder = study.run(args, study.columns_of(args))
+    folder = study.run(args, columns.columns_of(args))
     if not args.no_report:
         from bench import report
 

@@ -5,22 +5,20 @@
 
 For every mode (``bench.interpreters``: 3.14 with its JIT on too), each in its environment:
 
-* machine instructions per byte of every row (``bench.callgrind``: valgrind,
-  identical run to run whatever the machine is doing), two interpreters
-  counted at a time;
+* machine instructions per byte of every row (``bench.callgrind``: identical
+  run to run whatever the machine is doing), two modes at a time;
 * for the interpreted variants, counted on 64 blocks: bytecode instructions
   executed per block, Python-level calls and calls into C per block
   (sys.monitoring on 3.12+, opcode tracing before), the block function's static
   size (``dis``), and the shell's instructions for one 64-byte message;
 * timed, untraced, with the one timing core: the block function per block and
-  every row's digest per byte at 16 KiB, the interpreters taking turns three
-  times so that the machine's drift spreads over all of them; hence time per
-  bytecode instruction and per machine instruction.
+  every row's digest per byte at 16 KiB, the modes taking turns three times;
+  hence time per bytecode instruction and per machine instruction.
 
-On PyPy the bytecode counts are those of its interpreter (what runs before the
-JIT compiles), the times and the machine instructions those of JIT-compiled
-code. Writes ``results/bytecode/<date-time>/bytecode.json`` (what the study's
-report and the docs read) and ``bytecode.md``.
+Under a JIT the bytecode counts are those of the interpreter (the same bytecode
+runs), the times and the machine instructions those of JIT-compiled code, which
+callgrind counts too (``bench.callgrind``). Writes ``bytecode.json`` and
+``bytecode.md`` into ``results/bytecode/<date-time>/``.
 """
 
 from __future__ import annotations
@@ -37,15 +35,15 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict
 from functools import partial
 from pathlib import Path
-from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple, Union
 
-from bench import callgrind, study, targets
+from bench import callgrind, columns, targets
 from bench.cases import jdk_pattern
+from bench.columns import Column
 from bench.fmt import count, ratio, table
 from bench.layout import RESULTS
 from bench.machine import cpu_label, interpreter_info, interpreter_title, stamp, today
 from bench.stats import time_of
-from bench.study import Column
 from bench.timing import Timed, call_timer
 
 BLOCKS = 64
@@ -278,6 +276,8 @@ def merge(
     for r in rows.values():
         if r.get("seconds_per_block") and r.get("bytecode_per_block"):
             r["ns_per_bytecode"] = r["seconds_per_block"] / r["bytecode_per_block"] * 1e9
+        if r.get("seconds_per_byte"):
+            r["ns_per_byte"] = r["seconds_per_byte"] * 1e9
         if r.get("seconds_per_byte") and r.get("instructions_per_byte"):
             r["ns_per_instruction"] = r["seconds_per_byte"] / r["instructions_per_byte"] * 1e9
     return list(rows.values())
@@ -290,16 +290,14 @@ def report(data: Dict[str, Any]) -> str:
     for r in rows:
         by.setdefault((r["variant"], r["algorithm"]), {})[r["interpreter"]] = r
 
-    def pivot(title: str, value: Callable[[Dict[str, Any]], Optional[float]], digits: int) -> str:
+    def pivot(title: str, value: Union[str, Callable[[Dict[str, Any]], Any]], digits: int) -> str:
         lines = [["variant", "algorithm", *labels]]
+        read = (lambda r: r.get(value)) if isinstance(value, str) else value
         for (variant, alg), per in by.items():
-            cells = [count(value(per[x]), digits) if x in per else "—" for x in labels]
+            cells = [count(read(per[x]), digits) if x in per else "—" for x in labels]
             if any(c != "—" for c in cells):
                 lines.append([variant, alg, *cells])
         return f"### {title}\n\n" + table(lines, "ll" + "r" * len(labels)) + "\n"
-
-    def get(key: str) -> Callable[[Dict[str, Any]], Optional[float]]:
-        return lambda r: r.get(key)
 
     interps = "; ".join(
         f"{label} = {interpreter_title(info)} (bytecode counted with {info.get('counter', '?')}"
@@ -314,13 +312,14 @@ def report(data: Dict[str, Any]) -> str:
         f"valgrind's callgrind ({callgrind.SHORT}-byte digests against {callgrind.LONG}-byte "
         f"ones, {callgrind.LONG_FAST}-byte for the rows at C speed and under PyPy; the "
         "least of five counts each; valgrind's virtual CPU has no SHA-NI, so native's and "
-        "OpenSSL's SHA-256 counts are of their fallback code); bytecode on "
+        "OpenSSL's SHA-256 counts are of their fallback code; with a JIT on, they include the "
+        "machine code the JIT wrote); bytecode on "
         f"{BLOCKS} blocks; times untraced, process CPU time, lower quartiles.",
         "",
-        pivot("Machine instructions per byte (callgrind)", get("instructions_per_byte"), 4),
-        pivot("Bytecode instructions executed per block", get("bytecode_per_block"), 4),
-        pivot("Python-level calls per block", get("python_calls_per_block"), 3),
-        pivot("Calls into C per block (builtins, struct)", get("c_calls_per_block"), 3),
+        pivot("Machine instructions per byte (callgrind)", "instructions_per_byte", 4),
+        pivot("Bytecode instructions executed per block", "bytecode_per_block", 4),
+        pivot("Python-level calls per block", "python_calls_per_block", 3),
+        pivot("Calls into C per block (builtins, struct)", "c_calls_per_block", 3),
         pivot(
             "Static size: instructions of the block function (dis, nested code included)",
             lambda r: (r.get("static") or {}).get("instructions"),
@@ -328,34 +327,24 @@ def report(data: Dict[str, Any]) -> str:
         ),
         pivot(
             "The shell: bytecode outside the block function for one 64-byte message",
-            get("shell_bytecode"),
+            "shell_bytecode",
             6,
         ),
-        pivot("Time per byte, 16 KiB digest (ns)", lambda r: _ns(r.get("seconds_per_byte")), 3),
-        pivot("Time per executed bytecode instruction (ns)", get("ns_per_bytecode"), 3),
-        pivot("Time per machine instruction (ns)", get("ns_per_instruction"), 3),
+        pivot(
+            "Time per byte, 16 KiB digest (ns)",
+            "ns_per_byte",
+            3,
+        ),
+        pivot("Time per executed bytecode instruction (ns)", "ns_per_bytecode", 3),
+        pivot("Time per machine instruction (ns)", "ns_per_instruction", 3),
     ]
     why = [["interpreter", "shape", "algorithm", "bytecode ×", "machine instructions ×", "time ×"]]
+    keys = ("bytecode_per_block", "instructions_per_byte", "seconds_per_byte")
     for label in labels:
         for (variant, alg), per in by.items():
-            slow, fast = by.get((TEXTBOOK, alg), {}).get(label), per.get(label)
-            if (
-                variant == TEXTBOOK
-                or not slow
-                or not fast
-                or fast.get("bytecode_per_block") is None
-            ):
-                continue
-            why.append(
-                [
-                    label,
-                    variant,
-                    alg,
-                    ratio(_quotient(slow, fast, "bytecode_per_block")),
-                    ratio(_quotient(slow, fast, "instructions_per_byte")),
-                    ratio(_quotient(slow, fast, "seconds_per_byte")),
-                ]
-            )
+            slow, fast = by.get((TEXTBOOK, alg), {}).get(label), per.get(label) or {}
+            if variant != TEXTBOOK and slow and fast.get("bytecode_per_block") is not None:
+                why.append([label, variant, alg, *(ratio(_quotient(slow, fast, k)) for k in keys)])
     if len(why) > 1:
         out += [
             "### Why helpers is slow: helpers ÷ each shape",
@@ -368,10 +357,6 @@ def report(data: Dict[str, Any]) -> str:
             "",
         ]
     return "\n".join(out)
-
-
-def _ns(seconds: Optional[float]) -> Optional[float]:
-    return None if seconds is None else seconds * 1e9
 
 
 def _quotient(a: Dict[str, Any], b: Dict[str, Any], key: str) -> Optional[float]:
@@ -407,8 +392,8 @@ def drive(args: argparse.Namespace) -> int:
         data = json.loads((args.report / "bytecode.json").read_text())
         (args.report / "bytecode.md").write_text(report(data))
         return 0
-    columns = study.columns_of(args)
-    labels = [c.label for c in columns]
+    chosen = columns.columns_of(args)
+    labels = [c.label for c in chosen]
     folder = args.results / "bytecode" / stamp()
     folder.mkdir(parents=True, exist_ok=True)
     started = time.perf_counter()
@@ -430,37 +415,29 @@ def drive(args: argparse.Namespace) -> int:
         machine[label], problem = callgrind.count(column, names, targets.ALGORITHMS, args.results)
         if problem:
             problems[label] = problem
-        return f"{label}: counted ({time.perf_counter() - started:.0f} s)" + (
-            f"; not under valgrind: {problem}" if problem else ""
-        )
+        why = f"; not under valgrind: {problem}" if problem else ""
+        return f"{label}: counted ({time.perf_counter() - started:.0f} s){why}"
 
     # Counting does not depend on the machine's load: two modes at a time.
     with ThreadPoolExecutor(max_workers=2) as pool:
-        for line in pool.map(counted, columns):
+        for line in pool.map(counted, chosen):
             print(f"  {line}", flush=True)
     times: Dict[str, Dict[str, List[float]]] = {label: {} for label in labels}
-    for turn, column in enumerate([*columns, *reversed(columns), *columns]):
+    for turn, column in enumerate([*chosen, *reversed(chosen), *chosen]):
         rounds = ["--rounds", str(args.rounds)]
         got = in_env(column, "time", *selection(column), *rounds, results=args.results)
         for key, samples in got.items():
             times[column.label].setdefault(key, []).extend(samples)
         print(f"  timed {column.label} (turn {turn + 1}, {time.perf_counter() - started:.0f} s)",
               flush=True)  # fmt: skip
-    data = {
-        "cpu": cpu_label(),
-        "date": today(),
-        "seconds": time.perf_counter() - started,
-        "interpreters": {
-            c.label: {
-                **bytecode[c.label]["interpreter"],
-                "mode": {**asdict(c.mode), "env": dict(c.mode.env)},
-                "counter": bytecode[c.label]["counter"],
-                "callgrind": problems.get(c.label),
-            }
-            for c in columns
-        },
-        "rows": merge(labels, bytecode, machine, times),
-    }
+    described = {
+        c.label: {**bytecode[c.label]["interpreter"], "counter": bytecode[c.label]["counter"],
+                  "mode": {**asdict(c.mode), "env": dict(c.mode.env)},
+                  "callgrind": problems.get(c.label)}
+        for c in chosen
+    }  # fmt: skip
+    data = {"cpu": cpu_label(), "date": today(), "seconds": time.perf_counter() - started,
+            "interpreters": described, "rows": merge(labels, bytecode, machine, times)}  # fmt: skip
     (folder / "bytecode.json").write_text(json.dumps(data, indent=1))
     text = report(data)
     (folder / "bytecode.md").write_text(text)

@@ -383,7 +383,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def command(args: argparse.Namespace) -> int:
     """Run the set here (no --python) or under each mode of the environments given."""
-    from bench import study
+    from bench import columns
 
     if not args.python and not args.pythons:
         missed = compare_here(args)
@@ -404,7 +404,7 @@ def command(args: argparse.Namespace) -> int:
         args.algorithms,
     ] + (["--strict"] if args.strict else [])
     status = 0
-    for column in study.columns_of(args):
+    for column in columns.columns_of(args):
         print(f"## {column.label}", flush=True)
         argv, env, cwd = column.command("compare", *options, results=args.results)
         status |= subprocess.run(argv, env=env, cwd=cwd).returncode

@@ -36,12 +36,12 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, Dict, List, NamedTuple, Sequence, Tuple
 
-from bench import study, targets
+from bench import columns, targets
 from bench.cases import jdk_pattern
+from bench.columns import Column
 from bench.fmt import human_bytes, table
 from bench.layout import RESULTS
 from bench.machine import cpu_label, interpreter_info, interpreter_title, stamp, today
-from bench.study import Column
 
 CHUNK = 64 * 1024
 ONE_CALL = 1 << 20
@@ -240,7 +240,7 @@ def drive(args: argparse.Namespace) -> int:
         data = json.loads((args.report / "memory.json").read_text())
         (args.report / "memory.md").write_text(report(data))
         return 0
-    column = study.columns_of(args)[0]
+    column = columns.columns_of(args)[0]
     stream_bytes = args.stream_mib << 20
     folder: Path = args.out or RESULTS / "memory" / stamp()
     folder.mkdir(parents=True, exist_ok=True)

@@ -42,11 +42,11 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import IO, Any, Dict, Iterator, List, Optional, Sequence, Set, Tuple
 
-from bench import interpreters, stats
+from bench import stats, worker
 from bench.cases import Case, Grid
+from bench.columns import Column
 from bench.fmt import duration
-from bench.layout import module_command
-from bench.machine import cpu_label, cpu_ticks, interpreter_label, stamp
+from bench.machine import cpu_label, cpu_ticks, stamp
 
 GroupKey = Tuple[str, str, int, int]
 Member = Tuple[str, str]  # (mode label, case name)
@@ -88,49 +88,6 @@ SETTINGS: Dict[str, Settings] = {
 
 class StudyError(RuntimeError):
     """A worker failed: the run stops (its values would be of code that is wrong)."""
-
-
-@dataclass
-class Column:
-    """One mode of the run: where its interpreter is, and what it can run (its listing)."""
-
-    mode: interpreters.Mode
-    python: str
-    listing: Dict[str, Any] = field(default_factory=dict)
-
-    @property
-    def label(self) -> str:
-        return self.mode.label
-
-    @property
-    def jit(self) -> bool:
-        """A tracing JIT to warm up: PyPy, unless run with ``--jit off``."""
-        pypy = self.listing["interpreter"]["implementation"] == "PyPy"
-        return pypy and "off" not in self.mode.args
-
-    def command(
-        self, module: str, *args: str, results: Path, before: Sequence[str] = ()
-    ) -> Tuple[List[str], Dict[str, str], Path]:
-        """(argv, environment, working directory) of ``bench.<module> ARGS`` in this mode;
-        ``before`` goes before the interpreter (inside a Debian tree: valgrind)."""
-        base, env, cwd = module_command(self.python, module, *args, results=results)
-        if self.mode.interpreter not in {i.label for i in interpreters.INTERPRETERS}:
-            return [*before, *base], env, cwd  # outside the table ("--python here=...")
-        argv, extra = interpreters.command(self.mode, base[0], *base[1:])
-        at = len(interpreters.launcher(interpreters.interpreter(self.mode.interpreter)))
-        return [*argv[:at], *before, *argv[at:]], {**env, **extra}, cwd
-
-    def list(self, args: argparse.Namespace, grid: Grid, results: Path) -> None:
-        options = ["--variants", self.mode.variants or args.variants]
-        options += ["--algorithms", args.algorithms, "--modes", args.benchmarks]
-        options += ["--grid", json.dumps(asdict(grid))]
-        options += ["--pypy-lib"] if args.pypy_lib else []
-        options += ["--no-references"] if self.mode.variants else []
-        argv, env, cwd = self.command("worker", "list", *options, results=results)
-        done = subprocess.run(argv, capture_output=True, text=True, env=env, cwd=cwd)
-        if done.returncode:
-            raise SystemExit(f"{self.label} ({self.python}) cannot list the cases:\n{done.stderr}")
-        self.listing = json.loads(done.stdout)
 
 
 class Worker:
@@ -350,16 +307,10 @@ class Study:
             if not cases:
                 continue
             data = self.data[column.label]
-            request = {
-                "op": "prepare",
-                "min_time": self.settings.min_time,
-                "jit": column.jit,
-                "jit_warm": list(self.settings.jit_warm),
-                "clock": self.settings.clock,
-                "cases": [
-                    {"name": c.name, "loops": data.get(c.name, CaseData()).loops} for c in cases
-                ],
-            }
+            loops = [{"name": c.name, "loops": data.get(c.name, CaseData()).loops} for c in cases]
+            request = {"op": "prepare", "min_time": self.settings.min_time, "jit": column.jit,
+                       "jit_warm": list(self.settings.jit_warm), "clock": self.settings.clock,
+                       "cases": loops}  # fmt: skip
             answer = workers[column.label].ask(request)
             for case in cases:
                 got = answer["cases"][case.name]
@@ -367,15 +318,9 @@ class Study:
                 if not found.loops:
                     found.loops, found.seconds = int(got["loops"]), float(got["seconds"])
                 found.cost = float(got["prepare_seconds"])
+                run = {"pass": p, "loops": int(got["loops"]), "warmups": got["warmups"]}
                 found.runs.append(
-                    {
-                        "pass": p,
-                        "loops": int(got["loops"]),
-                        "warmups": got["warmups"],
-                        "warmed": bool(got["warmed"]),
-                        "rounds": [],
-                        "values": [],
-                    }
+                    {**run, "warmed": bool(got["warmed"]), "rounds": [], "values": []}
                 )
                 members.append((column.label, case))
         if not members:
@@ -412,47 +357,6 @@ class Study:
         }
 
 
-def pyperf_files(folder: Path, study: Dict[str, Any], values: Dict[str, Any]) -> Dict[str, str]:
-    """One pyperf suite per mode, ``<label>.json``: one run per pass of each case."""
-    try:
-        import pyperf
-    except ImportError:
-        return {}
-    written: Dict[str, str] = {}
-    for label, cases in values.items():
-        base = dict(study["interpreters"][label].get("metadata") or {})
-        benchmarks = []
-        for name, data in cases.items():
-            case = Case.parse(name)
-            runs = [
-                pyperf.Run(
-                    run["values"],
-                    warmups=[tuple(w) for w in run["warmups"]] or None,
-                    metadata={
-                        **base,
-                        "name": name,
-                        "loops": run["loops"],
-                        "unit": "second",
-                        "variant": case.variant,
-                        "algorithm": case.algorithm,
-                        "mode": case.mode,
-                        "length": case.length,
-                        "study_pass": run["pass"],
-                    },
-                    collect_metadata=False,
-                )
-                for run in data["runs"]
-                if run["values"]
-            ]
-            if runs:
-                benchmarks.append(pyperf.Benchmark(runs))
-        if benchmarks:
-            path = folder / f"{label}.json"
-            pyperf.BenchmarkSuite(benchmarks).dump(str(path), replace=True)
-            written[label] = path.name
-    return written
-
-
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--benchmarks", default=",".join(BENCHMARKS), help="JMH's benchmarks")
     parser.add_argument("--lengths", default="", help="bytes, comma-separated")
@@ -478,34 +382,6 @@ def settings_of(args: argparse.Namespace) -> Settings:
         lengths = tuple(int(n) for n in args.lengths.split(","))
         settings = replace(settings, grid=replace(settings.grid, lengths=lengths))
     return settings
-
-
-def pythons_of(args: argparse.Namespace) -> Dict[str, str]:
-    """{interpreter label: its environment's python}: ``--python LABEL=PATH`` (repeat) and
-    ``--pythons FILE`` (JSON, as ``bench envs`` records it); none: the running interpreter."""
-    found: Dict[str, str] = json.loads(args.pythons.read_text()) if args.pythons else {}
-    for value in args.python:
-        label, sep, path = value.partition("=")
-        if not sep:
-            raise SystemExit(f"--python wants LABEL=PATH, got {value!r}")
-        found[label] = path
-    return found or {interpreter_label(): sys.executable}
-
-
-def columns_of(args: argparse.Namespace) -> List[Column]:
-    """The modes to measure (``--modes``, default every mode of the interpreters given)."""
-    pythons = pythons_of(args)
-    known = {i.label for i in interpreters.INTERPRETERS}
-    if args.modes:
-        modes = interpreters.select(args.modes)
-        missing = sorted({m.interpreter for m in modes} - set(pythons))
-        if missing:
-            raise SystemExit(f"no environment for {missing}; have {sorted(pythons)}")
-    else:
-        modes = tuple(m for m in interpreters.MODES if m.interpreter in pythons)
-    # An interpreter outside the table is one plain mode of its own.
-    plain = [interpreters.Mode(x, x, {}, (), None, "") for x in pythons if x not in known]
-    return [Column(m, pythons[m.interpreter]) for m in (*modes, *plain)]
 
 
 def builds(envs: Path, labels: Sequence[str]) -> Dict[str, Any]:
@@ -562,7 +438,7 @@ def run(args: argparse.Namespace, columns: List[Column]) -> Path:
         },
     }
     (folder / "values.json").write_text(json.dumps(values))
-    for label, name in pyperf_files(folder, record, values).items():
+    for label, name in worker.pyperf_files(folder, record, values).items():
         record["interpreters"][label]["file"] = name
     (folder / "study.json").write_text(json.dumps(record, indent=1))
     settled = sum(1 for g in outcome["precision"]["groups"].values() if g["settled"])

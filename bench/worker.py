@@ -14,6 +14,8 @@
 ``{"op": "quit"}``
     end.
 
+``pyperf_files`` writes the values of a run as pyperf's JSON, one suite per mode.
+
 The conductor asks for one value at a time, of every case of a group under
 every interpreter in turn, so that values of two variants, or of one variant
 under two interpreters, are taken back to back. Runs under CPython 3.9+ and
@@ -25,6 +27,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from pathlib import Path
 from typing import IO, Any, Dict, List, Optional, Sequence
 
 from bench import targets, timing
@@ -48,6 +51,39 @@ def pyperf_metadata() -> Dict[str, Any]:
     for key in ("name", "loops", "duration", "unit", "date"):
         metadata.pop(key, None)
     return metadata
+
+
+def pyperf_files(folder: Path, study: Dict[str, Any], values: Dict[str, Any]) -> Dict[str, str]:
+    """One pyperf suite per mode, ``<label>.json``: one run per pass of each case."""
+    try:
+        import pyperf
+    except ImportError:
+        return {}
+    written: Dict[str, str] = {}
+    for label, cases in values.items():
+        base = dict(study["interpreters"][label].get("metadata") or {})
+        benchmarks = []
+        for name, data in cases.items():
+            case = Case.parse(name)
+            meta = {"name": name, "unit": "second", "variant": case.variant, "mode": case.mode,
+                    "algorithm": case.algorithm, "length": case.length}  # fmt: skip
+            runs = [
+                pyperf.Run(
+                    run["values"],
+                    warmups=[tuple(w) for w in run["warmups"]] or None,
+                    metadata={**base, **meta, "loops": run["loops"], "study_pass": run["pass"]},
+                    collect_metadata=False,
+                )
+                for run in data["runs"]
+                if run["values"]
+            ]
+            if runs:
+                benchmarks.append(pyperf.Benchmark(runs))
+        if benchmarks:
+            path = folder / f"{label}.json"
+            pyperf.BenchmarkSuite(benchmarks).dump(str(path), replace=True)
+            written[label] = path.name
+    return written
 
 
 def listing(args: argparse.Namespace) -> Dict[str, Any]:

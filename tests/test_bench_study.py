@@ -23,7 +23,7 @@ import pytest
 bench_package.load()
 
 from bench import __main__ as entry  # noqa: E402
-from bench import callgrind, interpreters, report, stability, stats, study  # noqa: E402
+from bench import callgrind, columns, interpreters, report, stability, stats, study  # noqa: E402
 from bench.cases import Case  # noqa: E402
 
 
@@ -54,16 +54,16 @@ def test_a_quick_study_on_this_interpreter_reaches_the_report(tmp_path: Path) ->
 
 def test_modes_share_their_interpreter_environment() -> None:
     args = argparse.Namespace(python=["3.11=/venv/bin/python"], pythons=None, modes="")
-    columns = study.columns_of(args)
-    labels = [c.label for c in columns]
+    chosen = columns.columns_of(args)
+    labels = [c.label for c in chosen]
     assert labels == [m.label for m in interpreters.modes_of("3.11")]
-    assert all(c.python == "/venv/bin/python" for c in columns)
-    portable = next(c for c in columns if c.mode.variants)
+    assert all(c.python == "/venv/bin/python" for c in chosen)
+    portable = next(c for c in chosen if c.mode.variants)
     argv, env, _ = portable.command("worker", "serve", results=Path("/tmp"))
     assert argv[0] == "/venv/bin/python" and argv[-2:] == ["bench.worker", "serve"]
     assert env["VARIANTS_NATIVE_PORTABLE"] == "1"
     with pytest.raises(SystemExit, match="no environment"):
-        study.columns_of(argparse.Namespace(python=["3.11=/x"], pythons=None, modes="3.12"))
+        columns.columns_of(argparse.Namespace(python=["3.11=/x"], pythons=None, modes="3.12"))
 
 
 def test_the_conductor_stops_on_a_worker_error(
@@ -74,8 +74,8 @@ def test_the_conductor_stops_on_a_worker_error(
     def command(python: str, module: str, *args: str, results: Path) -> Any:
         return [sys.executable, "-c", reply], {}, tmp_path
 
-    monkeypatch.setattr(study, "module_command", command)
-    column = study.Column(interpreters.Mode("here", "here", {}, (), None, ""), sys.executable)
+    monkeypatch.setattr(columns, "module_command", command)
+    column = columns.Column(interpreters.Mode("here", "here", {}, (), None, ""), sys.executable)
     with open(tmp_path / "log", "w") as log:
         w = study.Worker(column, tmp_path, log)
         with pytest.raises(study.StudyError, match="WrongDigest"):
@@ -99,7 +99,7 @@ class Machine:
     def __init__(self, seed: int) -> None:
         self.rng = random.Random(seed)
 
-    def worker(self, column: study.Column, results: Path, log: Any) -> Any:
+    def worker(self, column: columns.Column, results: Path, log: Any) -> Any:
         rng = self.rng
         factor = 2.0 if column.label == "b" else 1.0
 
@@ -145,8 +145,8 @@ def synthetic_study(tmp_path: Path, seed: int, monkeypatch: pytest.MonkeyPatch) 
         for variant in TRUE
     ]
     info = {"implementation": "CPython"}
-    columns = [
-        study.Column(
+    modes = [
+        columns.Column(
             interpreters.Mode(x, x, {}, (), None, ""),
             "python",
             {"interpreter": info, "cases": names},
@@ -156,7 +156,7 @@ def synthetic_study(tmp_path: Path, seed: int, monkeypatch: pytest.MonkeyPatch) 
     settings = replace(study.SETTINGS["default"], budget=20.0, slow_limit=None)
     folder = tmp_path / f"run{seed}"
     folder.mkdir()
-    run = study.Study(columns, settings, folder, tmp_path, io.StringIO())
+    run = study.Study(modes, settings, folder, tmp_path, io.StringIO())
     run.run()
     return run
 
@@ -340,7 +340,7 @@ def test_callgrind_parser_keeps_the_least_count() -> None:
 @pytest.mark.skipif(shutil.which("valgrind") is None, reason="valgrind is not installed")
 @pytest.mark.skipif(sys.implementation.name != "cpython", reason="kept short: CPython only")
 def test_callgrind_counts_the_same_twice(tmp_path: Path) -> None:
-    here = study.Column(interpreters.Mode("here", "here", {}, (), None, ""), sys.executable)
+    here = columns.Column(interpreters.Mode("here", "here", {}, (), None, ""), sys.executable)
     found = [callgrind.count(here, ["hashlib"], ["md5"], tmp_path)[0] for _ in range(2)]
     first, second = (f[("hashlib", "md5")]["instructions_per_byte"] for f in found)
     assert 2 < first == second < 100  # MD5: a handful of instructions per byte
