@@ -105,23 +105,21 @@ def jit_verdicts(run: Run, seeds: Optional[RatioTable]) -> List[str]:
     lines = []
     for off, on in report.jit_pairs(run):
         for alg in run.algorithms():
-            gains = []
+            gains: Dict[str, Judged] = {}
             for style in (report.TEXTBOOK, report.STREAMLINED):
                 a, b = (run.get(m, "digest", alg, style, n) for m in (off, on))
-                j = judged(report.over(run, a, b))
-                if j:
-                    gains.append(f"{style} {j.text()}")
-            gaps = [judged(cell_at(seeds, [alg, m], f"{size_label(n)} ratio")) for m in (off, on)]
+                if j := judged(report.over(run, a, b)):
+                    gains[style] = j
             if not gains:
                 continue
-            line = f"- **{on} against {off}** ({alg}, {size_label(n)}): faster by " + ", ".join(
-                gains
-            )
+            said = ", ".join(f"{style} {j.text()}" for style, j in gains.items())
+            line = f"- **{on} against {off}** ({alg}, {size_label(n)}): faster by {said}"
+            if len(gains) == 2:
+                more = max(gains, key=lambda style: gains[style].value)
+                line += f"; it buys back more for {more}"
+            gaps = [judged(cell_at(seeds, [alg, m], f"{size_label(n)} ratio")) for m in (off, on)]
             if gaps[0] and gaps[1]:
-                line += (
-                    f"; helpers ÷ streamlined goes from {ratio(gaps[0].value)}x to "
-                    f"{ratio(gaps[1].value)}x"
-                )
+                line += f": helpers ÷ streamlined goes from {gaps[0].text()} to {gaps[1].text()}"
             lines.append(line + ".")
     return lines
 
