@@ -4,12 +4,12 @@
     run.get("3.14-jit", "digest", "md5", "helpers", 16384)        # a Measured, or None
 
 The run's columns are its *modes* (``bench.interpreters.MODES``: "3.14",
-"3.14-jit", "pypy8-nojit", ...): an interpreter run a certain way. A mode that
-measures only some variants of an interpreter that has a full mode of its
-own ("3.11-portable": the native variant with its portable C kernels) is
-*folded*: the report shows it as a row ("native (portable kernels)") under
-its interpreter's column, the way the JDK's "intrinsics off" is a row of the
-same JVM. Runs written before the modes existed (one mode per interpreter,
+"3.14-jit", "pypy8-nojit", ...): an interpreter run a certain way. A mode whose
+label adds one of ``FOLDS`` to an interpreter that has a mode of its own
+("3.11-portable": the native variant with its portable C kernels) is
+*folded*: the report shows it as rows ("native (portable kernels)") under
+that mode's column, the way the JDK's "intrinsics off" is a row of the same
+JVM. Runs written before the modes existed (one mode per interpreter,
 named by the interpreter) read the same way, the rest of a mode taken from
 ``bench.interpreters``' table where the label is there.
 
