@@ -15,7 +15,7 @@ import shutil
 import sys
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, Dict, List, Tuple
+from typing import Any, Dict, Tuple
 
 import bench_package
 import pytest
@@ -23,7 +23,7 @@ import pytest
 bench_package.load()
 
 from bench import __main__ as entry  # noqa: E402
-from bench import callgrind, columns, docs, interpreters, report, stability, stats, study  # noqa: E402
+from bench import callgrind, columns, interpreters, report, stability, stats, study  # noqa: E402
 from bench.cases import Case  # noqa: E402
 
 
@@ -304,43 +304,6 @@ def make_run(folder: Path, scale: float = 1.0, contended: float = 1.0) -> Path:
     return folder
 
 
-def tables(folder: Path) -> Dict[str, report.RatioTable]:
-    run = report.Run.load(folder)
-    return {t.key: t for t in report.ratio_tables(run)}
-
-
-def cell(t: report.RatioTable, labels: List[str], column: str) -> float:
-    row = next(r for r in t.rows if r.labels == labels)
-    found = row.cells[t.columns.index(column)]
-    assert found is not None
-    return found.value
-
-
-def test_ratio_tables_have_the_study_answers(tmp_path: Path) -> None:
-    found = tables(make_run(tmp_path / "run", contended=1.4))
-    style = found["style"]
-    assert cell(
-        style, ["interpreted", "streamlined", "3.10", "md5"], "digest 16 KiB"
-    ) == pytest.approx(4.0)
-    fastest = next(r for r in style.rows if r.labels[1] == report.FASTEST)
-    assert fastest.note == "streamlined"  # the derived row names the variant it took
-    compiled = found["compiled"]
-    assert cell(
-        compiled, ["helpers-mypyc", "helpers", "3.12", "sha256"], "block 64 B"
-    ) == pytest.approx(10.0)
-    hashlib = found["hashlib-16384"]
-    assert cell(hashlib, ["helpers", "md5"], "3.10") == pytest.approx(4000.0)
-    assert cell(hashlib, [report.FASTEST, "sha256"], "3.12") == pytest.approx(1000.0)
-    across = found["interpreters-16384"]
-    assert across.columns == ["3.12 vs 3.10"]
-    assert all(
-        r.cells[0] is not None and r.cells[0].value == pytest.approx(2.0) for r in across.rows
-    )
-    bridges = found["bridges"]
-    assert [r.labels for r in bridges.rows] == [["native", "md5"], ["native", "sha256"]]
-    assert "batch" not in found  # no digest_many in this (synthetic) build
-
-
 def test_report_files_and_stability_of_two_runs(tmp_path: Path) -> None:
     first = make_run(tmp_path / "a")
     second = make_run(tmp_path / "b", scale=1.5, contended=1.5)  # slower, and contended
@@ -368,20 +331,6 @@ def test_stability_counts_what_moved(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert "settled ratios agree within 20% (target at least 97%: met)" in out
     assert "ratios settled in both runs: 100.0%" in out
     assert "second run inside the first's 95% intervals: 74.8% (target at least 90%: missed)" in out
-
-
-def test_docs_sections(tmp_path: Path) -> None:
-    folder = make_run(tmp_path / "run")
-    report.main([str(folder), "--no-plots"])
-    summary = json.loads((folder / "summary.json").read_text())
-    readme = docs.readme_section(summary, folder)
-    assert readme.startswith(docs.START) and readme.endswith(docs.END)
-    assert "Test CPU" in readme and "2026-01-02" in readme and "fastest pure Python" in readme
-    full = docs.study_section(summary, folder, None, None, [])
-    assert "Build times" in full and "Every variant against hashlib" in full
-    text = "# x\n\nintro\n"
-    once = docs.replace_section(text, readme)
-    assert docs.replace_section(once, readme) == once
 
 
 def test_callgrind_parser_keeps_the_least_count() -> None:
