@@ -10,6 +10,7 @@ columns in C (variants/native/column.c); the other variants loop.
 from __future__ import annotations
 
 import contextlib
+import functools
 import gc
 import hashlib
 import importlib
@@ -100,7 +101,7 @@ def test_native_string_layouts_hash_their_utf8(native: registry.Loaded, layout: 
     rows = [None if t is None else t.encode() for t in texts]
     array = pa.array(texts, STRING_TYPES[layout]())
     for algorithm in ALGORITHMS:
-        column = getattr(native, f"{algorithm}_column")
+        column = functools.partial(native.digest_column, algorithm)
         assert column(array, hexdigest=True).to_pylist() == expected(algorithm, rows, True)
         assert column(array[5:]).to_pylist() == expected(algorithm, rows[5:])
 
@@ -111,20 +112,20 @@ def test_native_fixed_size_binary(native: registry.Loaded, width: int) -> None:
     rows: Rows = [bytes([i % 256]) * width for i in range(100)]
     rows[3] = None
     array = pa.array(rows, pa.binary(width))
-    assert native.md5_column(array).to_pylist() == expected("md5", rows)
-    assert native.sha256_column(array[1:]).to_pylist() == expected("sha256", rows[1:])
+    assert native.digest_column("md5", array).to_pylist() == expected("md5", rows)
+    assert native.digest_column("sha256", array[1:]).to_pylist() == expected("sha256", rows[1:])
 
 
 @needs_arrow
 def test_native_empty_and_all_null_columns(native: registry.Loaded) -> None:
     for type_ in (pa.binary(), pa.string(), pa.large_binary(), pa.binary_view(), pa.binary(4)):
-        empty = native.md5_column(pa.array([], type_))
+        empty = native.digest_column("md5", pa.array([], type_))
         assert len(empty) == 0 and empty.to_pylist() == []
         assert pa.array(empty).type == pa.binary(16)
-        nulls = native.sha256_column(pa.array([None, None], type_), hexdigest=True)
+        nulls = native.digest_column("sha256", pa.array([None, None], type_), hexdigest=True)
         assert nulls.to_pylist() == [None, None] and nulls.null_count == 2
         assert pa.array(nulls).to_pylist() == [None, None]
-    assert np.asarray(native.md5_column(np.zeros((0, 5), np.uint8))).shape == (0, 16)
+    assert np.asarray(native.digest_column("md5", np.zeros((0, 5), np.uint8))).shape == (0, 16)
 
 
 @needs_arrow
@@ -132,39 +133,43 @@ def test_native_chunked_arrays_and_polars(native: registry.Loaded) -> None:
     rows = sample(400)
     parts = [rows[:150], rows[150:150], rows[150:]]
     chunked = pa.chunked_array([pa.array(part, pa.binary()) for part in parts])
-    result = native.sha224_column(chunked, hexdigest=True)
+    result = native.digest_column("sha224", chunked, hexdigest=True)
     assert result.to_pylist() == expected("sha224", rows, True)
     assert pa.chunked_array(result).to_pylist() == expected("sha224", rows, True)
     pl = pytest.importorskip("polars", reason="polars has no wheel for this interpreter")
     texts = ascii_rows(rows)
     series = pl.Series("s", texts)
-    digests = native.md5_column(series, hexdigest=True)
+    digests = native.digest_column("md5", series, hexdigest=True)
     encoded = [None if t is None else t.encode() for t in texts]
     assert pl.Series(digests).to_list() == expected("md5", encoded, True)
     # fixed_size_binary comes into Polars as its Binary
-    assert pl.Series(native.sha256_column(series)).to_list() == expected("sha256", encoded)
+    assert pl.Series(native.digest_column("sha256", series)).to_list() == expected(
+        "sha256", encoded
+    )
 
 
 def test_native_numpy_rows(native: registry.Loaded) -> None:
     fixed = np.frombuffer(jdk_pattern(37 * 50), np.uint8).reshape(50, 37)
     rows = [bytes(row) for row in fixed]
-    assert native.md5_column(fixed).to_pylist() == expected("md5", rows)
+    assert native.digest_column("md5", fixed).to_pylist() == expected("md5", rows)
     # NumPy's S: each element without its trailing NULs, as NumPy shows it
     strings = np.array([b"ab", b"abc\0d", b"", b"x" * 70], dtype="S70")
-    assert native.sha256_column(strings).to_pylist() == expected("sha256", list(strings.tolist()))
+    assert native.digest_column("sha256", strings).to_pylist() == expected(
+        "sha256", list(strings.tolist())
+    )
 
 
 @needs_arrow
 def test_native_results_are_taken_without_a_copy(native: registry.Loaded) -> None:
     rows = sample(100, nulls=False)
-    result = native.md5_column(pa.array(rows))
+    result = native.digest_column("md5", pa.array(rows))
     view = np.asarray(result)
     assert view.shape == (100, 16) and view.dtype == np.uint8
     assert [bytes(row) for row in view] == expected("md5", rows)
     array = pa.array(result)
     assert array.type == pa.binary(16)
     assert array.buffers()[1].address == view.__array_interface__["data"][0]
-    hex_result = native.md5_column(pa.array(rows), hexdigest=True)
+    hex_result = native.digest_column("md5", pa.array(rows), hexdigest=True)
     strings = pa.array(hex_result)
     assert strings.type == pa.string()
     assert strings.buffers()[2].address == np.asarray(hex_result).__array_interface__["data"][0]
@@ -179,12 +184,12 @@ def test_native_results_are_taken_without_a_copy(native: registry.Loaded) -> Non
 def test_native_threads_give_the_same_digests(native: registry.Loaded) -> None:
     rows = sample(3000, longest=1500, seed=3)
     array = pa.array(rows, pa.large_binary())
-    one = native.sha256_column(array).to_pylist()
+    one = native.digest_column("sha256", array).to_pylist()
     assert one == expected("sha256", rows)
     for threads in (2, 3, 0):
-        assert native.sha256_column(array, threads=threads).to_pylist() == one
+        assert native.digest_column("sha256", array, threads=threads).to_pylist() == one
     views = pa.array(rows, pa.binary_view())
-    assert native.md5_column(views, threads=4, hexdigest=True).to_pylist() == expected(
+    assert native.digest_column("md5", views, threads=4, hexdigest=True).to_pylist() == expected(
         "md5", rows, True
     )
 
@@ -237,7 +242,7 @@ class Exporter:
 )
 def test_native_what_is_not_a_column_is_refused(native: registry.Loaded, column: object) -> None:
     with pytest.raises(TypeError, match=rf"takes .*Arrow array.* not {type(column).__name__}"):
-        native.md5_column(column)
+        native.digest_column("md5", column)
 
 
 @needs_arrow
@@ -249,30 +254,30 @@ def test_native_unsupported_arrow_arrays_are_refused(native: registry.Loaded) ->
         (pa.array(["a", "a"]).dictionary_encode(), "dictionary"),
     ]:
         with pytest.raises(TypeError, match=f"not an Arrow array of format {given}|{given}"):
-            native.md5_column(array)
+            native.digest_column("md5", array)
     with pytest.raises(ValueError, match="unsupported hash type sha1"):
         native.digest_column("sha1", pa.array([b"a"]))
     with pytest.raises(ValueError, match="threads"):
-        native.md5_column(pa.array([b"a"]), threads=-1)
+        native.digest_column("md5", pa.array([b"a"]), threads=-1)
     with pytest.raises(TypeError, match="threads"):
-        native.md5_column(pa.array([b"a"]), threads=1.5)
+        native.digest_column("md5", pa.array([b"a"]), threads=1.5)  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="format 'd'"):
-        native.md5_column(np.zeros((2, 2)))
+        native.digest_column("md5", np.zeros((2, 2)))
     with pytest.raises(ValueError, match="C-contiguous"):
-        native.md5_column(np.zeros((4, 4), np.uint8)[:, ::2])
+        native.digest_column("md5", np.zeros((4, 4), np.uint8)[:, ::2])
 
 
 @needs_arrow
 def test_native_capsules_are_checked_and_consumed_once(native: registry.Loaded) -> None:
     schema, array = pa.array([b"abc"]).__arrow_c_array__()
     with pytest.raises(TypeError, match="PyCapsule named 'arrow_array', not 'arrow_schema'"):
-        native.md5_column(Exporter((array, schema)))
+        native.digest_column("md5", Exporter((array, schema)))
     with pytest.raises(TypeError, match="not a pair of PyCapsules"):
-        native.md5_column(Exporter(schema))
+        native.digest_column("md5", Exporter(schema))
     once = Exporter((schema, array))
-    assert native.md5_column(once).to_pylist() == [hashlib.md5(b"abc").digest()]
+    assert native.digest_column("md5", once).to_pylist() == [hashlib.md5(b"abc").digest()]
     with pytest.raises(ValueError, match="consumed already"):
-        native.md5_column(once)
+        native.digest_column("md5", once)
 
 
 @leak_check
@@ -281,7 +286,8 @@ def test_native_many_small_columns_leak_nothing(native: registry.Loaded) -> None
     """Columns made, exported to Arrow and NumPy and dropped, 400,000 in all: memory stays flat."""
     strings = pa.array(["abc", None, "a longer row of text than a block holds" * 2])
     fixed = np.zeros((3, 20), np.uint8)
-    md5_column, sha256_column = native.md5_column, native.sha256_column
+    md5_column = functools.partial(native.digest_column, "md5")
+    sha256_column = functools.partial(native.digest_column, "sha256")
 
     def run(rounds: int) -> None:
         for _ in range(rounds):

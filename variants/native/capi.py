@@ -3,9 +3,8 @@
 ``md5``, ``sha224`` and ``sha256`` are the extension's own functions, with
 hashlib's signature; the objects they make are ``HASH`` instances with
 hashlib's interface. The GIL is released for inputs of 2 KiB and more, as
-hashlib does. The registry reaches this module as the ``provider`` of the
-``native`` variant on CPython: ``constructors()``, ``block_functions()`` and
-``describe()``.
+hashlib does. The registry loads this module as the bridge
+(``variants.native.Bridge``) of the ``native`` variant on CPython.
 """
 
 from __future__ import annotations
@@ -13,7 +12,7 @@ from __future__ import annotations
 from typing import Any, Dict, Iterable, List, Sequence
 
 from variants._column import Column
-from variants._shell import Constructor, State
+from variants._shell import Constructor, HashObject, State
 from variants.native._kernels import ALGORITHMS, KernelTable
 
 try:
@@ -85,7 +84,7 @@ def digest_column(algorithm: str, column: object, hexdigest: bool, threads: int)
     return result
 
 
-def absorb_many(hashes: Sequence[HASH], chunks: Sequence[object]) -> None:
+def absorb_many(hashes: Sequence[HashObject], chunks: Sequence[object]) -> None:
     """``hashes[i].update(chunks[i])`` for every i, through the lanes: several streams at once.
 
     The objects must be distinct and of one core (MD5, or SHA-224 and SHA-256).
