@@ -22,7 +22,7 @@ their median: on a shared machine a third or more of the values run slow
 the uncontended state while at least a quarter of the values are.
 
 *Across processes* the time moves again (where the process's memory lands,
-its hash seed, which core it gets: see docs/variance.md), and a rerun of the
+its hash seed, which core it gets: see docs/study.md), and a rerun of the
 study sees that variance too. So a ratio is estimated per process, r_p =
 time_of(a_p) / time_of(b_p), and the figure is their geometric mean over the
 k processes; its interval is the 95 % interval *of a rerun*: with s the

@@ -1,4 +1,4 @@
-"""Where the study's variance comes from on this machine: a small experiment (docs/variance.md).
+"""Where the study's variance comes from on this machine: a small experiment (docs/study.md).
 
     python3 tools/variance.py --python 3.11='env PYTHONPATH=BUILD python3.11' --python 3.12=...
 
