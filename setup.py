@@ -17,11 +17,13 @@ import shutil
 import sys
 import tempfile
 import time
-from typing import Any, Dict, List
+from concurrent.futures import Future, ThreadPoolExecutor
+from typing import Any, Dict, List, Optional
 
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 from setuptools.command.build_py import build_py
+from setuptools.errors import BaseError, CCompilerError, CompileError
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
@@ -31,6 +33,8 @@ from build_support import compiled, native, settings
 #: three times (requirements, metadata, wheel) and only the last needs the
 #: generated C, which takes mypyc and Cython half a minute to write.
 PLACEHOLDER = Extension("variants._extensions_come_from_build_ext", sources=[])
+#: The errors that an optional extension's build may end with (a warning, not a failure).
+BUILD_ERRORS = (CCompilerError, CompileError, BaseError)
 #: Commands that need the package's metadata and files, not its extensions.
 METADATA_ONLY = {"egg_info", "dist_info", "sdist"}
 
@@ -57,6 +61,43 @@ class BuildExt(build_ext):
         super().finalize_options()
         if not self.parallel:
             self.parallel = os.cpu_count() or 1
+
+    def build_extensions(self) -> None:
+        """Build on every core, but the extensions that share a source one after the other.
+
+        Two extensions that compile the same file (the C-API and cffi bridges both
+        compile the kernels) write the same object in ``build_temp``: built at once,
+        one could link the other's half-written object.
+        """
+        self.check_extensions_list(self.extensions)
+        groups: List[List[Extension]] = []
+        for ext in self.extensions:
+            sharing = [g for g in groups if any(set(ext.sources) & set(o.sources) for o in g)]
+            merged = [e for g in sharing for e in g] + [ext]
+            groups = [g for g in groups if g not in sharing] + [merged]
+
+        def build(group: List[Extension]) -> List[Optional[BaseException]]:
+            errors: List[Optional[BaseException]] = []
+            for ext in group:
+                try:
+                    self.build_extension(ext)
+                    errors.append(None)
+                except Exception as error:  # raised again below, as the serial build would
+                    errors.append(error)
+            return errors
+
+        with ThreadPoolExecutor(max_workers=int(self.parallel or 1)) as pool:
+            futures: List[Future[List[Optional[BaseException]]]] = [
+                pool.submit(build, group) for group in groups
+            ]
+            for group, future in zip(groups, futures):
+                for ext, error in zip(group, future.result()):
+                    if error is None:
+                        continue
+                    # as setuptools does: an optional extension's failed compile is a warning
+                    if not (ext.optional and isinstance(error, BUILD_ERRORS)):
+                        raise error
+                    self.warn(f'building extension "{ext.name}" failed: {error}')
 
     def build_extension(self, ext: Extension) -> None:
         started = time.perf_counter()

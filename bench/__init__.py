@@ -1,27 +1,27 @@
-"""The interpreter-overhead study and its tools, one job per module.
+"""The interpreter-overhead study: one package, one entry point (``python -m bench <command>``).
 
-Run each as a module from the checkout's root (``python -m bench.study``).
-The measuring processes run under each interpreter's environment, importing the
+Run it from the checkout's root (``python -m bench --help``). The measuring
+processes run under each mode's interpreter and environment, importing the
 installed ``variants`` (never the checkout's), with this package reached
 through ``bench.layout.module_command``.
 
 Layout, in the order data flows:
 
-* ``layout``: where things live; how to start a bench module under another interpreter
-* ``fmt``: every number and table the reports print
-* ``machine``: the CPU and the running interpreter
-* ``stats``: medians, paired ratios and their confidence intervals
+* ``__main__``: the commands (run, quick, compare, report, stability, bytecode, memory, envs)
+* ``interpreters``: the one table of interpreters and modes (the study's columns)
+* ``envs``: each interpreter's environment; ``layout``: where things live
+* ``columns``: the modes of a run, and how to start a bench module in one
+* ``machine``: the CPU, the running interpreter, steal time
+* ``stats``: a case's time, ratios and their rerun intervals over processes (the report's API)
 * ``timing``: the one timing core (loop timers, calibration, JIT warm-up, interleaving)
 * ``targets``: what can be measured here: the registry's variants and the reference rows
 * ``cases``: the study's benchmarks (JMH's MessageDigests shapes) and their timers
-* ``worker``: the measuring process the study's conductor drives, one per interpreter
-* ``study``: the conductor (``nox -s bench``): plans, interleaves interpreters, writes JSON
-* ``report``: the study's ratio tables from a run's JSON: ``report.md``, ``summary.json``
-* ``plots``: the figures, from ``summary.json``
-* ``stability``: do two runs agree? every ratio of one against the other
+* ``worker``: the measuring process the conductor drives, one per mode and pass
+* ``study``: the conductor: passes until the ratios settle, study.json and values.json
+* ``report``, ``plots``, ``docs``, ``fmt``: the tables, figures and docs from a run's JSON
+* ``stability``: do two runs agree? shares within 10 % / 20 %, coverage, half-widths
 * ``callgrind``: machine instructions per byte under valgrind, identical run to run
-* ``bytecode``: ``nox -s bytecode``: bytecode, calls and instructions per block, per interpreter
-* ``memory``: ``nox -s memory``: peak memory and allocations (memray)
-* ``docs``: the README's headline results and ``docs/study.md``, from the JSON of the runs
-* ``compare``, ``tricks``, ``native_targets``, ``cli_targets``: quick side-by-side timings
+* ``bytecode``: bytecode, calls and instructions per block, per mode
+* ``memory``: peak memory and allocations (memray)
+* ``compare``: quick "A against B" case sets (native, batch, cli, variants, tricks)
 """

@@ -1,26 +1,24 @@
 """``nox -s bytecode``: what the interpreter executes per block, in bytecode and in machine code.
 
-    python -m bench.bytecode --python 3.11=/path/to/venv/bin/python --python pypy3.9=...
-    python -m bench.bytecode --python 3.12=... --variants helpers,streamlined
+    python -m bench bytecode --python 3.11=/path/to/venv/bin/python --python pypy3=...
+    python -m bench bytecode --python 3.14=... --modes '3.14*' --variants helpers,streamlined
 
-For every interpreter (each in its own environment):
+For every mode (``bench.interpreters``: 3.14 with its JIT on too), each in its environment:
 
-* machine instructions per byte of every row (``bench.callgrind``: valgrind,
-  identical run to run whatever the machine is doing), two interpreters
-  counted at a time;
+* machine instructions per byte of every row (``bench.callgrind``: identical
+  run to run whatever the machine is doing), two modes at a time;
 * for the interpreted variants, counted on 64 blocks: bytecode instructions
   executed per block, Python-level calls and calls into C per block
   (sys.monitoring on 3.12+, opcode tracing before), the block function's static
   size (``dis``), and the shell's instructions for one 64-byte message;
 * timed, untraced, with the one timing core: the block function per block and
-  every row's digest per byte at 16 KiB, the interpreters taking turns three
-  times so that the machine's drift spreads over all of them; hence time per
-  bytecode instruction and per machine instruction.
+  every row's digest per byte at 16 KiB, the modes taking turns three times;
+  hence time per bytecode instruction and per machine instruction.
 
-On PyPy the bytecode counts are those of its interpreter (what runs before the
-JIT compiles), the times and the machine instructions those of JIT-compiled
-code. Writes ``results/bytecode/<date-time>/bytecode.json`` (what the study's
-report and the docs read) and ``bytecode.md``.
+Under a JIT the bytecode counts are those of the interpreter (the same bytecode
+runs), the times and the machine instructions those of JIT-compiled code, which
+callgrind counts too (``bench.callgrind``). Writes ``bytecode.json`` and
+``bytecode.md`` into ``results/bytecode/<date-time>/``.
 """
 
 from __future__ import annotations
@@ -28,7 +26,6 @@ from __future__ import annotations
 import argparse
 import dis
 import json
-import subprocess
 import sys
 import time
 import types
@@ -36,12 +33,12 @@ from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 from pathlib import Path
-from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple, Union
 
-from bench import callgrind, targets
+from bench import callgrind, columns, targets
 from bench.cases import jdk_pattern
+from bench.columns import Column
 from bench.fmt import count, ratio, table
-from bench.layout import RESULTS, module_command
 from bench.machine import cpu_label, interpreter_info, interpreter_title, stamp, today
 from bench.stats import time_of
 from bench.timing import Timed, call_timer
@@ -235,15 +232,6 @@ def time_rows(names: Sequence[str], rounds: int) -> Dict[str, List[float]]:
 # --- the driver ---------------------------------------------------------------------------
 
 
-def in_env(python: str, *args: str, results: Path = RESULTS) -> str:
-    """Run ``python -m bench.bytecode ARGS`` in its environment; its stdout."""
-    argv, env, cwd = module_command(python, "bytecode", *args, results=results)
-    done = subprocess.run(argv, env=env, cwd=cwd, capture_output=True, text=True)
-    if done.returncode:
-        raise SystemExit(f"{python} {' '.join(args)} failed:\n{done.stderr}")
-    return done.stdout
-
-
 def merge(
     labels: Sequence[str],
     bytecode: Dict[str, Dict[str, Any]],
@@ -276,6 +264,8 @@ def merge(
     for r in rows.values():
         if r.get("seconds_per_block") and r.get("bytecode_per_block"):
             r["ns_per_bytecode"] = r["seconds_per_block"] / r["bytecode_per_block"] * 1e9
+        if r.get("seconds_per_byte"):
+            r["ns_per_byte"] = r["seconds_per_byte"] * 1e9
         if r.get("seconds_per_byte") and r.get("instructions_per_byte"):
             r["ns_per_instruction"] = r["seconds_per_byte"] / r["instructions_per_byte"] * 1e9
     return list(rows.values())
@@ -288,16 +278,14 @@ def report(data: Dict[str, Any]) -> str:
     for r in rows:
         by.setdefault((r["variant"], r["algorithm"]), {})[r["interpreter"]] = r
 
-    def pivot(title: str, value: Callable[[Dict[str, Any]], Optional[float]], digits: int) -> str:
+    def pivot(title: str, value: Union[str, Callable[[Dict[str, Any]], Any]], digits: int) -> str:
         lines = [["variant", "algorithm", *labels]]
+        read = (lambda r: r.get(value)) if isinstance(value, str) else value
         for (variant, alg), per in by.items():
-            cells = [count(value(per[x]), digits) if x in per else "—" for x in labels]
+            cells = [count(read(per[x]), digits) if x in per else "—" for x in labels]
             if any(c != "—" for c in cells):
                 lines.append([variant, alg, *cells])
         return f"### {title}\n\n" + table(lines, "ll" + "r" * len(labels)) + "\n"
-
-    def get(key: str) -> Callable[[Dict[str, Any]], Optional[float]]:
-        return lambda r: r.get(key)
 
     interps = "; ".join(
         f"{label} = {interpreter_title(info)} (bytecode counted with {info.get('counter', '?')}"
@@ -312,13 +300,14 @@ def report(data: Dict[str, Any]) -> str:
         f"valgrind's callgrind ({callgrind.SHORT}-byte digests against {callgrind.LONG}-byte "
         f"ones, {callgrind.LONG_FAST}-byte for the rows at C speed and under PyPy; the "
         "least of five counts each; valgrind's virtual CPU has no SHA-NI, so native's and "
-        "OpenSSL's SHA-256 counts are of their fallback code); bytecode on "
+        "OpenSSL's SHA-256 counts are of their fallback code; with a JIT on, they include the "
+        "machine code the JIT wrote); bytecode on "
         f"{BLOCKS} blocks; times untraced, process CPU time, lower quartiles.",
         "",
-        pivot("Machine instructions per byte (callgrind)", get("instructions_per_byte"), 4),
-        pivot("Bytecode instructions executed per block", get("bytecode_per_block"), 4),
-        pivot("Python-level calls per block", get("python_calls_per_block"), 3),
-        pivot("Calls into C per block (builtins, struct)", get("c_calls_per_block"), 3),
+        pivot("Machine instructions per byte (callgrind)", "instructions_per_byte", 4),
+        pivot("Bytecode instructions executed per block", "bytecode_per_block", 4),
+        pivot("Python-level calls per block", "python_calls_per_block", 3),
+        pivot("Calls into C per block (builtins, struct)", "c_calls_per_block", 3),
         pivot(
             "Static size: instructions of the block function (dis, nested code included)",
             lambda r: (r.get("static") or {}).get("instructions"),
@@ -326,34 +315,24 @@ def report(data: Dict[str, Any]) -> str:
         ),
         pivot(
             "The shell: bytecode outside the block function for one 64-byte message",
-            get("shell_bytecode"),
+            "shell_bytecode",
             6,
         ),
-        pivot("Time per byte, 16 KiB digest (ns)", lambda r: _ns(r.get("seconds_per_byte")), 3),
-        pivot("Time per executed bytecode instruction (ns)", get("ns_per_bytecode"), 3),
-        pivot("Time per machine instruction (ns)", get("ns_per_instruction"), 3),
+        pivot(
+            "Time per byte, 16 KiB digest (ns)",
+            "ns_per_byte",
+            3,
+        ),
+        pivot("Time per executed bytecode instruction (ns)", "ns_per_bytecode", 3),
+        pivot("Time per machine instruction (ns)", "ns_per_instruction", 3),
     ]
     why = [["interpreter", "shape", "algorithm", "bytecode ×", "machine instructions ×", "time ×"]]
+    keys = ("bytecode_per_block", "instructions_per_byte", "seconds_per_byte")
     for label in labels:
         for (variant, alg), per in by.items():
-            slow, fast = by.get((TEXTBOOK, alg), {}).get(label), per.get(label)
-            if (
-                variant == TEXTBOOK
-                or not slow
-                or not fast
-                or fast.get("bytecode_per_block") is None
-            ):
-                continue
-            why.append(
-                [
-                    label,
-                    variant,
-                    alg,
-                    ratio(_quotient(slow, fast, "bytecode_per_block")),
-                    ratio(_quotient(slow, fast, "instructions_per_byte")),
-                    ratio(_quotient(slow, fast, "seconds_per_byte")),
-                ]
-            )
+            slow, fast = by.get((TEXTBOOK, alg), {}).get(label), per.get(label) or {}
+            if variant != TEXTBOOK and slow and fast.get("bytecode_per_block") is not None:
+                why.append([label, variant, alg, *(ratio(_quotient(slow, fast, k)) for k in keys)])
     if len(why) > 1:
         out += [
             "### Why helpers is slow: helpers ÷ each shape",
@@ -368,117 +347,93 @@ def report(data: Dict[str, Any]) -> str:
     return "\n".join(out)
 
 
-def _ns(seconds: Optional[float]) -> Optional[float]:
-    return None if seconds is None else seconds * 1e9
-
-
 def _quotient(a: Dict[str, Any], b: Dict[str, Any], key: str) -> Optional[float]:
     x, y = a.get(key), b.get(key)
     return x / y if x and y else None
 
 
-def main(argv: Sequence[str]) -> int:
-    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    sub = parser.add_subparsers(dest="command")
-    here = sub.add_parser("count", help="(in an environment) bytecode counts, JSON on stdout")
-    here.add_argument("--variants", default="")
-    timer = sub.add_parser("time", help="(in an environment) times, JSON on stdout")
-    timer.add_argument("--variants", default="")
-    timer.add_argument("--rounds", type=int, default=5)
-    parser.add_argument("--python", action="append", default=[], help="LABEL=PATH (repeat)")
-    parser.add_argument("--interpreters", default="", help="(nox) labels, already in --python")
-    parser.add_argument("--variants", default="", help="names or globs (default: all)")
+def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--rounds", type=int, default=5, help="timed values per turn")
     parser.add_argument("--no-callgrind", action="store_true", help="skip the machine counts")
-    parser.add_argument("--results", type=Path, default=RESULTS)
     parser.add_argument("--report", type=Path, help="only rewrite the report of a finished run")
+
+
+def main(argv: Sequence[str]) -> int:
+    """In a mode's environment (``bench bytecode`` starts it): count, time or list here."""
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("command", choices=("count", "time", "names"))
+    parser.add_argument("--variants", default="")
+    parser.add_argument("--rounds", type=int, default=5)
     args = parser.parse_args(argv)
-    names = targets.select([p for p in args.variants.split(",") if p]) if args.command else []
+    names = targets.select([p for p in args.variants.split(",") if p])
     if args.command == "count":
         print(json.dumps(count_bytecode(names)))
-        return 0
-    if args.command == "time":
+    elif args.command == "time":
         print(json.dumps(time_rows(names, args.rounds)))
-        return 0
+    else:
+        print(json.dumps(names))
+    return 0
+
+
+def drive(args: argparse.Namespace) -> int:
     if args.report:
         data = json.loads((args.report / "bytecode.json").read_text())
         (args.report / "bytecode.md").write_text(report(data))
         return 0
-    return drive(args)
-
-
-def drive(args: argparse.Namespace) -> int:
-    pythons = dict(value.split("=", 1) for value in args.python) or {"here": sys.executable}
+    chosen = columns.columns_of(args)
+    labels = [c.label for c in chosen]
     folder = args.results / "bytecode" / stamp()
     folder.mkdir(parents=True, exist_ok=True)
     started = time.perf_counter()
-    print(f"bytecode: {', '.join(pythons)}; results: {folder}", flush=True)
-    variants = ["--variants", args.variants]
+    print(f"bytecode: {', '.join(labels)}; results: {folder}", flush=True)
     bytecode: Dict[str, Dict[str, Any]] = {}
     machine: Dict[str, Dict[Tuple[str, str], Dict[str, Any]]] = {}
     problems: Dict[str, str] = {}
 
-    def counted(label: str) -> str:
-        python = pythons[label]
-        bytecode[label] = json.loads(in_env(python, "count", *variants, results=args.results))
+    def selection(column: Column) -> List[str]:
+        return ["--variants", column.mode.variants or args.variants]
+
+    def counted(column: Column) -> str:
+        label = column.label
+        bytecode[label] = column.run_json(
+            "bytecode", "count", *selection(column), results=args.results
+        )
         if args.no_callgrind:
             problems[label] = "--no-callgrind"
             return f"{label}: bytecode counted"
-        names = sorted({n for n in listing(python, args)})
-        machine[label], problem = callgrind.count(
-            label, python, names, targets.ALGORITHMS, args.results
-        )
+        names = column.run_json("bytecode", "names", *selection(column))
+        machine[label], problem = callgrind.count(column, names, targets.ALGORITHMS, args.results)
         if problem:
             problems[label] = problem
-        return f"{label}: counted ({time.perf_counter() - started:.0f} s)" + (
-            f"; not under valgrind: {problem}" if problem else ""
-        )
+        why = f"; not under valgrind: {problem}" if problem else ""
+        return f"{label}: counted ({time.perf_counter() - started:.0f} s){why}"
 
-    # Counting does not depend on the machine's load: two interpreters at a time.
+    # Counting does not depend on the machine's load: two modes at a time.
     with ThreadPoolExecutor(max_workers=2) as pool:
-        for line in pool.map(counted, pythons):
+        for line in pool.map(counted, chosen):
             print(f"  {line}", flush=True)
-    times: Dict[str, Dict[str, List[float]]] = {label: {} for label in pythons}
-    labels = list(pythons)
-    for turn, label in enumerate([*labels, *reversed(labels), *labels]):
+    times: Dict[str, Dict[str, List[float]]] = {label: {} for label in labels}
+    for turn, column in enumerate([*chosen, *reversed(chosen), *chosen]):
         rounds = ["--rounds", str(args.rounds)]
-        got = json.loads(in_env(pythons[label], "time", *variants, *rounds, results=args.results))
+        got = column.run_json("bytecode", "time", *selection(column), *rounds)
         for key, samples in got.items():
-            times[label].setdefault(key, []).extend(samples)
-        print(
-            f"  timed {label} (turn {turn + 1}, {time.perf_counter() - started:.0f} s)", flush=True
-        )
-    data = {
-        "cpu": cpu_label(),
-        "date": today(),
-        "seconds": time.perf_counter() - started,
-        "interpreters": {
-            label: {
-                **bytecode[label]["interpreter"],
-                "counter": bytecode[label]["counter"],
-                "callgrind": problems.get(label),
-            }
-            for label in labels
-        },
-        "rows": merge(labels, bytecode, machine, times),
-    }
+            times[column.label].setdefault(key, []).extend(samples)
+        print(f"  timed {column.label} (turn {turn + 1}, {time.perf_counter() - started:.0f} s)",
+              flush=True)  # fmt: skip
+    described = {
+        c.label: {**bytecode[c.label]["interpreter"], "counter": bytecode[c.label]["counter"],
+                  "mode": c.record(),
+                  "callgrind": problems.get(c.label)}
+        for c in chosen
+    }  # fmt: skip
+    data = {"cpu": cpu_label(), "date": today(), "seconds": time.perf_counter() - started,
+            "interpreters": described, "rows": merge(labels, bytecode, machine, times)}  # fmt: skip
     (folder / "bytecode.json").write_text(json.dumps(data, indent=1))
     text = report(data)
     (folder / "bytecode.md").write_text(text)
     print(text)
     print(f"bytecode: {folder / 'bytecode.md'} in {time.perf_counter() - started:.0f} s")
     return 0
-
-
-def listing(python: str, args: argparse.Namespace) -> List[str]:
-    """The rows ``python`` has of the selection (variants and references)."""
-    names: List[str] = callgrind.listing(python, args.results)
-    wanted = [p for p in args.variants.split(",") if p]
-    if wanted:
-        import fnmatch
-
-        names = [n for n in names if any(fnmatch.fnmatchcase(n, p) for p in wanted)]
-    return names
 
 
 if __name__ == "__main__":

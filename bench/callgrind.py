@@ -1,6 +1,6 @@
 """Machine instructions per byte of every variant, counted by valgrind's callgrind.
 
-    python -m bench.callgrind --python 3.11=/path/to/venv/bin/python   # print the counts
+    python -m bench bytecode --python 3.14=/path/to/venv/bin/python   # counts per mode
 
 Instruction counts do not depend on what else the machine is doing, so they
 answer the style question without the noise of a shared machine. Each
@@ -18,8 +18,18 @@ the least count kept: work that is not the hashing's (a garbage collection, a
 JIT compiling a bridge under PyPy) only ever adds. The cyclic
 GC is off while counting and the hash seed fixed.
 
-An interpreter that cannot run under valgrind (or a machine without valgrind)
-is reported with the reason.
+With a JIT (``PYTHON_JIT=1`` on CPython 3.14/3.15, PyPy) the counts include the
+machine code the JIT wrote: valgrind translates every instruction the process
+executes, wherever it lies (callgrind files it under the object ``???``,
+anonymous memory; ``--smc-check=all-non-file`` catches code written or patched
+there). Measured on 3.14.10 and 3.15.2, helpers' MD5 of 512 bytes ran 310,448
+(3.14) and 734,766 (3.15) instructions in JIT code, none with the JIT off, and
+two runs counted every row the same to the instruction. What callgrind cannot
+do there: name the Python function a piece of JIT code belongs to (it has no
+symbols), or count the compiling itself, which happens during the warm-up,
+before the counts. Under a Debian tree's interpreter valgrind runs inside the
+tree (it must be installed there). An interpreter that cannot run under
+valgrind (or a machine without valgrind) is reported with the reason.
 """
 
 from __future__ import annotations
@@ -28,7 +38,6 @@ import argparse
 import ctypes
 import gc
 import hashlib
-import json
 import re
 import shutil
 import subprocess
@@ -37,9 +46,10 @@ from functools import partial
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
-from bench import targets
+from bench import interpreters, targets
 from bench.cases import jdk_pattern
-from bench.layout import RESULTS, module_command
+from bench.columns import Column
+from bench.layout import RESULTS
 from bench.timing import Jit
 
 #: Message lengths of the two counts whose difference gives the count per byte:
@@ -200,13 +210,14 @@ def parse(text: str) -> Dict[Tuple[str, str], Dict[str, Any]]:
 
 
 def count(
-    label: str,
-    python: str,
-    names: Sequence[str],
-    algorithms: Sequence[str],
-    results: Path = RESULTS,
+    column: Column, names: Sequence[str], algorithms: Sequence[str], results: Path = RESULTS
 ) -> Tuple[Dict[Tuple[str, str], Dict[str, Any]], Optional[str]]:
-    """Count under ``python`` with valgrind: (counts by (row, algorithm), None) or ({}, why not)."""
+    """Count in ``column``'s mode with valgrind: (counts by (row, algorithm), None), or ({}, why).
+
+    In a mode with a JIT (``PYTHON_JIT=1``, PyPy) valgrind counts the machine code the JIT
+    wrote too: it translates every instruction the process executes, wherever it lies, and
+    ``--smc-check=all-non-file`` makes it notice code written or patched in anonymous memory.
+    """
     try:
         library = marks_library(results / ".callgrind")
     except Unavailable as exc:
@@ -215,23 +226,32 @@ def count(
     # stack and the heap, and with them identity hashes and dict probes (counts
     # moved by up to 1.5% between a shell and nox). So the counts are the same
     # run to run in one checkout.
-    folder = results / ".callgrind" / label
+    folder = results / ".callgrind" / column.label
     folder.mkdir(parents=True, exist_ok=True)
     out = folder / "callgrind.out"
     out.unlink(missing_ok=True)
+    program = shutil.which("valgrind") or "valgrind"
+    where = {i.label: i.where for i in interpreters.INTERPRETERS}.get(column.mode.interpreter)
+    if where and where not in interpreters.HOST_PLACES:  # valgrind runs inside the tree
+        program = "/usr/bin/valgrind"
+        if not (interpreters.tree_path(where) / "usr/bin/valgrind").exists():
+            return {}, f"no valgrind in the {where} tree (apt-get install valgrind there)"
+    valgrind = [program, "--tool=callgrind", "--instr-atstart=no"]
+    valgrind += [
+        "--collect-atstart=no",
+        "--combine-dumps=yes",
+        "--dump-line=no",
+        "--smc-check=all-non-file",
+    ]
+    valgrind.append(f"--callgrind-out-file={out}")
     args = ["measure", "--library", str(library), "--variants", ",".join(names)]
     args += ["--algorithms", ",".join(algorithms)]
-    argv, _, cwd = module_command(python, "callgrind", *args, results=results)
-    env = {"PATH": "/usr/bin:/bin", "PYTHONHASHSEED": "0", "PYTHONDONTWRITEBYTECODE": "1"}
-    env["LC_ALL"] = "C"
-    valgrind = [str(shutil.which("valgrind")), "--tool=callgrind", "--instr-atstart=no"]
-    valgrind += ["--collect-atstart=no", "--combine-dumps=yes", "--dump-line=no"]
-    valgrind.append(f"--callgrind-out-file={out}")
-    if "pypy" in label:
-        valgrind.append("--smc-check=all-non-file")  # the JIT writes and patches code
+    argv, _, cwd = column.command("callgrind", *args, results=results, before=valgrind)
+    fixed = {"PATH": "/usr/bin:/bin", "PYTHONHASHSEED": "0", "PYTHONDONTWRITEBYTECODE": "1"}
+    fixed.update(LC_ALL="C", **column.mode.env)
     try:
         done = subprocess.run(
-            [*valgrind, *argv], env=env, cwd=cwd, capture_output=True, text=True, timeout=TIMEOUT
+            argv, env=fixed, cwd=cwd, capture_output=True, text=True, timeout=TIMEOUT
         )
     except subprocess.TimeoutExpired:
         return {}, f"under valgrind it took over {TIMEOUT} s"
@@ -244,39 +264,16 @@ def count(
 
 
 def main(argv: Sequence[str]) -> int:
+    """(Under valgrind, in a mode's environment: ``bench.callgrind count`` starts it.)"""
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    sub = parser.add_subparsers(dest="command")
+    sub = parser.add_subparsers(dest="command", required=True)
     here = sub.add_parser("measure", help="(under valgrind) count in this interpreter")
     here.add_argument("--library", type=Path, required=True)
     here.add_argument("--variants", default="")
     here.add_argument("--algorithms", default=",".join(targets.ALGORITHMS))
-    parser.add_argument("--python", action="append", default=[], help="LABEL=PATH (repeat)")
-    parser.add_argument("--variants", default="", help="names or globs (default: all)")
     args = parser.parse_args(argv)
-    if args.command == "measure":
-        names = [n for n in args.variants.split(",") if n]
-        count_here(names, args.algorithms.split(","), args.library)
-        return 0
-    pythons = [value.partition("=") for value in args.python] or [("here", "", sys.executable)]
-    for label, _, python in pythons:
-        names = listing(python)
-        counts, problem = count(label, python, names, targets.ALGORITHMS)
-        if problem:
-            print(f"{label}: not counted: {problem}")
-        for (row, alg), data in sorted(counts.items()):
-            print(f"{label} {row} {alg}: {data['instructions_per_byte']:.2f} instructions per byte")
+    count_here([n for n in args.variants.split(",") if n], args.algorithms.split(","), args.library)
     return 0
-
-
-def listing(python: str, results: Path = RESULTS) -> List[str]:
-    """The rows ``python`` can run (``bench.targets.select``: variants and references)."""
-    code = "import json; from bench import targets; print(json.dumps(targets.select([])))"
-    _, env, cwd = module_command(python, "callgrind", results=results)
-    done = subprocess.run([python, "-c", code], env=env, cwd=cwd, capture_output=True, text=True)
-    if done.returncode:
-        raise SystemExit(done.stderr)
-    names: List[str] = json.loads(done.stdout)
-    return names
 
 
 if __name__ == "__main__":

@@ -1,13 +1,13 @@
-"""The README's headline results and ``docs/study.md``'s tables, from the JSON of the newest runs.
+"""The study's pages: a run's ``report.md``, the README's results and ``docs/study.md``'s tables.
 
-    python -m bench.docs            # print both sections
+    python -m bench.docs            # print both generated sections
     python -m bench.docs --write    # replace them in README.md and docs/study.md; copy figures
 
-Reads ``summary.json`` of the newest ``nox -s bench`` run (its report's every
-number), ``memory.json`` of the newest ``nox -s memory`` run and
-``bytecode.json`` of the newest ``nox -s bytecode`` run; nothing else. Each
-section sits between ``<!-- results:start -->`` and ``<!-- results:end -->``.
-``nox -s bench`` runs this after the study. Standard library only.
+The report (``bench.answers``) of the newest ``nox -s bench`` run, with the
+newest ``nox -s memory`` run's ``memory.json`` and ``nox -s bytecode`` run's
+``bytecode.json``; nothing else. Each generated section sits between
+``<!-- results:start -->`` and ``<!-- results:end -->``. ``nox -s bench`` runs
+this after the study; ``python -m bench.report`` writes one run's page.
 """
 
 from __future__ import annotations
@@ -19,206 +19,183 @@ import sys
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
-from bench.fmt import DASH, count, human_bytes, interval, ratio, size_label, table
-from bench.layout import DOCS, README, ROOT, newest
+from bench import answers, report, results
+from bench.answers import Report
+from bench.fmt import DASH, human_bytes, minutes, ratio, size_label, table
+from bench.layout import DOCS, README, RESULTS, ROOT, newest
+from bench.table import NOT_SETTLED, RatioTable
 
 START, END = "<!-- results:start -->", "<!-- results:end -->"
 STUDY = DOCS / "study.md"
 FIGURES = DOCS / "bench"
-LONG = 16384
 
 
-def cell(data: Optional[Dict[str, float]], with_interval: bool = True) -> str:
-    if not data:
-        return DASH
-    if not with_interval or data["low"] == data["high"]:
-        return ratio(data["value"])
-    return f"{ratio(data['value'])} ({interval(data['low'], data['high'])})"
-
-
-def ratio_table(t: Dict[str, Any], keep: Optional[Sequence[str]] = None) -> str:
-    """A ratio table of a summary, optionally with only some of its columns."""
-    index = [i for i, c in enumerate(t["columns"]) if keep is None or c in keep]
-    notes = any(r["note"] for r in t["rows"])
-    header = [*t["row_header"], *(t["columns"][i] for i in index), *(["note"] if notes else [])]
-    rows = [header]
-    for r in t["rows"]:
-        cells = [cell(r["cells"][i], t.get("timed", True)) for i in index]
-        if any(c != DASH for c in cells):
-            rows.append([*r["labels"], *cells, *([r["note"]] if notes else [])])
-    align = "l" * len(t["row_header"]) + "r" * len(index) + ("l" if notes else "")
-    return table(rows, align)
-
-
-def pivot(t: Dict[str, Any], column: str, interpreters: Sequence[str], rows_like: str = "") -> str:
-    """A per-interpreter table at one column, interpreters as columns (compact)."""
-    where = t["row_header"].index("interpreter")
-    i = t["columns"].index(column)
-    cells: Dict[Tuple[str, ...], Dict[str, str]] = {}
-    for r in t["rows"]:
-        labels = r["labels"]
-        if rows_like and labels[0] != rows_like:
-            continue
-        key = tuple(label for j, label in enumerate(labels) if j != where)
-        shown = cell(r["cells"][i])
-        if r["note"]:
-            shown += f" ({r['note']})"
-        cells.setdefault(key, {})[labels[where]] = shown
-    header = [h for j, h in enumerate(t["row_header"]) if j != where]
-    used = [x for x in interpreters if any(x in per for per in cells.values())]
-    rows = [[*header, *used]]
-    rows += [[*key, *(per.get(x, DASH) for x in used)] for key, per in cells.items()]
-    return table(rows, "l" * len(header) + "r" * len(used))
-
-
-def by_key(summary: Dict[str, Any], key: str) -> Optional[Dict[str, Any]]:
-    return next((t for t in summary["tables"] if t["key"] == key), None)
-
-
-def run_line(summary: Dict[str, Any], folder: Path) -> str:
-    study = summary["study"]
-    interps = ", ".join(f"{k} = {v['title']}" for k, v in summary["interpreters"].items())
+def run_line(run: results.Run) -> str:
+    clock = "process CPU time" if run.clock == "cpu" else "wall-clock time"
     return (
-        f"run {folder.name} (mode `{study['mode']}`: "
-        f"{study['settings']['passes']} passes, {study['measure_seconds'] / 60:.1f} min of "
-        f"measuring) on {study['cpu']}, {study['started'][:10]}; interpreters: {interps}."
+        f"Run {run.name} (mode `{run.study_mode}`: {run.passes} passes, "
+        f"{minutes(run.measure_seconds)} of measuring, {minutes(run.wall_seconds)} in all) on "
+        f"{run.cpu}, started {run.started}; times are {clock}."
     )
 
 
-def throughput(summary: Dict[str, Any], length: int) -> str:
-    """MB/s of every row at ``length`` bytes (digest), interpreters as columns."""
-    interps = list(summary["interpreters"])
-    cells: Dict[Tuple[str, str], Dict[str, float]] = {}
-    for c in summary["cases"]:
-        if c["mode"] == "digest" and c["length"] == length:
-            cells.setdefault((c["variant"], c["algorithm"]), {})[c["interpreter"]] = c["mb_per_s"]
-    rows = [["variant", "algorithm", *interps]]
-    for (variant, alg), per in sorted(
-        cells.items(), key=lambda kv: (kv[0][1], -max(kv[1].values()))
-    ):
-        rows.append([variant, alg, *(ratio(per.get(i)) for i in interps)])
-    return table(rows, "ll" + "r" * len(interps))
-
-
-def readme_section(summary: Optional[Dict[str, Any]], folder: Optional[Path]) -> str:
-    """The README's short headline results."""
-    lines = [START, "## Results", ""]
-    if summary is None or folder is None:
-        return "\n".join([*lines, "No run of `nox -s bench` yet.", END])
-    interps = list(summary["interpreters"])
-    long = max((c["length"] for c in summary["cases"] if c["length"] <= LONG), default=LONG)
-    column = f"digest {size_label(long)}"
-    lines += [
-        f"Generated by `nox -s bench` from its newest {run_line(summary, folder)} "
-        "Ratios are of lower-quartile times over the same rounds, with their 95% intervals; "
-        "the study's write-up and every table are in [docs/study.md](docs/study.md).",
-        "",
+def modes_lines(run: results.Run) -> List[str]:
+    """What each mode is, what it did not measure, what was left out."""
+    said = []
+    for m in run.modes:
+        home = run.folded(m)
+        parts = [m.how, f"the JDK's {m.jdk}" if m.jdk else "", f"rows under {home}" if home else ""]
+        ft = (" (GIL enabled)" if m.gil_enabled else " (GIL disabled)") if m.free_threaded else ""
+        said.append(f"{m.label} = {m.title}{ft}" + "".join(f", {p}" for p in parts if p))
+    lines = ["Modes (the columns): " + "; ".join(said) + "."]
+    missing = [
+        f"{v.name} under {m.label} ({v.unavailable})"
+        for m in run.modes
+        for v in m.variants
+        if v.unavailable
     ]
-    style = by_key(summary, "style")
-    if style and column in style["columns"]:
-        lines += [
-            f"**What the coding style costs** (the JDK's 4-5x question): time of the helper "
-            f"style ÷ time of each pure-Python shape, {size_label(long)} digests:",
-            "",
-            pivot(style, column, interps, rows_like="interpreted"),
-            "",
-        ]
-    hashlib = by_key(summary, f"hashlib-{long}")
-    if hashlib:
-        keep = {"native", "cython", "fastest pure Python"}
-        small = dict(hashlib, rows=[r for r in hashlib["rows"] if r["labels"][0] in keep])
-        lines += [
-            f"**Against hashlib** (how many times its time), {size_label(long)} digests:",
-            "",
-            ratio_table(small),
-            "",
-        ]
-    lines.append(END)
-    return "\n".join(lines)
+    missing += [
+        f"digest_many under {m.label} ({m.batch_unavailable})"
+        for m in run.modes
+        if m.batch_unavailable
+    ]
+    if missing:
+        lines.append("Not measured: " + "; ".join(missing) + ".")
+    details: Dict[Tuple[str, str], List[str]] = {}
+    for m in run.modes:
+        for v in m.variants:
+            if v.details and not v.unavailable:
+                details.setdefault((v.name, v.details), []).append(m.label)
+    if details:
+        said = [f"{name}: {what} ({', '.join(where)})" for (name, what), where in details.items()]
+        lines.append("Notes: " + "; ".join(said) + ".")
+    if run.skipped:
+        names = sorted({n.split("/")[2] for n in run.skipped})
+        lines.append(
+            f"Left out in mode `{run.study_mode}`: {len(run.skipped)} case(s) whose one "
+            f"operation would take over {run.slow_limit} s ({', '.join(names)} at the longest "
+            "length); "
+            "`--mode rigorous` measures them."
+        )
+    return [line for x in lines for line in (x, "")]
 
 
-def study_section(
-    summary: Optional[Dict[str, Any]],
-    folder: Optional[Path],
-    memory: Optional[Dict[str, Any]],
-    bytecode: Optional[Dict[str, Any]],
-    figures: Sequence[str],
-) -> str:
-    """docs/study.md's generated results: every ratio table, throughput, memory, bytecode."""
-    lines = [START, "## Results", ""]
-    if summary is not None and folder is not None:
-        long = max((c["length"] for c in summary["cases"] if c["length"] <= LONG), default=LONG)
-        lines += [
-            f"Generated by `nox -s bench` from its newest {run_line(summary, folder)} "
-            "A case's time is the lower quartile of its values; each ratio is of two times "
-            "taken over the same rounds, with its 95% bootstrap interval in parentheses. The "
-            "full report, with every benchmark in JMH's shape, is "
-            f"`results/bench/{folder.name}/report.md`.",
-            "",
-            *(summary.get("headlines") or []),
-            "",
-            f"**Throughput, MB/s**, {size_label(long)} messages (digest):",
-            "",
-            throughput(summary, long),
-            "",
-        ]
-        lines += variants_lines(summary)
-        for t in summary["tables"]:
-            lines += [f"### {t['title']}", "", f"{t['meaning']}.", "", ratio_table(t), ""]
-            if t["key"] == "bridges" and summary.get("bridge_times"):
-                lines += ["Time per call (ns):", "", summary["bridge_times"], ""]
-        lines += [f"![{Path(f).stem}]({f})" for f in figures]
-        lines += [""] if figures else []
-        builds = summary["study"].get("builds") or {}
-        if builds:
-            lines += [
-                "**Build times** of each environment, as its build recorded them "
-                "(seconds; the build compiles on both cores):",
-                "",
-                build_table(builds),
-                "",
-            ]
-    if memory:
-        lines += memory_lines(memory)
-    if bytecode:
-        lines += bytecode_lines(bytecode)
-    lines.append(END)
-    return "\n".join(lines)
-
-
-def variants_lines(summary: Dict[str, Any]) -> List[str]:
-    """The rows of the run: what each is (from the registry) and where it did not run."""
-    described: Dict[str, Tuple[str, str]] = {}
-    missing: Dict[str, List[str]] = {}
-    for label, interp in summary["interpreters"].items():
-        for name, variant in interp["variants"].items():
-            described.setdefault(name, (variant["kind"], variant["description"]))
-            if variant.get("unavailable"):
-                missing.setdefault(name, []).append(f"{label}: {variant['unavailable']}")
-    rows = [["variant", "kind", "what it is", "not measured on"]]
-    for name, (kind, description) in described.items():
-        rows.append([f"`{name}`", kind, description, "; ".join(missing.get(name, []))])
+def trust_lines(r: Report) -> List[str]:
+    t = r.trust
+    steal = f"{t.steal:.1%}" if t.steal is not None else "not recorded"
+    rows = [["table", "ratios", "settled", "median half-width"]]
+    rows += [[title, str(n), f"{s:.0%}", f"±{h:.1%}"] for title, n, s, h in t.by_table]
     return [
-        "**The rows**, as the registry (and the study's references) describe them:",
+        f"**How far to trust it**: {t.settled:.0%} of the {sum(n for _, n, _, _ in t.by_table)} "
+        f"ratios settled (target {answers.SETTLED_TARGET:.0%}), median 95% interval "
+        f"±{t.half_width:.1%} (target ±{answers.HALF_WIDTH_TARGET:.0%}); steal time during the "
+        f"run: {steal}. {NOT_SETTLED} marks a ratio that did not settle; at 16 KiB it carries "
+        "callgrind's ratio of machine instructions beside it, [n instr.], where one was counted.",
         "",
-        table(rows, "llll"),
+        table(rows, "lrrr"),
         "",
     ]
+
+
+def throughput(run: results.Run, length: int) -> str:
+    """MB/s of every row at ``length`` bytes (digest), modes as columns."""
+    cols = run.columns
+    rows = [["variant", "algorithm", *cols]]
+    for alg in run.algorithms():
+        for s in report.subjects(run, fastest=False):
+            cells = [report.pick(run, s, c, "digest", alg, length) for c in cols]
+            if any(cells):
+                rows.append([s.label, alg, *(ratio(m.mb_per_s) if m else DASH for m in cells)])
+    return table(rows, "ll" + "r" * len(cols))
+
+
+def bridge_times(run: results.Run) -> str:
+    n = min(run.lengths("getAndDigest"), default=64)
+    rows = [["bridge", "algorithm", *run.columns]]
+    for s in report.bridges(run):
+        for alg in run.algorithms():
+            found = [report.pick(run, s, c, "getAndDigest", alg, n) for c in run.columns]
+            if any(found):
+                rows.append([s.label, alg, *(f"{m.time * 1e9:.0f}" if m else DASH for m in found)])
+    return table(rows, "ll" + "r" * len(run.columns))
 
 
 def build_table(builds: Dict[str, Any]) -> str:
     labels = list(builds)
+    ext = {x: builds[x].get("extensions", {}) for x in labels}
     rows = [["", *labels]]
     rows.append(
         ["generating the C (mypyc, Cython)", *(ratio(builds[x].get("generate")) for x in labels)]
     )
-    sums = [
-        builds[x].get("generate", 0) + sum(builds[x].get("extensions", {}).values()) for x in labels
-    ]
-    slowest = [max(builds[x].get("extensions", {}).values(), default=None) for x in labels]
-    rows.append(["slowest extension", *(ratio(s) for s in slowest)])
+    rows.append(["slowest extension", *(ratio(max(ext[x].values(), default=None)) for x in labels)])
+    sums = [builds[x].get("generate", 0) + sum(ext[x].values()) for x in labels]
     rows.append(["every extension, summed", *(ratio(s) for s in sums)])
     return table(rows, "l" + "r" * len(labels))
+
+
+def variants_lines(run: results.Run) -> List[str]:
+    described: Dict[str, Tuple[str, str]] = {}
+    for m in run.modes:
+        for v in m.variants:
+            described.setdefault(v.name, (v.kind, v.description))
+    rows = [["variant", "kind", "what it is"]]
+    rows += [[f"`{name}`", kind, what] for name, (kind, what) in described.items()]
+    return ["**The rows**, as the registry describes them:", "", table(rows, "lll"), ""]
+
+
+def section(t: RatioTable) -> List[str]:
+    return [f"### {t.title}", "", f"{t.meaning}.", "", t.markdown(), ""]
+
+
+def page(r: Report, figures: Sequence[str] = ()) -> List[str]:
+    """A run's whole page: its answers first, then every table, figures, builds."""
+    run = r.run
+    out = [r.trust.warning(), ""] if r.trust.noisy else []
+    out += [run_line(run), "", *modes_lines(run), *trust_lines(r), "## The study's answers", ""]
+    seeds, jit = r.table("seeds"), r.table("twins-jit")
+    out += [*section(seeds), *r.style, ""] if seeds else []
+    out += [*r.jit, ""] if r.jit else []
+    out += section(jit) if jit else []
+    long = run.length(report.LONG)
+    out += [f"**Throughput, MB/s**, {size_label(long)} messages (digest):", ""]
+    out += [throughput(run, long), ""]
+    for t in r.tables:
+        out += section(t) if t.key not in ("seeds", "twins-jit") else []
+        if t.key == "bridges":
+            out += ["Time per call (ns):", "", bridge_times(run), ""]
+    out += [f"![{Path(f).stem}]({f})" for f in figures] + ([""] if figures else [])
+    if run.builds:
+        out += ["**Build times** (seconds, as each environment's build recorded them):", ""]
+        out += [build_table(dict(run.builds)), ""]
+    return out + variants_lines(run)
+
+
+def readme_section(r: Optional[Report]) -> str:
+    """The README's short headline results."""
+    lines = [START, "## Results", ""]
+    if r is None:
+        return "\n".join([*lines, "No run of `nox -s bench` yet.", END])
+    run = r.run
+    lines += [r.trust.warning(), ""] if r.trust.noisy else []
+    lines += [
+        f"Generated by `nox -s bench`: {run_line(run)} The write-up and every table are in "
+        "[docs/study.md](docs/study.md).",
+        "",
+    ]
+    seeds = r.table("seeds")
+    if seeds:
+        lines += [f"**{seeds.title}** ({seeds.meaning}):", "", seeds.markdown(), "", *r.style, ""]
+    lines += [*r.jit, ""] if r.jit else []
+    hashlib = r.table(f"hashlib-{run.length(report.LONG)}")
+    if hashlib:
+        keep = ("native", "native (portable kernels)", "cython", report.FASTEST)
+        lines += [f"**{hashlib.title}** (how many times its time):", ""]
+        lines += [hashlib.markdown(lambda row: row.labels[0] in keep), ""]
+    t = r.trust
+    lines.append(
+        f"Trust: {t.settled:.0%} of the ratios settled, median interval ±{t.half_width:.1%}."
+    )
+    return "\n".join([*lines, END])
 
 
 def memory_lines(memory: Dict[str, Any]) -> List[str]:
@@ -227,19 +204,15 @@ def memory_lines(memory: Dict[str, Any]) -> List[str]:
         ["variant", "algorithm", "peak, streamed", "peak, 1 MiB in one call", "objects per block"]
     ]
     by: Dict[Tuple[str, str], Dict[str, Dict[str, Any]]] = {}
-    for r in memory["results"]:
-        by.setdefault((r["variant"], r["algorithm"]), {})[r["case"]] = r
+    for x in memory["results"]:
+        by.setdefault((x["variant"], x["algorithm"]), {})[x["case"]] = x
     for (variant, alg), cases in by.items():
+        peaks = [
+            human_bytes(cases[c]["peak"]) if c in cases else DASH for c in ("stream", "one-call")
+        ]
         objects = cases.get("objects")
-        rows.append(
-            [
-                variant,
-                alg,
-                human_bytes(cases["stream"]["peak"]) if "stream" in cases else DASH,
-                human_bytes(cases["one-call"]["peak"]) if "one-call" in cases else DASH,
-                f"{objects['allocations'] / (16384 // 64 + 1):.0f}" if objects else DASH,
-            ]
-        )
+        per = f"{objects['allocations'] / (16384 // 64 + 1):.0f}" if objects else DASH
+        rows.append([variant, alg, *peaks, per])
     version = f"{info['interpreter']['implementation']} {info['interpreter']['version']}"
     return [
         f"**Memory** (`nox -s memory`, {version}, {info['date']}, "
@@ -251,37 +224,29 @@ def memory_lines(memory: Dict[str, Any]) -> List[str]:
     ]
 
 
-def bytecode_lines(bytecode: Dict[str, Any]) -> List[str]:
-    labels = list(bytecode["interpreters"])
-    by: Dict[Tuple[str, str], Dict[str, Dict[str, Any]]] = {}
-    for r in bytecode["rows"]:
-        by.setdefault((r["variant"], r["algorithm"]), {})[r["interpreter"]] = r
+def bytecode_lines(folder: Path) -> List[str]:
+    """The ``nox -s bytecode`` run's own page (``bytecode.md``), its title a paragraph's."""
+    lines = (folder / "bytecode.md").read_text().strip().splitlines()
+    head = lines[0].lstrip("# ") if lines else ""
+    return [f"**{head}** (`nox -s bytecode`, run {folder.name}):", *lines[1:], ""]
 
-    def pivot_rows(key: str, digits: int) -> str:
-        rows = [["variant", "algorithm", *labels]]
-        for (variant, alg), per in by.items():
-            cells = [count(per[x].get(key), digits) if x in per else DASH for x in labels]
-            if any(c != DASH for c in cells):
-                rows.append([variant, alg, *cells])
-        return table(rows, "ll" + "r" * len(labels))
 
-    missing = [
-        f"{x}: {i['callgrind']}" for x, i in bytecode["interpreters"].items() if i.get("callgrind")
-    ]
-    return [
-        f"**Instructions** (`nox -s bytecode`, {bytecode['date']}): machine instructions per "
-        "byte, counted by valgrind's callgrind (identical run to run; valgrind's CPU has no "
-        "SHA-NI, so the SHA-256 of native and OpenSSL is their fallback code)"
-        + (f"; not counted: {'; '.join(missing)}" if missing else "")
-        + ":",
-        "",
-        pivot_rows("instructions_per_byte", 4),
-        "",
-        "Bytecode instructions executed per 64-byte block (interpreted variants):",
-        "",
-        pivot_rows("bytecode_per_block", 4),
-        "",
-    ]
+def study_section(
+    r: Optional[Report],
+    memory: Optional[Dict[str, Any]],
+    bytecode: Optional[Path],
+    figures: Sequence[str],
+) -> str:
+    """docs/study.md's generated results: the whole report, memory, the bytecode run's page."""
+    lines = [START, "## Results", ""]
+    if r is not None:
+        page_of = f"`results/bench/{r.run.name}/report.md`"
+        lines += [f"Generated by `nox -s bench`; the run's page: {page_of}.", "", *page(r, figures)]
+    if memory:
+        lines += memory_lines(memory)
+    if bytecode is not None and (bytecode / "bytecode.md").exists():
+        lines += bytecode_lines(bytecode)
+    return "\n".join([*lines, END])
 
 
 def replace_section(text: str, section: str) -> str:
@@ -292,37 +257,63 @@ def replace_section(text: str, section: str) -> str:
     return text.rstrip("\n") + "\n\n" + section + "\n"
 
 
-def load(kind: str, name: str) -> Tuple[Optional[Dict[str, Any]], Optional[Path]]:
-    folder = newest(kind, name)
+def load_report(folder: Optional[Path], bytecode: Optional[Path] = None) -> Optional[Report]:
+    """The report of the run in ``folder``, with the newest bytecode run unless one is given."""
     if folder is None:
-        return None, None
-    data: Dict[str, Any] = json.loads((folder / name).read_text())
-    return data, folder
+        return None
+    return answers.build(results.load(folder, bytecode or newest("bytecode", "bytecode.json")))
+
+
+def report_main(argv: Sequence[str]) -> int:
+    """``python -m bench.report [RUN] [--bytecode RUN] [--no-plots]``."""
+    parser = argparse.ArgumentParser(description="A run's report: report.md, summary.json, figures")
+    parser.add_argument("folder", nargs="?", type=Path, help="a run (default: the newest)")
+    parser.add_argument("--no-plots", action="store_true")
+    parser.add_argument("--bytecode", type=Path, help="a bytecode run (default: the newest)")
+    args = parser.parse_args(argv)
+    folder: Optional[Path] = args.folder or newest("bench", "values.json")
+    r = load_report(folder, args.bytecode)
+    if folder is None or r is None:
+        raise SystemExit(f"no run under {RESULTS / 'bench'}")
+    (folder / "summary.json").write_text(json.dumps(answers.summary(r), indent=1))
+    figures: List[str] = []
+    if not args.no_plots:
+        try:
+            from bench import plots
+        except ImportError as exc:  # matplotlib missing: the report without figures
+            print(f"(no figures: {exc})")
+        else:
+            figures = [p.name for p in plots.draw_all(r.run, folder)]
+    text = "\n".join(["# Interpreter-overhead study: results", "", *page(r, figures)])
+    (folder / "report.md").write_text(text + "\n")
+    print(text)
+    print(f"\nreport: {folder / 'report.md'}; figures: {', '.join(figures) or 'none'}")
+    return 0
 
 
 def main(argv: Sequence[str]) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--write", action="store_true", help="update README.md, docs/study.md")
     args = parser.parse_args(argv)
-    summary, folder = load("bench", "summary.json")
-    memory, _ = load("memory", "memory.json")
-    bytecode, _ = load("bytecode", "bytecode.json")
-    figures: List[str] = []
-    if folder is not None:
-        pictures = [folder / "speedup.png"]
-        cpythons = [i for i in (summary or {}).get("interpreters", {}) if not i.startswith("pypy")]
-        pictures += [folder / f"throughput-{i}.png" for i in cpythons[-1:]]
-        pictures = [p for p in pictures if p.exists()]
-        figures = [f"bench/{p.name}" for p in pictures]
-        if args.write and pictures:
-            FIGURES.mkdir(parents=True, exist_ok=True)
-            for old in FIGURES.glob("*.png"):  # a figure of an interpreter since left out
-                if old.name not in {p.name for p in pictures}:
-                    old.unlink()
-            for picture in pictures:
-                shutil.copyfile(picture, FIGURES / picture.name)
-    readme = readme_section(summary, folder)
-    study = study_section(summary, folder, memory, bytecode, figures)
+    folder = newest("bench", "summary.json")
+    r = load_report(folder)
+    memory_folder = newest("memory", "memory.json")
+    memory = json.loads((memory_folder / "memory.json").read_text()) if memory_folder else None
+    pictures = [folder / "speedup.png"] if folder else []
+    if folder is not None and r is not None:
+        cpythons = [c for c in r.run.columns if r.run.mode(c).implementation == "CPython"]
+        pictures += [folder / f"throughput-{c}.png" for c in cpythons[-1:]]
+    pictures = [p for p in pictures if p.exists()]
+    if args.write and pictures:
+        FIGURES.mkdir(parents=True, exist_ok=True)
+        for old in FIGURES.glob("*.png"):  # a figure of a mode since left out
+            if old.name not in {p.name for p in pictures}:
+                old.unlink()
+        for picture in pictures:
+            shutil.copyfile(picture, FIGURES / picture.name)
+    readme = readme_section(r)
+    counted = newest("bytecode", "bytecode.md")
+    study = study_section(r, memory, counted, [f"bench/{p.name}" for p in pictures])
     if args.write:
         README.write_text(replace_section(README.read_text(), readme))
         STUDY.write_text(replace_section(STUDY.read_text() if STUDY.exists() else "", study))

@@ -22,26 +22,11 @@ def interval(low: Optional[float], high: Optional[float]) -> str:
     return f"{ratio(low)}-{ratio(high)}"
 
 
-def significant(x: Optional[float], digits: int = 4) -> str:
-    """``x`` with about ``digits`` significant digits, no exponent (JMH's scores)."""
-    if x is None:
-        return ""
-    if x == 0 or not math.isfinite(x):
-        return str(x)
-    decimals = max(0, digits - 1 - math.floor(math.log10(abs(x))))
-    return f"{x:.{min(decimals, 6)}f}"
-
-
 def count(x: Optional[float], digits: int = 4) -> str:
     """A count or a size: ``digits`` significant digits, whole numbers when that is enough."""
     if x is None:
         return DASH
     return f"{x:.{digits}g}" if abs(x) < 10**digits else f"{x:.0f}"
-
-
-def nanoseconds(seconds: Optional[float]) -> str:
-    """A time per call in ns."""
-    return DASH if seconds is None else count(seconds * 1e9, 3)
 
 
 def size_label(length: int) -> str:

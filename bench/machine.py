@@ -11,7 +11,7 @@ import platform
 import sys
 import sysconfig
 from pathlib import Path
-from typing import Dict, Union
+from typing import Dict, Tuple, Union
 
 PYPY = sys.implementation.name == "pypy"
 FREE_THREADED = bool(sysconfig.get_config_var("Py_GIL_DISABLED"))
@@ -31,6 +31,19 @@ def cpu_model() -> str:
 def cpu_label() -> str:
     """CPU model and core count, e.g. "AMD EPYC, 2 cores"."""
     return f"{cpu_model()}, {os.cpu_count()} cores"
+
+
+def cpu_ticks() -> Tuple[int, int]:
+    """(steal, total) jiffies of all CPUs since boot, from /proc/stat; (0, 0) without it.
+
+    Steal is time a virtual machine's CPUs wanted to run and the host ran
+    someone else: the study records the share seen during a run.
+    """
+    try:
+        fields = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    except (OSError, ValueError):
+        return 0, 0
+    return (fields[7] if len(fields) > 7 else 0), sum(fields[:8])
 
 
 def today() -> str:

@@ -1,7 +1,7 @@
 """``nox -s memory``: what every variant allocates, measured with memray (CPython only).
 
-    python -m bench.memory --python /path/to/venv/bin/python
-    python -m bench.memory --python ... --variants 'helpers*' --stream-mib 8
+    python -m bench memory --python 3.11=/path/to/venv/bin/python
+    python -m bench memory --python 3.12=... --variants 'helpers*' --stream-mib 8
 
 Each variant and algorithm hashes, in a fresh process of the environment's
 interpreter under ``memray.Tracker``:
@@ -36,10 +36,10 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, Dict, List, NamedTuple, Sequence, Tuple
 
-from bench import targets
+from bench import columns, targets
 from bench.cases import jdk_pattern
 from bench.fmt import human_bytes, table
-from bench.layout import RESULTS, module_command
+from bench.layout import RESULTS
 from bench.machine import cpu_label, interpreter_info, interpreter_title, stamp, today
 
 CHUNK = 64 * 1024
@@ -115,15 +115,6 @@ def probe(names: Sequence[str], algorithms: Sequence[str]) -> Dict[str, Any]:
 
 
 # --- the driver ---------------------------------------------------------------------------
-
-
-def in_env(python: str, *args: str) -> Dict[str, Any]:
-    argv, env, cwd = module_command(python, "memory", *args)
-    done = subprocess.run(argv, env=env, cwd=cwd, capture_output=True, text=True)
-    if done.returncode:
-        raise SystemExit(f"{' '.join(args)} failed:\n{done.stderr}")
-    answer: Dict[str, Any] = json.loads(done.stdout)
-    return answer
 
 
 def flags(r: Dict[str, Dict[str, Any]]) -> List[str]:
@@ -203,47 +194,49 @@ def report(data: Dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--stream-mib", type=int, default=64)
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="processes at once")
+    parser.add_argument("--out", type=Path, help="folder (default results/memory/<date-time>)")
+    parser.add_argument("--report", type=Path, help="only rewrite the report of a finished run")
+
+
 def main(argv: Sequence[str]) -> int:
+    """In the environment (``bench memory`` starts it): one tracked case, or the probe."""
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    sub = parser.add_subparsers(dest="command")
-    worker = sub.add_parser("track", help="(in the environment) one tracked case, JSON")
+    sub = parser.add_subparsers(dest="command", required=True)
+    worker = sub.add_parser("track", help="one tracked case, JSON")
     worker.add_argument("variant")
     worker.add_argument("algorithm")
     worker.add_argument("case", choices=CASES)
     worker.add_argument("--stream-bytes", type=int, required=True)
     worker.add_argument("--file", type=Path, required=True)
-    prober = sub.add_parser("probe", help="(in the environment) what runs, how fast, JSON")
+    prober = sub.add_parser("probe", help="what runs, how fast, JSON")
     prober.add_argument("--names", default="")
     prober.add_argument("--algorithms", default="md5,sha256")
-    parser.add_argument("--python", default=sys.executable, help="the environment's python")
-    parser.add_argument("--interpreter", default="", help="(nox) its label")
-    parser.add_argument("--variants", default="", help="names or globs (default: all)")
-    parser.add_argument("--algorithms", default=",".join(targets.ALGORITHMS))
-    parser.add_argument("--stream-mib", type=int, default=64)
-    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="processes at once")
-    parser.add_argument("--out", type=Path, help="folder (default results/memory/<date-time>)")
-    parser.add_argument("--report", type=Path, help="only rewrite the report of a finished run")
     args = parser.parse_args(argv)
     if args.command == "track":
         job = Job(args.variant, args.algorithm, args.case)
         print(json.dumps(track(job, args.stream_bytes, args.file)))
-        return 0
-    if args.command == "probe":
+    else:
         names = targets.select([p for p in args.names.split(",") if p])
         print(json.dumps(probe(names, args.algorithms.split(","))))
-        return 0
+    return 0
+
+
+def drive(args: argparse.Namespace) -> int:
+    """The first mode given (``--modes 3.12``; CPython: memray has no PyPy build)."""
     if args.report:
         data = json.loads((args.report / "memory.json").read_text())
         (args.report / "memory.md").write_text(report(data))
         return 0
-    return drive(args)
-
-
-def drive(args: argparse.Namespace) -> int:
+    column = columns.columns_of(args)[0]
     stream_bytes = args.stream_mib << 20
     folder: Path = args.out or RESULTS / "memory" / stamp()
     folder.mkdir(parents=True, exist_ok=True)
-    probed = in_env(args.python, "probe", "--names", args.variants, "--algorithms", args.algorithms)
+    probed = column.run_json(
+        "memory", "probe", "--names", args.variants, "--algorithms", args.algorithms
+    )
     speed: Dict[str, float] = probed["speed"]
     jobs = [
         Job(*key.split("|"), case)  # type: ignore[call-arg]
@@ -266,8 +259,9 @@ def drive(args: argparse.Namespace) -> int:
 
     def one(job: Job) -> Dict[str, Any]:
         path = folder / f"{job.stem}.bin"
-        result = in_env(args.python, "track", *job, "--stream-bytes", str(stream_bytes),
-                        "--file", str(path))  # fmt: skip
+        result: Dict[str, Any] = column.run_json(
+            "memory", "track", *job, "--stream-bytes", str(stream_bytes), "--file", str(path)
+        )
         with lock:
             done.append(result)
             print(
@@ -293,7 +287,7 @@ def drive(args: argparse.Namespace) -> int:
     worst = max((r for r in results if r["case"] != "objects"), key=lambda r: r["peak"])
     info["worst"] = f"{worst['variant']} {worst['algorithm']} ({worst['case']})"
     flamegraph = f"flamegraph-{worst['variant']}-{worst['algorithm']}.html"
-    command = [args.python, "-m", "memray", "flamegraph", "-f", "-o", str(folder / flamegraph)]
+    command = [column.python, "-m", "memray", "flamegraph", "-f", "-o", str(folder / flamegraph)]
     if subprocess.run([*command, str(folder / worst["file"])], cwd=folder).returncode == 0:
         info["flamegraph"] = flamegraph
     for r in results:  # the capture files are large; keep the flamegraph's only

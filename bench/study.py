@@ -1,36 +1,33 @@
-"""The study's conductor (``nox -s bench``): every interpreter, variant and length, interleaved.
+"""The study's conductor (``python -m bench run``): every mode, variant and length, interleaved.
 
-    python -m bench.study --python 3.11=/path/to/venv/bin/python --python pypy3.9=...
-    python -m bench.study --mode quick --variants 'helpers*,streamlined' --lengths 64,16384
+The columns are *modes* (``bench.interpreters.MODES``: an interpreter run a
+certain way, e.g. ``3.14-jit``, ``pypy8-nojit``, ``3.11-portable``), each in
+its interpreter's environment (``--python 3.14=/path/to/venv/bin/python``;
+several modes share one). A mode's ``variants`` glob limits its rows (the
+portable "intrinsics off" modes measure ``native*`` only).
 
-On a shared machine whose speed drifts, a ratio is only as good as the
-closeness in time of its two measurements. The run makes ``passes`` passes;
-each pass starts one worker process per interpreter (``bench.worker serve``:
-a fresh process, so that process-to-process differences average out over the
-passes) and walks the groups of cases (same mode, algorithm, length). For a
-group, every worker prepares its cases (calibrates the loops, or reuses them,
-and warms up: under PyPy until the JIT settles), then the conductor asks for
-values one at a time, round by round: in each round every case under every
-interpreter in turn. So two variants, or one variant under two interpreters,
-are measured over the same stretch of time, and ``bench.stats`` turns their
-values into ratios with intervals.
+Each *pass* starts a fresh worker process per mode (``bench.worker serve``,
+JMH's forks) and walks the groups of cases (same benchmark, algorithm, length):
+every worker prepares the group's cases (calibrates the loops once, then reuses
+them; warms up, under PyPy's JIT until it settles), then the conductor asks for
+values one at a time, round by round, every case under every mode in turn, so
+that the two sides of a ratio share the machine's moods (``bench.stats``).
 
-The budget is spent where the values are cheap and noisy: the first pass
-calibrates and takes ``min_rounds`` rounds of every group; the later passes
-share what is left of ``budget`` (seconds of measuring per interpreter) so
-that every group gets about the same time, which gives a group of
-millisecond values many rounds and a group of slow pure-Python cases, whose
-long values average the machine's moods, the minimum. A case predicted from
-its 16 KiB time to take longer than ``slow_limit`` seconds per operation is
-left out (``default``: the pure-Python speed variants at 1 MiB, whose
-throughput is flat from 16 KiB on; ``rigorous`` keeps them), and the report
-says so.
+**Measuring until sure.** Every group gets ``passes`` passes; then a group
+keeps joining passes, with only the cases of its unsettled ratios, until each
+of its ratios is *settled* (``bench.stats.Estimate.settled``: a 95 % rerun
+interval over processes within ``stats.TARGET``) or its share of the budget is
+spent (the budget left, shared equally among the groups still open, so the
+time goes where the noise is). The ratios a group settles are those the report
+shows (``pairs``): in one mode each row against hashlib, pure Python and the
+compiled twins against the helper style and their source; one variant under two
+modes of one interpreter (JIT on and off, portable kernels) and under each mode
+against the first.
 
-Writes ``results/bench/<date-time>/``: ``study.json`` (the run: settings,
-interpreters, variants, skipped cases, build times), ``values.json`` (every
-value, by interpreter, case, pass and round: what the report reads), one
-pyperf JSON per interpreter (``python -m pyperf compare_to`` works on them),
-then runs ``bench.report``.
+Writes ``results/bench/<date-time>/``: ``study.json`` (settings; each mode's
+interpreter, environment, arguments and JDK role in ``interpreters[<mode>]["mode"]``;
+each group's precision; the steal time), ``values.json`` (every value by mode,
+case, pass and round) and one pyperf JSON per mode (for ``pyperf compare_to``).
 """
 
 from __future__ import annotations
@@ -43,46 +40,48 @@ import sys
 import time
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
-from typing import IO, Any, Dict, List, Optional, Sequence, Tuple
+from typing import IO, Any, Dict, List, Optional, Sequence, Set, Tuple
 
-from bench import report
+from bench import stats, worker
 from bench.cases import Case, Grid
+from bench.columns import Column, Member, pairs
 from bench.fmt import duration
-from bench.layout import RESULTS, module_command
-from bench.machine import cpu_label, interpreter_label, stamp
+from bench.machine import cpu_label, cpu_ticks, stamp
 
 GroupKey = Tuple[str, str, int, int]
-MODE_ORDER = ("digest", "getAndDigest", "block", "batch")
+BENCHMARKS = ("digest", "getAndDigest", "block", "batch")
 
 
 @dataclass(frozen=True)
 class Settings:
     """How hard to measure; ``--mode`` picks one, options override fields."""
 
+    #: Passes every group takes; at most ``max_passes`` for the unsettled.
     passes: int
+    max_passes: int
     #: Shortest value (seconds): loops are calibrated up to it.
     min_time: float
-    #: Seconds of measuring per interpreter, all passes together.
+    #: Seconds of measuring in all (the workers' time), all modes and passes
+    #: together; the first ``passes`` are taken whatever it is.
     budget: float
-    #: Rounds per group and pass: the first pass takes the least, later ones
-    #: at least that and at most the most.
-    min_rounds: int
-    max_rounds: int
+    #: Rounds per group and pass.
+    rounds: int
     #: A JIT's warm-up per case and process: (at least, at most) seconds.
     jit_warm: Tuple[float, float]
     grid: Grid = field(default_factory=Grid)
     #: Cases predicted to take longer per operation are left out (None: none).
     slow_limit: Optional[float] = None
     clock: str = "cpu"
+    target: float = stats.TARGET
 
 
 SETTINGS: Dict[str, Settings] = {
     "quick": Settings(
-        1, 0.001, 10.0, 3, 3, (0.05, 0.5), Grid((64, 1024, 16384), batches=((4096, 8),)), 0.25
+        2, 2, 0.001, 90.0, 3, (0.05, 0.5), Grid((64, 1024, 16384), batches=((4096, 8),)), 0.25
     ),
-    "default": Settings(3, 0.002, 50.0, 3, 10, (0.1, 1.5), Grid(), 0.1),
+    "default": Settings(3, 20, 0.001, 540.0, 8, (0.1, 1.0), Grid(), 0.1),
     "rigorous": Settings(
-        5, 0.01, 600.0, 5, 40, (1.0, 5.0), Grid(get_max=1 << 20, block_max=16384), None
+        5, 30, 0.01, 3600.0, 10, (1.0, 5.0), Grid(get_max=1 << 20, block_max=16384), None
     ),
 }
 
@@ -92,11 +91,11 @@ class StudyError(RuntimeError):
 
 
 class Worker:
-    """One interpreter's measuring process for one pass: requests in, answers out (JSON lines)."""
+    """One mode's measuring process for one pass: requests in, answers out (JSON lines)."""
 
-    def __init__(self, label: str, python: str, results: Path, log: IO[str]) -> None:
-        self.label = label
-        argv, env, cwd = module_command(python, "worker", "serve", results=results)
+    def __init__(self, column: Column, results: Path, log: IO[str]) -> None:
+        self.label = column.label
+        argv, env, cwd = column.command("worker", "serve", results=results)
         self.process = subprocess.Popen(
             argv,
             stdin=subprocess.PIPE,
@@ -128,354 +127,240 @@ class Worker:
             self.process.wait()
 
 
-@dataclass
-class Interpreter:
-    label: str
-    python: str
-    listing: Dict[str, Any]
-
-    @property
-    def jit(self) -> bool:
-        return bool(self.listing["interpreter"]["implementation"] == "PyPy")
-
-
-def list_interpreter(
-    label: str, python: str, args: argparse.Namespace, grid: Grid, results: Path
-) -> Interpreter:
-    """Ask ``python`` what it can run of the selection."""
-    options = ["--variants", args.variants, "--algorithms", args.algorithms]
-    options += ["--modes", args.modes, "--grid", json.dumps(asdict(grid))]
-    if args.pypy_lib:
-        options.append("--pypy-lib")
-    argv, env, cwd = module_command(python, "worker", "list", *options, results=results)
-    done = subprocess.run(argv, capture_output=True, text=True, env=env, cwd=cwd)
-    if done.returncode:
-        raise SystemExit(f"{label} ({python}) cannot list the cases:\n{done.stderr}")
-    return Interpreter(label, python, json.loads(done.stdout))
-
-
 def group_order(key: GroupKey) -> Tuple[int, int, int, str]:
-    mode, algorithm, length, number = key
-    return (MODE_ORDER.index(mode), length * number, number, algorithm)
+    benchmark, algorithm, length, number = key
+    return (BENCHMARKS.index(benchmark), length * number, number, algorithm)
 
 
 @dataclass
 class CaseData:
-    """What the run took of one case under one interpreter."""
+    """What the run took of one case under one mode."""
 
     loops: int = 0
     seconds: float = 0.0  # wall seconds per value, from the first pass
-    prepare_seconds: float = 0.0
+    cost: float = 0.0  # wall seconds of its last pass: preparing and values
     runs: List[Dict[str, Any]] = field(default_factory=list)
+
+    def logs(self) -> Dict[int, float]:
+        """log of its time in each process (pass) that took values."""
+        return {r["pass"]: math.log(stats.time_of(r["values"])) for r in self.runs if r["values"]}
 
 
 class Study:
-    """One run: passes of groups of rounds, the plan of the later passes, the values."""
+    """One run: passes of groups of rounds until the ratios settle or the budget is spent."""
 
     def __init__(
-        self,
-        interpreters: List[Interpreter],
-        settings: Settings,
-        folder: Path,
-        results: Path,
-        log: IO[str],
+        self, columns: List[Column], settings: Settings, folder: Path, results: Path, log: IO[str]
     ) -> None:
-        self.interpreters = interpreters
-        self.settings = settings
-        self.folder = folder
-        self.results = results
-        self.log = log
-        self.data: Dict[str, Dict[str, CaseData]] = {i.label: {} for i in interpreters}
-        groups: Dict[GroupKey, None] = {}
-        for interp in interpreters:
-            for name in interp.listing["cases"]:
-                groups[Case.parse(name).group] = None
-        self.groups = sorted(groups, key=group_order)
-        self.skipped: Dict[str, Dict[str, str]] = {i.label: {} for i in interpreters}
-        self.rounds: Dict[GroupKey, int] = {}
-        self.round_seconds: Dict[GroupKey, float] = {}
-        self.prepare_seconds: Dict[GroupKey, float] = {}
+        self.columns, self.settings, self.results, self.log = columns, settings, results, log
+        self.data: Dict[str, Dict[str, CaseData]] = {c.label: {} for c in columns}
+        self.members: Dict[GroupKey, List[Member]] = {}
+        for column in columns:
+            for name in column.listing["cases"]:
+                self.members.setdefault(Case.parse(name).group, []).append((column.label, name))
+        self.groups = sorted(self.members, key=group_order)
+        self.skipped: Dict[str, Dict[str, str]] = {c.label: {} for c in columns}
+        self.spent = {key: 0.0 for key in self.groups}
+        self.open: Dict[GroupKey, Set[Member]] = {k: set(m) for k, m in self.members.items()}
+        self.passes = {key: 0 for key in self.groups}
+        self.exhausted: Set[GroupKey] = set()
+        self.overhead = {key: 1.0 for key in self.groups}
         self.started = time.perf_counter()
-        self.planned: Optional[float] = None
-        #: The workers' stderr (tracebacks), one file for the run.
+        self.steal: List[float] = []
         self.worker_log = open(folder / "workers.log", "w")  # noqa: SIM115 (closed by run)
 
     def say(self, text: str) -> None:
         self.log.write(text + "\n")
         self.log.flush()
 
-    def cases(self, interp: Interpreter, key: GroupKey) -> List[Case]:
-        cases = [Case.parse(n) for n in interp.listing["cases"]]
-        return [c for c in cases if c.group == key and c.name not in self.skipped[interp.label]]
-
-    def too_slow(self, interp: Interpreter, case: Case) -> Optional[str]:
+    def too_slow(self, label: str, case: Case) -> Optional[str]:
         """Why ``case`` is left out: predicted from a shorter digest to exceed slow_limit."""
         limit = self.settings.slow_limit
         if limit is None or case.mode != "digest":
             return None
         shorter = [
             (c.length, data.seconds / data.loops)
-            for name, data in self.data[interp.label].items()
-            if (c := Case.parse(name)).mode == "digest"
-            and c.algorithm == case.algorithm
-            and c.variant == case.variant
-            and c.length < case.length
-            and data.loops
+            for name, data in self.data[label].items()
+            if (c := Case.parse(name))[:3] == case[:3] and c.length < case.length and data.loops
         ]
         if not shorter:
             return None
         length, seconds = max(shorter)
-        predicted = seconds * case.length / length
+        predicted = seconds * (case.length // 64 + 1) / (length // 64 + 1)  # blocks, padded
         if predicted <= limit:
             return None
         return (
             f"one operation would take about {predicted:.1f} s (from its {length}-byte time); "
-            f"mode default leaves out cases slower than {limit} s per operation"
+            f"this mode of the study leaves out cases slower than {limit} s per operation"
         )
 
+    def todo(self, p: int) -> Dict[GroupKey, Set[Member]]:
+        """What pass ``p`` measures: everything in the first passes, then the unsettled
+        cases of the groups whose next pass fits their share of what is left."""
+        if p < self.settings.passes:
+            return {k: set(self.members[k]) for k in self.groups}
+        budget = self.settings.budget
+        still = [k for k in self.groups if self.open[k] and k not in self.exhausted]
+        closed = sum(s for k, s in self.spent.items() if k not in still)
+        chosen = {}
+        for key in still:
+            share = (budget - closed) / len(still)
+            cases = [self.data[m[0]][m[1]] for m in self.open[key] if m[1] in self.data[m[0]]]
+            cost = sum(c.cost for c in cases) * self.overhead[key]
+            if self.spent[key] + cost <= share:
+                chosen[key] = self.open[key]
+            else:
+                self.exhausted.add(key)
+        return chosen
+
     def run(self) -> Dict[str, Any]:
-        s = self.settings
-        for p in range(s.passes):
+        ticks = cpu_ticks()
+        p = 0
+        while p < self.settings.max_passes:
+            todo = self.todo(p)
+            if not todo:
+                break
+            labels = {m[0] for ms in todo.values() for m in ms}
             workers = {
-                i.label: Worker(i.label, i.python, self.results, self.worker_log)
-                for i in self.interpreters
+                c.label: Worker(c, self.results, self.worker_log)
+                for c in self.columns
+                if c.label in labels
             }
+            before = cpu_ticks()
             try:
                 for key in self.groups:
-                    self.group(p, key, workers)
+                    if key in todo:
+                        self.group(p, key, todo[key], workers)
             finally:
                 for worker in workers.values():
                     worker.close()
-            if p == 0 and s.passes > 1:
-                self.plan()
+            after = cpu_ticks()
+            self.steal.append((after[0] - before[0]) / max(1, after[1] - before[1]))
+            if p + 1 >= self.settings.passes:
+                self.settle()
+            p += 1
         self.worker_log.close()
+        end = cpu_ticks()
+        precision = {}
+        for key in self.groups:
+            precision["/".join(map(str, key))] = {
+                "passes": self.passes[key],
+                "spent_seconds": self.spent[key],
+                "settled": not self.open[key],
+                "unsettled_cases": len(self.open[key]),
+            }
         return {
             "measure_seconds": time.perf_counter() - self.started,
-            "rounds": {"/".join(map(str, k)): r for k, r in self.rounds.items()},
+            "passes": p,
+            "precision": {"target": self.settings.target, "groups": precision},
+            "steal": {
+                "share": (end[0] - ticks[0]) / max(1, end[1] - ticks[1]),
+                "per_pass": self.steal,
+            },
             "skipped": self.skipped,
         }
 
-    def group(self, p: int, key: GroupKey, workers: Dict[str, Worker]) -> None:
-        """Prepare the group's cases under every interpreter, then its rounds."""
+    def settle(self) -> None:
+        """Each group's cases that are in a ratio not yet settled."""
+        for key in self.groups:
+            logs = {
+                m: self.data[m[0]][m[1]].logs()
+                for m in self.members[key]
+                if m[1] in self.data[m[0]]
+            }
+            left: Set[Member] = set()
+            for a, b in pairs([m for m in self.members[key] if m in logs], self.columns):
+                common = sorted(set(logs[a]) & set(logs[b]))
+                if len(common) >= stats.MIN_PROCESSES:
+                    _, half = stats.spread_interval([logs[a][q] - logs[b][q] for q in common])
+                    if math.sinh(half) <= self.settings.target:
+                        continue
+                left.update((a, b))
+            self.open[key] = left
+
+    def group(self, p: int, key: GroupKey, todo: Set[Member], workers: Dict[str, Worker]) -> None:
+        """Prepare the group's cases to measure under every mode, then its rounds."""
         started = time.perf_counter()
-        members: List[Tuple[Interpreter, Case]] = []
-        for interp in self.interpreters:
-            cases = self.cases(interp, key)
-            if p == 0:
-                for case in list(cases):
-                    why = self.too_slow(interp, case)
-                    if why:
-                        self.skipped[interp.label][case.name] = why
-                        cases.remove(case)
+        members: List[Tuple[str, Case]] = []
+        for column in self.columns:
+            cases = [Case.parse(n) for (label, n) in self.members[key] if label == column.label]
+            cases = [c for c in cases if (column.label, c.name) in todo]
+            cases = [c for c in cases if c.name not in self.skipped[column.label]]
+            for case in list(cases) if p == 0 else []:
+                why = self.too_slow(column.label, case)
+                if why:
+                    self.skipped[column.label][case.name] = why
+                    cases.remove(case)
             if not cases:
                 continue
-            entries = [
-                {"name": c.name, "loops": self.data[interp.label].get(c.name, CaseData()).loops}
-                for c in cases
-            ]
-            answer = workers[interp.label].ask(
-                {
-                    "op": "prepare",
-                    "cases": entries,
-                    "min_time": self.settings.min_time,
-                    "jit_warm": list(self.settings.jit_warm),
-                    "clock": self.settings.clock,
-                }
-            )
+            data = self.data[column.label]
+            loops = [{"name": c.name, "loops": data.get(c.name, CaseData()).loops} for c in cases]
+            request = {"op": "prepare", "min_time": self.settings.min_time, "jit": column.jit,
+                       "jit_warm": list(self.settings.jit_warm), "clock": self.settings.clock,
+                       "cases": loops}  # fmt: skip
+            answer = workers[column.label].ask(request)
             for case in cases:
                 got = answer["cases"][case.name]
-                data = self.data[interp.label].setdefault(case.name, CaseData())
-                if p == 0:
-                    data.loops, data.seconds = int(got["loops"]), float(got["seconds"])
-                    data.prepare_seconds = float(got["prepare_seconds"])
+                found = data.setdefault(case.name, CaseData())
+                if not found.loops:
+                    found.loops, found.seconds = int(got["loops"]), float(got["seconds"])
+                found.cost = float(got["prepare_seconds"])
                 run = {"pass": p, "loops": int(got["loops"]), "warmups": got["warmups"]}
-                run.update(settled=bool(got["settled"]), rounds=[], values=[])
-                data.runs.append(run)
-                members.append((interp, case))
+                found.runs.append(
+                    {**run, "warmed": bool(got["warmed"]), "rounds": [], "values": []}
+                )
+                members.append((column.label, case))
         if not members:
             return
-        prepared = time.perf_counter()
-        rounds = self.settings.min_rounds if p == 0 else self.rounds.get(key, 1)
         variants = list(dict.fromkeys(case.variant for _, case in members))
-        labels = [i.label for i in self.interpreters]
-        for r in range(rounds):
+        labels = [c.label for c in self.columns]
+        for r in range(self.settings.rounds):
             order = variants if r % 2 == 0 else variants[::-1]
             turn = labels[r % len(labels) :] + labels[: r % len(labels)]
             for variant in order:
                 for label in turn:
-                    for interp, case in members:
-                        if interp.label == label and case.variant == variant:
+                    for at, case in members:
+                        if at == label and case.variant == variant:
                             answer = workers[label].ask({"op": "value", "case": case.name})
-                            run = self.data[label][case.name].runs[-1]
-                            run["rounds"].append(r)
-                            run["values"].append(float(answer["value"]))
-        ended = time.perf_counter()
-        if p == 0:
-            self.round_seconds[key] = (ended - prepared) / rounds
-            self.prepare_seconds[key] = sum(
-                self.data[i.label][c.name].seconds
-                if not i.jit
-                else self.data[i.label][c.name].prepare_seconds
-                for i, c in members
-            )
-        mode, algorithm, length, number = key
+                            found = self.data[label][case.name]
+                            found.cost += float(answer["wall"])
+                            found.runs[-1]["rounds"].append(r)
+                            found.runs[-1]["values"].append(float(answer["value"]))
+        self.passes[key] += 1
+        took = time.perf_counter() - started
+        # The pass's wall time, or what the workers report if more (synthetic workers); the
+        # talking between conductor and workers is a part of it (a large one on a busy machine).
+        reported = sum(self.data[label][case.name].cost for label, case in members)
+        self.spent[key] += max(took, reported)
+        self.overhead[key] = max(1.0, took / reported) if reported else 1.0
+        benchmark, algorithm, length, number = key
         size = f"{length} B" + (f" x {number}" if number > 1 else "")
-        elapsed = duration(time.perf_counter() - self.started)
-        left = ""
-        if self.planned is not None:
-            left = f", ~{duration(max(0.0, self.planned - (ended - self.started)))} left"
         self.say(
-            f"[pass {p + 1}/{self.settings.passes}, {elapsed}{left}] {mode} {algorithm} {size}: "
-            f"{len(members)} cases, {rounds} rounds in {ended - started:.1f} s"
-        )
-
-    def plan(self) -> None:
-        """Share what is left of the budget among the groups of the later passes.
-
-        Every group gets about the same time per pass, in whole rounds between
-        ``min_rounds`` and ``max_rounds``: water-filling on the time per group.
-        """
-        s = self.settings
-        later = s.passes - 1
-        elapsed = time.perf_counter() - self.started
-        left = s.budget * len(self.interpreters) - elapsed
-        left -= later * sum(self.prepare_seconds.values())
-        costs = {k: max(c, 1e-6) for k, c in self.round_seconds.items()}
-
-        def rounds_at(share: float) -> Dict[GroupKey, int]:
-            return {
-                k: max(s.min_rounds, min(s.max_rounds, math.floor(share / c)))
-                for k, c in costs.items()
-            }
-
-        def spent(share: float) -> float:
-            return later * sum(r * costs[k] for k, r in rounds_at(share).items())
-
-        low, high = 0.0, max(costs.values()) * s.max_rounds
-        for _ in range(50):
-            middle = (low + high) / 2
-            low, high = (middle, high) if spent(middle) <= left else (low, middle)
-        self.rounds = rounds_at(low)
-        self.planned = elapsed + spent(low) + later * sum(self.prepare_seconds.values())
-        self.say(
-            f"calibrated in {duration(elapsed)}; {later} more passes planned, "
-            f"~{duration(self.planned - elapsed)}: "
-            f"{min(self.rounds.values())}-{max(self.rounds.values())} rounds per group and pass"
+            f"[pass {p + 1}, {duration(time.perf_counter() - self.started)}] {benchmark} "
+            f"{algorithm} {size}: {len(members)} cases, {self.settings.rounds} rounds, {took:.1f} s"
         )
 
     def values_json(self) -> Dict[str, Any]:
-        return {
-            label: {name: asdict(data) for name, data in cases.items()}
-            for label, cases in self.data.items()
-        }
+        return {k: {n: asdict(d) for n, d in cases.items()} for k, cases in self.data.items()}
 
 
-def pyperf_files(folder: Path, study: Dict[str, Any], values: Dict[str, Any]) -> Dict[str, str]:
-    """One pyperf suite per interpreter, ``<label>.json``: one run per pass of each case."""
-    try:
-        import pyperf
-    except ImportError:
-        return {}
-    written: Dict[str, str] = {}
-    for label, cases in values.items():
-        metadata_base = dict(study["interpreters"][label].get("metadata") or {})
-        benchmarks = []
-        for name, data in cases.items():
-            case = Case.parse(name)
-            runs = []
-            for run in data["runs"]:
-                if not run["values"]:
-                    continue
-                metadata = dict(metadata_base)
-                metadata.update(
-                    name=name,
-                    loops=run["loops"],
-                    unit="second",
-                    variant=case.variant,
-                    algorithm=case.algorithm,
-                    mode=case.mode,
-                    length=case.length,
-                    study_pass=run["pass"],
-                )
-                warmups = [tuple(w) for w in run["warmups"]] or None
-                runs.append(
-                    pyperf.Run(
-                        run["values"], warmups=warmups, metadata=metadata, collect_metadata=False
-                    )
-                )
-            if runs:
-                benchmarks.append(pyperf.Benchmark(runs))
-        if benchmarks:
-            path = folder / f"{label}.json"
-            pyperf.BenchmarkSuite(benchmarks).dump(str(path), replace=True)
-            written[label] = path.name
-    return written
-
-
-def parse_pythons(values: Sequence[str]) -> Dict[str, str]:
-    """``LABEL=PATH`` options; none: the running interpreter."""
-    if not values:
-        return {interpreter_label(): sys.executable}
-    pythons = {}
-    for value in values:
-        label, sep, path = value.partition("=")
-        if not sep:
-            raise SystemExit(f"--python wants LABEL=PATH, got {value!r}")
-        pythons[label] = path
-    return pythons
-
-
-def arguments(argv: Sequence[str]) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(
-        description=(__doc__ or "").splitlines()[0],
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-        epilog="modes: "
-        + "; ".join(
-            f"{name}: {s.passes} passes, {s.budget:.0f} s of measuring per interpreter"
-            for name, s in SETTINGS.items()
-        ),
-    )
-    parser.add_argument(
-        "--python", action="append", default=[], help="LABEL=PATH of an interpreter (repeat)"
-    )
-    parser.add_argument("--interpreters", default="", help="labels to run, comma-separated")
-    parser.add_argument("--variants", default="", help="names or globs (default: all)")
-    parser.add_argument("--pypy-lib", action="store_true", help="add PyPy's _md5/_sha256 row")
-    parser.add_argument("--algorithms", default="md5,sha256")
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--benchmarks", default=",".join(BENCHMARKS), help="JMH's benchmarks")
     parser.add_argument("--lengths", default="", help="bytes, comma-separated")
-    parser.add_argument("--modes", default=",".join(MODE_ORDER), help="benchmark modes")
+    parser.add_argument("--pypy-lib", action="store_true", help="add PyPy's _md5/_sha256 row")
     parser.add_argument("--mode", choices=sorted(SETTINGS), default="default")
-    parser.add_argument("--passes", type=int, help="override the mode's passes")
-    parser.add_argument("--budget", type=float, help="seconds of measuring per interpreter")
+    parser.add_argument("--passes", type=int, help="override the mode's (least) passes")
+    parser.add_argument("--budget", type=float, help="seconds of measuring in all")
     parser.add_argument("--clock", choices=("cpu", "wall"), help="cpu (default) or wall time")
-    parser.add_argument("--results", type=Path, default=RESULTS, help="the results folder")
     parser.add_argument("--no-report", action="store_true", help="measure only")
-    parser.add_argument(
-        "--envs",
-        type=Path,
-        default=RESULTS / "envs",
-        help="where nox's bench_env records each environment (build times go in the report)",
-    )
-    return parser.parse_args(argv)
 
 
-def builds(envs: Path, labels: Sequence[str]) -> Dict[str, Any]:
-    """What the build of each interpreter's environment recorded of its times (setup.py)."""
-    found: Dict[str, Any] = {}
-    for label in labels:
-        record = envs / f"{label}.json"
-        if record.exists():
-            build = json.loads(record.read_text()).get("build")
-            if build:
-                found[label] = build
-    return found
-
-
-def main(argv: Sequence[str]) -> int:
-    args = arguments(argv)
+def settings_of(args: argparse.Namespace) -> Settings:
     settings = SETTINGS[args.mode]
     if args.passes:
-        settings = replace(settings, passes=args.passes)
+        settings = replace(
+            settings, passes=args.passes, max_passes=max(args.passes, settings.max_passes)
+        )
     if args.budget:
         settings = replace(settings, budget=args.budget)
     if args.clock:
@@ -483,67 +368,73 @@ def main(argv: Sequence[str]) -> int:
     if args.lengths:
         lengths = tuple(int(n) for n in args.lengths.split(","))
         settings = replace(settings, grid=replace(settings.grid, lengths=lengths))
-    pythons = parse_pythons(args.python)
-    if args.interpreters:
-        wanted = [x.strip() for x in args.interpreters.split(",") if x.strip()]
-        missing = [label for label in wanted if label not in pythons]
-        if missing:
-            raise SystemExit(f"no environment for {missing}; have {sorted(pythons)}")
-        pythons = {label: pythons[label] for label in wanted}
+    return settings
+
+
+def builds(envs: Path, labels: Sequence[str]) -> Dict[str, Any]:
+    """What the build of each interpreter's environment recorded of its times."""
+    found: Dict[str, Any] = {}
+    for label in labels:
+        record = envs / f"{label}.json"
+        if record.exists() and json.loads(record.read_text()).get("build"):
+            found[label] = json.loads(record.read_text())["build"]
+    return found
+
+
+def run(args: argparse.Namespace, columns: List[Column]) -> Path:
+    """Measure ``columns`` as ``args`` say; the run's folder."""
+    settings = settings_of(args)
     started = time.time()
-    folder = args.results / "bench" / stamp()
+    folder: Path = args.results / "bench" / stamp()
     folder.mkdir(parents=True, exist_ok=True)
     log = sys.stdout
-    interpreters = [
-        list_interpreter(label, python, args, settings.grid, args.results)
-        for label, python in pythons.items()
-    ]
-    count = sum(len(i.listing["cases"]) for i in interpreters)
+    for column in columns:
+        column.list(args, settings.grid, args.results)
+    count = sum(len(c.listing["cases"]) for c in columns)
     log.write(
-        f"bench: {len(interpreters)} interpreters ({', '.join(pythons)}), {count} cases, "
-        f"mode {args.mode} ({settings.passes} passes, ~{duration(settings.budget * len(pythons))} "
-        f"of measuring), {cpu_label()}\n  results: {folder}\n"
+        f"bench: {len(columns)} modes ({', '.join(c.label for c in columns)}), {count} cases, "
+        f"mode {args.mode} (at least {settings.passes} passes, at most "
+        f"~{duration(settings.budget)} of measuring), {cpu_label()}\n"
+        f"  results: {folder}\n"
     )
-    for interp in interpreters:
-        for name, info in interp.listing["variants"].items():
+    for column in columns:
+        for name, info in column.listing["variants"].items():
             if info["unavailable"]:
-                log.write(f"  {interp.label}: {name} unavailable: {info['unavailable']}\n")
-    study = Study(interpreters, settings, folder, args.results, log)
+                log.write(f"  {column.label}: {name} unavailable: {info['unavailable']}\n")
+    study = Study(columns, settings, folder, args.results, log)
     outcome = study.run()
     values = study.values_json()
     record: Dict[str, Any] = {
         "mode": args.mode,
         "settings": asdict(settings),
-        "arguments": list(argv),
         "cpu": cpu_label(),
         "started": time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(started)),
         "wall_seconds": time.time() - started,
         **outcome,
-        "builds": builds(args.envs, [i.label for i in interpreters]),
+        "builds": builds(args.results / "envs", sorted({c.mode.interpreter for c in columns})),
         "interpreters": {
-            i.label: {
-                "python": i.python,
-                **i.listing["interpreter"],
-                "variants": i.listing["variants"],
-                "batch": i.listing["batch"],
-                "metadata": i.listing["metadata"],
+            c.label: {
+                "python": c.python,
+                "mode": c.record(),
+                **c.listing["interpreter"],
+                "variants": c.listing["variants"],
+                "batch": c.listing["batch"],
+                "metadata": c.listing["metadata"],
             }
-            for i in interpreters
+            for c in columns
         },
     }
     (folder / "values.json").write_text(json.dumps(values))
-    files = pyperf_files(folder, record, values)
-    for label, name in files.items():
+    for label, name in worker.pyperf_files(folder, record, values).items():
         record["interpreters"][label]["file"] = name
     (folder / "study.json").write_text(json.dumps(record, indent=1))
+    settled = sum(1 for g in outcome["precision"]["groups"].values() if g["settled"])
     log.write(
-        f"measured in {duration(outcome['measure_seconds'])}; pyperf JSON: "
-        f"{', '.join(files.values()) or 'none (pyperf is not installed here)'}\n"
+        f"measured in {duration(outcome['measure_seconds'])}, {outcome['passes']} passes; "
+        f"{settled} of {len(study.groups)} groups settled; steal {outcome['steal']['share']:.2%}\n"
     )
-    if not args.no_report:
-        report.main([str(folder)])
-    return 0
+    return folder
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    sys.exit("the study runs as: python -m bench run ... (python -m bench run --help)")

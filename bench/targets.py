@@ -25,6 +25,7 @@ import glob
 import importlib
 import importlib.util
 import sys
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
@@ -37,31 +38,20 @@ REFERENCES = (HASHLIB, BUILTIN, PYPY_LIB)
 PYPY_LIB_GLOBS = ("/usr/lib/pypy3*/", "/usr/lib/pypy3*/lib_pypy/", "/opt/pypy*/lib_pypy/")
 
 
+@dataclass
 class Target:
     """One row: its constructors and block functions here, or why it cannot run here."""
 
-    def __init__(
-        self,
-        name: str,
-        kind: str,
-        description: str,
-        algorithms: Sequence[str] = ALGORITHMS,
-        constructors: Optional[Dict[str, Callable[..., Any]]] = None,
-        compress: Optional[Dict[str, Callable[..., Any]]] = None,
-        details: str = "",
-        unavailable: Optional[str] = None,
-        twin: Optional[Tuple[str, str, str]] = None,
-    ) -> None:
-        self.name = name
-        self.kind = kind
-        self.description = description
-        self.algorithms = tuple(algorithms)
-        self.constructors = constructors or {}
-        self.compress = compress or {}
-        self.details = details
-        self.unavailable = unavailable
-        #: A compiled twin's (source, compiler, annotations), from the catalog.
-        self.twin = twin
+    name: str
+    kind: str
+    description: str
+    algorithms: Sequence[str] = ALGORITHMS
+    constructors: Dict[str, Callable[..., Any]] = field(default_factory=dict)
+    compress: Dict[str, Callable[..., Any]] = field(default_factory=dict)
+    details: str = ""
+    unavailable: Optional[str] = None
+    #: A compiled twin's (source, compiler, annotations), from the catalog.
+    twin: Optional[Tuple[str, str, str]] = None
 
     def info(self) -> Dict[str, Any]:
         """What the study's JSON records of it."""
@@ -86,11 +76,11 @@ def registered() -> List[str]:
     return registry.names()
 
 
-def select(patterns: Sequence[str], pypy_lib: bool = False) -> List[str]:
+def select(patterns: Sequence[str], pypy_lib: bool = False, references: bool = True) -> List[str]:
     """The names matching ``patterns`` (names or globs; empty: all), with the references.
 
-    The order is the registry's, then ``hashlib`` and ``builtin`` (always), then
-    ``pypy-lib`` if asked for (by ``pypy_lib`` or by naming it).
+    The order is the registry's, then ``hashlib`` and ``builtin`` (unless not
+    ``references``), then ``pypy-lib`` if asked for (by ``pypy_lib`` or by naming it).
     """
     known = registered()
     if patterns:
@@ -100,7 +90,8 @@ def select(patterns: Sequence[str], pypy_lib: bool = False) -> List[str]:
         chosen = [n for n in known if any(fnmatch.fnmatchcase(n, p) for p in patterns)]
     else:
         chosen = list(known)
-    chosen += [HASHLIB, BUILTIN]
+    if references:
+        chosen += [HASHLIB, BUILTIN]
     if pypy_lib or PYPY_LIB in patterns:
         chosen.append(PYPY_LIB)
     return chosen

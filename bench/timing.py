@@ -117,7 +117,7 @@ class Timed:
         self.last_jit_events = 0
         #: Under a JIT: whether warm-up ended with the JIT quiet, and its
         #: activity while values were taken.
-        self.settled = True
+        self.warmed = True
         self.jit_events = 0
 
     def call(self, loops: int) -> float:
@@ -172,31 +172,35 @@ class Timed:
             spent = self.elapsed - started
             if spent < shortest or len(history) < 2 * WINDOW or quiet < WINDOW:
                 if spent >= longest:
-                    self.settled = False
+                    self.warmed = False
                     return
                 continue
             last, before = history[-WINDOW:], history[-2 * WINDOW : -WINDOW]
             if statistics.median(last) >= statistics.median(before) * (1 - DRIFT):
                 return
             if spent >= longest:
-                self.settled = False
+                self.warmed = False
                 return
 
     def prepare(
-        self, min_time: float, jit_warm: Sequence[float] = JIT_WARM, loops: Optional[int] = None
+        self,
+        min_time: float,
+        jit_warm: Sequence[float] = JIT_WARM,
+        loops: Optional[int] = None,
+        jit: bool = PYPY,
     ) -> None:
         """Calibrate (or take ``loops`` as known) and warm up, as fits the interpreter.
 
-        With known loops, CPython gets one warm-up value; under a JIT, values
-        until it settles.
+        With known loops, one warm-up value; under a tracing JIT (PyPy, unless
+        run with ``--jit off``), values until it settles.
         """
         if loops:
             self.loops = loops
-            if not PYPY:
+            if not jit:
                 self.warm_up(1)
         else:
             self.calibrate(min_time)
-        if PYPY:
+        if jit:
             self.settle(min_time, jit_warm)
 
     def call_seconds(self) -> float:
@@ -221,8 +225,8 @@ def measure(
 ) -> Dict[str, Timed]:
     """Each zero-argument callable timed, values interleaved round by round.
 
-    For the quick comparisons (``compare``, ``tricks``, ``native_targets``,
-    ``bytecode``): one process, medians or paired ratios of the values. A fast
+    For the quick comparisons (``compare``, ``bytecode``): one process,
+    medians or paired ratios of the values. A fast
     candidate runs many times per value (the loops), as pyperf does: on this
     machine the first call into C after a stretch of other work pays tens of
     microseconds of cold caches, which would swamp a single short call.

@@ -5,7 +5,7 @@
 
 ``serve`` answers the conductor (``bench.study``), one request per line:
 
-``{"op": "prepare", "cases": [{"name": ..., "loops": null}], "min_time": ..., ...}``
+``{"op": "prepare", "cases": [{"name": ..., "loops": null}], "min_time": ..., "jit": ...}``
     load the cases, check that each computes the right digest, calibrate (or
     take the known loops) and warm up; answers each case's loops, seconds per
     value and warm-ups;
@@ -13,6 +13,8 @@
     take one value of a prepared case: seconds per operation;
 ``{"op": "quit"}``
     end.
+
+``pyperf_files`` writes the values of a run as pyperf's JSON, one suite per mode.
 
 The conductor asks for one value at a time, of every case of a group under
 every interpreter in turn, so that values of two variants, or of one variant
@@ -25,9 +27,10 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from pathlib import Path
 from typing import IO, Any, Dict, List, Optional, Sequence
 
-from bench import targets
+from bench import targets, timing
 from bench.cases import Case, Grid, batch_api, check, enumerate_cases, make_timer
 from bench.machine import interpreter_info
 from bench.targets import Target
@@ -50,9 +53,42 @@ def pyperf_metadata() -> Dict[str, Any]:
     return metadata
 
 
+def pyperf_files(folder: Path, study: Dict[str, Any], values: Dict[str, Any]) -> Dict[str, str]:
+    """One pyperf suite per mode, ``<label>.json``: one run per pass of each case."""
+    try:
+        import pyperf
+    except ImportError:
+        return {}
+    written: Dict[str, str] = {}
+    for label, cases in values.items():
+        base = dict(study["interpreters"][label].get("metadata") or {})
+        benchmarks = []
+        for name, data in cases.items():
+            case = Case.parse(name)
+            meta = {"name": name, "unit": "second", "variant": case.variant, "mode": case.mode,
+                    "algorithm": case.algorithm, "length": case.length}  # fmt: skip
+            runs = [
+                pyperf.Run(
+                    run["values"],
+                    warmups=[tuple(w) for w in run["warmups"]] or None,
+                    metadata={**base, **meta, "loops": run["loops"], "study_pass": run["pass"]},
+                    collect_metadata=False,
+                )
+                for run in data["runs"]
+                if run["values"]
+            ]
+            if runs:
+                benchmarks.append(pyperf.Benchmark(runs))
+        if benchmarks:
+            path = folder / f"{label}.json"
+            pyperf.BenchmarkSuite(benchmarks).dump(str(path), replace=True)
+            written[label] = path.name
+    return written
+
+
 def listing(args: argparse.Namespace) -> Dict[str, Any]:
     """What this interpreter can run of the selection, as JSON for the conductor."""
-    names = targets.select(_csv(args.variants), pypy_lib=args.pypy_lib)
+    names = targets.select(_csv(args.variants), args.pypy_lib, not args.no_references)
     loaded = [targets.load(name) for name in names]
     grid = Grid(**json.loads(args.grid)) if args.grid else Grid()
     cases = enumerate_cases(loaded, _csv(args.algorithms), grid, _csv(args.modes))
@@ -89,14 +125,15 @@ class Server:
                 raise RuntimeError(f"{case.name}: {target.unavailable}")
             check(case, target)
             t = Timed(case.name, make_timer(case, target, clock))
-            t.prepare(float(request["min_time"]), request["jit_warm"], entry.get("loops"))
+            jit = bool(request.get("jit", timing.PYPY))
+            t.prepare(float(request["min_time"]), request["jit_warm"], entry.get("loops"), jit)
             self.timed[case.name] = t
             answer[case.name] = {
                 "loops": t.loops,
                 "seconds": t.last_wall,  # wall seconds of one value at these loops
                 "prepare_seconds": t.elapsed,
                 "warmups": t.warmups,
-                "settled": t.settled,
+                "warmed": t.warmed,
             }
         return {"cases": answer}
 
@@ -129,6 +166,7 @@ def main(argv: Sequence[str]) -> int:
     lister.add_argument("--modes", default="digest,getAndDigest,block,batch")
     lister.add_argument("--grid", default="", help="cases.Grid's fields as JSON")
     lister.add_argument("--pypy-lib", action="store_true")
+    lister.add_argument("--no-references", action="store_true", help="no hashlib/builtin rows")
     commands.add_parser("serve", help="answer the conductor's requests on stdin")
     args = parser.parse_args(argv)
     if args.command == "list":

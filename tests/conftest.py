@@ -19,15 +19,16 @@ import pytest
 
 from variants import registry
 from variants._shell import Constructor
+from variants.native import Bridge
 
 __all__ = [
     "BRIDGES",
     "SOURCE_ROOT",
     "Constructor",
+    "bridge_module",
     "jdk_pattern",
     "load_or_skip",
     "pairs",
-    "provider",
     "run_in_threads",
     "source_tool",
 ]
@@ -88,9 +89,9 @@ def kernels_not_run() -> List[str]:
     for name in ("native", "native-cffi"):
         if name not in registry.loaded():
             continue
-        provider = registry.load(name).modules[0]
-        ran = provider.ran()
-        for core, kernels in provider.kernels().items():
+        bridge = _bridge(name)
+        ran = bridge.ran()
+        for core, kernels in bridge.kernels().items():
             missing += [
                 f"{name}: {core} kernel {k.id} ({k.name})"
                 for k in kernels
@@ -115,9 +116,15 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         reporter.write_line("")
         for name in ("native", "native-cffi"):
             if name in registry.loaded():
-                ran = registry.load(name).modules[0].ran()
+                ran = _bridge(name).ran()
                 kernels = "; ".join(f"{core}: {', '.join(ids)}" for core, ids in ran.items())
                 reporter.write_line(f"{name} kernels run: {kernels}")
+
+
+def _bridge(name: str) -> Bridge:
+    bridge = registry.load(name).bridge
+    assert bridge is not None, f"{name} has no native bridge"
+    return bridge
 
 
 def pairs() -> List[Tuple[str, str]]:
@@ -129,12 +136,13 @@ def pairs() -> List[Tuple[str, str]]:
 BRIDGES = [v.name for v in registry.VARIANTS if v.kind == "native"]
 
 
-def provider(name: str) -> ModuleType:
-    """The module behind a native variant, or a skip (a failure where it is required)."""
-    load_or_skip(name)
-    module = registry.variant(name).provider
-    assert module is not None
-    return importlib.import_module(module)
+def bridge_module(name: str) -> ModuleType:
+    """The bridge module behind a native variant, to test the module itself beyond the
+    ``Bridge`` protocol (``Loaded.bridge``); or a skip (a failure where it is required)."""
+    module = load_or_skip(name).bridge
+    assert module is not None, f"{name} has no native bridge"
+    assert isinstance(module, ModuleType)
+    return module
 
 
 def load_or_skip(name: str) -> registry.Loaded:

@@ -146,7 +146,12 @@ def test_a_worker_with_a_wrong_digest_refuses_to_measure(monkeypatch: pytest.Mon
 
 def test_the_listing_says_what_runs_here() -> None:
     args = argparse.Namespace(
-        variants="helpers,native", algorithms="md5", modes="digest", grid="", pypy_lib=False
+        variants="helpers,native",
+        algorithms="md5",
+        modes="digest",
+        grid="",
+        pypy_lib=False,
+        no_references=False,
     )
     listing = worker.listing(args)
     assert "digest/md5/hashlib/64" in listing["cases"]
@@ -199,7 +204,7 @@ def test_a_noisy_ratio_has_a_wider_interval() -> None:
     one = {(0, r): 1.0 for r in range(20)}
     tight, wide = stats.ratio(steady, one), stats.ratio(noisy, one)
     assert tight is not None and wide is not None
-    assert tight.spread == 0 < wide.spread
+    assert tight.half_width == 0 < wide.half_width
     assert stats.ratio({}, one) is None
 
 

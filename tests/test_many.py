@@ -7,17 +7,21 @@ result is a hashlib list comprehension's.
 
 from __future__ import annotations
 
+import errno
 import hashlib
+import os
 import random
+from pathlib import Path
 from types import ModuleType
 from typing import Any, Iterator, List
 
 import pytest
 
 import variants
-from variants import registry
+from variants import _many, registry
+from variants.native import Bridge
 
-from conftest import BRIDGES, jdk_pattern, provider
+from conftest import BRIDGES, bridge_module, jdk_pattern, load_or_skip
 
 ALGORITHMS = ["md5", "sha224", "sha256"]
 #: Batch sizes around every lane count a kernel has (8, 16, 32; 2 and 4 on AArch64).
@@ -47,9 +51,17 @@ def test_every_variant_agrees_with_hashlib(loaded: registry.Loaded) -> None:
 
 
 @pytest.fixture(scope="module", params=BRIDGES)
-def bridge(request: pytest.FixtureRequest) -> ModuleType:
-    """The provider module of each native variant (each bridge)."""
-    return provider(request.param)
+def bridge(request: pytest.FixtureRequest) -> Bridge:
+    """The bridge of each native variant, as ``Loaded.bridge`` gives it."""
+    bridge = load_or_skip(request.param).bridge
+    assert bridge is not None
+    return bridge
+
+
+@pytest.fixture(scope="module", params=BRIDGES)
+def module(request: pytest.FixtureRequest) -> ModuleType:
+    """The bridge module of each native variant, to force its many-kernels."""
+    return bridge_module(request.param)
 
 
 def kernel_ids(bridge: ModuleType, algorithm: str) -> List[str]:
@@ -58,39 +70,39 @@ def kernel_ids(bridge: ModuleType, algorithm: str) -> List[str]:
 
 
 @pytest.mark.parametrize("algorithm", ALGORITHMS)
-def test_every_many_kernel_on_every_batch_shape(bridge: ModuleType, algorithm: str) -> None:
+def test_every_many_kernel_on_every_batch_shape(module: ModuleType, algorithm: str) -> None:
     """Batch sizes around the lane counts; mixed, equal and padding-edge lengths."""
     shapes = {
         "mixed": [mixed(count, seed=count) for count in COUNTS],
         "equal": [[jdk_pattern(length)] * 40 for length in (0, 1, 55, 56, 63, 64, 65, 119, 128)],
         "growing": [[jdk_pattern(n) for n in range(300)]],
     }
-    for kernel in kernel_ids(bridge, algorithm):
+    for kernel in kernel_ids(module, algorithm):
         for name, batches in shapes.items():
             for messages in batches:
-                got = bridge.digest_many_with(kernel, algorithm, messages)
+                got = module.digest_many_with(kernel, algorithm, messages)
                 assert got == expected(algorithm, messages), (kernel, name, len(messages))
 
 
 @pytest.mark.parametrize("algorithm", ["md5", "sha256"])
-def test_long_and_short_messages_together(bridge: ModuleType, algorithm: str) -> None:
+def test_long_and_short_messages_together(module: ModuleType, algorithm: str) -> None:
     """Random lengths up to 1 MiB: lanes finish at different times and take the next message."""
     rng = random.Random(7)
     data = jdk_pattern((1 << 20) + 64)
     messages = [data[rng.randrange(64) :][: rng.choice([0, 5, 64, 1000, 70000, 1 << 20])]]
     messages += [data[: rng.randrange(1 << 20)] for _ in range(12)] + mixed(50)
     rng.shuffle(messages)
-    for kernel in kernel_ids(bridge, algorithm):
-        assert bridge.digest_many_with(kernel, algorithm, messages) == expected(algorithm, messages)
+    for kernel in kernel_ids(module, algorithm):
+        assert module.digest_many_with(kernel, algorithm, messages) == expected(algorithm, messages)
 
 
 @pytest.mark.parametrize("threads", [0, 1, 2, 3, 7])
-def test_threads_give_the_same_list(bridge: ModuleType, threads: int) -> None:
+def test_threads_give_the_same_list(module: ModuleType, threads: int) -> None:
     messages = mixed(500, longest=5000) + [jdk_pattern(300_000)] * 3
     for algorithm in ALGORITHMS:
         digests = expected(algorithm, messages)
         count = threads or 2
-        assert bridge.digest_many_with(None, algorithm, messages, False, count) == digests
+        assert module.digest_many_with(None, algorithm, messages, False, count) == digests
 
 
 def test_buffers_of_every_kind(loaded: registry.Loaded) -> None:
@@ -157,7 +169,7 @@ def test_the_drop_in_has_them() -> None:
         assert getattr(variants, f"{algorithm}_many")(messages) == digests
 
 
-def test_streams_through_the_lanes(bridge: ModuleType) -> None:
+def test_streams_through_the_lanes(bridge: Bridge) -> None:
     """absorb_many: several objects, each fed its own chunks, as update() would feed them."""
     rng = random.Random(3)
     data = jdk_pattern(400_000)
@@ -177,3 +189,31 @@ def test_streams_through_the_lanes(bridge: ModuleType) -> None:
         bridge.absorb_many([md5, bridge.constructors()["sha256"]()], [b"a", b"b"])
     with pytest.raises(TypeError, match=r"chunks\[1\]"):
         bridge.absorb_many([md5, bridge.constructors()["md5"]()], [b"a", "text"])
+    with pytest.raises(TypeError, match=r"hashes\[1\] is not a native hash object"):
+        bridge.absorb_many([md5, hashlib.md5()], [b"a", b"b"])
+
+
+@pytest.mark.parametrize("algorithm", ALGORITHMS)
+def test_digest_files_reads_small_regular_files(
+    bridge: Bridge, algorithm: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """digest_files: a digest for each small regular file, an errno for one that cannot be
+    opened, None for the rest (too large, not a regular file), in the order of the names."""
+    monkeypatch.setattr(_many, "BATCH_BYTES", 250)  # several batches (the Python reader)
+    sizes = [0, 1, 64, 99, 100, 101, 3, 100]
+    for i, size in enumerate(sizes):
+        (tmp_path / str(i)).write_bytes(jdk_pattern(size + i)[i:])
+    (tmp_path / "folder").mkdir()
+    names = [os.fsencode(tmp_path / n) for n in ["0", "folder", "1", "missing", *"234567"]]
+    for threads in (1, 2):
+        got = bridge.digest_files(algorithm, names, 100, threads)
+        want: List[object] = []
+        for name in names:
+            path = Path(os.fsdecode(name))
+            if not path.exists():
+                want.append(errno.ENOENT)
+            elif path.is_file() and path.stat().st_size <= 100:
+                want.append(hashlib.new(algorithm, path.read_bytes()).digest())
+            else:
+                want.append(None)
+        assert got == want

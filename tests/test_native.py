@@ -30,7 +30,7 @@ from variants._shell import ALGORITHMS as SPECS
 from variants.helpers import md5 as helpers_md5
 from variants.helpers import sha256 as helpers_sha256
 
-from conftest import BRIDGES, jdk_pattern, provider, run_in_threads
+from conftest import BRIDGES, bridge_module, jdk_pattern, run_in_threads
 
 ALGORITHMS = ["md5", "sha224", "sha256"]
 IV = {core: SPECS[core].iv for core in ("md5", "sha256")}
@@ -47,15 +47,15 @@ FREE_THREADED = bool(sysconfig.get_config_var("Py_GIL_DISABLED"))
 
 @pytest.fixture(scope="module", params=BRIDGES)
 def native(request: pytest.FixtureRequest) -> ModuleType:
-    """The provider module of each native variant (each bridge)."""
-    return provider(request.param)
+    """The bridge module of each native variant."""
+    return bridge_module(request.param)
 
 
 @pytest.fixture(scope="module")
 def cffi_bridge() -> ModuleType:
     """The cffi wrapper: ``native`` on PyPy, ``native-cffi`` on CPython."""
     name = "native-cffi" if CPYTHON else "native"
-    module = provider(name)
+    module = bridge_module(name)
     assert module.__name__ == "variants.native.cffi_wrapper"
     return module
 
@@ -65,7 +65,7 @@ def capi() -> ModuleType:
     """The C-API bridge (CPython only)."""
     if not CPYTHON:
         pytest.skip("the C-API bridge is CPython's")
-    module = provider("native")
+    module = bridge_module("native")
     assert module.__name__ == "variants.native.capi"
     return module
 
@@ -105,7 +105,7 @@ def test_describe_names_the_chosen_kernels(native: ModuleType) -> None:
     chosen = native.kernel()
     assert list(chosen) == CORES
     assert native.describe() == ", ".join(f"{core}: {chosen[core]}" for core in CORES)
-    names = [n for n in BRIDGES if registry.variant(n).provider == native.__name__]
+    names = [n for n in BRIDGES if registry.variant(n).bridge == native.__name__]
     assert registry.load(names[0]).details == native.describe()
     for core, kernels in native.kernels().items():
         assert kernels[0].id == "portable" and kernels[0].usable  # the fallback, everywhere
@@ -505,11 +505,15 @@ def rss_kib() -> int:
     raise AssertionError("no VmRSS")
 
 
-@pytest.mark.skipif(not os.path.exists("/proc/self/status"), reason="reads /proc")
-@pytest.mark.skipif(
-    "asan" in os.environ.get("LD_PRELOAD", ""),
-    reason="AddressSanitizer holds freed memory in quarantine; it checks memory itself",
+#: A test that reads how much memory the process holds (see rss_kib).
+leak_check = pytest.mark.skipif(
+    not os.path.exists("/proc/self/status")
+    or "asan" in os.environ.get("LD_PRELOAD", ""),  # ASan holds freed memory in quarantine
+    reason="reads /proc, and not under AddressSanitizer (which checks memory itself)",
 )
+
+
+@leak_check
 def test_a_million_objects_leak_nothing(native: ModuleType) -> None:
     """Constructions, updates, copies and digests, a million in all: the memory stays flat."""
     md5, sha256 = native.md5, native.sha256
@@ -556,9 +560,9 @@ def test_registered_first_so_the_drop_in_prefers_it() -> None:
     assert registry.names()[0] == "native"
     assert entry.kind == "native"
     expected = "variants.native.capi" if CPYTHON else "variants.native.cffi_wrapper"
-    assert entry.provider == expected
+    assert entry.bridge == expected
     assert set(entry.algorithms) == set(ALGORITHMS)
-    native = provider("native")
+    native = bridge_module("native")
     if not os.environ.get(registry.DEFAULT_ENV):
         import variants
 
@@ -569,7 +573,7 @@ def test_registered_first_so_the_drop_in_prefers_it() -> None:
 
 def test_cffi_bridge_is_a_variant_of_its_own_on_cpython() -> None:
     entry = registry.variant("native-cffi")
-    assert entry.provider == "variants.native.cffi_wrapper"
+    assert entry.bridge == "variants.native.cffi_wrapper"
     reason = entry.unsupported()
     if not CPYTHON:
         assert reason is not None and "cffi" in reason

@@ -41,27 +41,34 @@ import warnings
 from typing import TYPE_CHECKING, Any, Callable, Iterable, List, Literal, Union, overload
 
 from variants import registry
+from variants._column import Column
 from variants._files import file_digest
+from variants._shell import ALGORITHMS as _ALGORITHMS
 from variants._shell import Constructor, HashObject
 from variants.registry import Loaded, VariantUnavailable
 
 __all__ = [
+    "Column",
     "Loaded",
     "SlowPathWarning",
     "VariantUnavailable",
     "algorithms_available",
     "algorithms_guaranteed",
     "default_variant",
+    "digest_column",
     "digest_many",
     "fallback_reason",
     "file_digest",
     "get",
     "md5",
+    "md5_column",
     "md5_many",
     "new",
     "sha224",
+    "sha224_column",
     "sha224_many",
     "sha256",
+    "sha256_column",
     "sha256_many",
 ]
 
@@ -71,7 +78,8 @@ class SlowPathWarning(RuntimeWarning):
 
 
 def get(name: str) -> Loaded:
-    """The variant called ``name``: its ``md5``, ``sha224``, ``sha256`` and ``new``.
+    """The variant called ``name``: ``new``, ``digest_many`` and the constructors of the
+    algorithms it provides (``get("helpers").md5``; typed: ``constructor("md5")``).
 
     Raises ``ValueError`` for an unknown name and ``VariantUnavailable`` (an
     ``ImportError``) with the reason when the variant cannot be imported here.
@@ -97,6 +105,10 @@ _DROP_IN = (
     "md5_many",
     "sha224_many",
     "sha256_many",
+    "digest_column",
+    "md5_column",
+    "sha224_column",
+    "sha256_column",
 )
 
 md5: Constructor
@@ -143,17 +155,40 @@ if TYPE_CHECKING:  # the drop-in's batch functions, as type checkers see them
     sha224_many = md5_many
     sha256_many = md5_many
 
-if fallback_reason is None:
-    for _name in _DROP_IN:
-        globals()[_name] = getattr(default_variant, _name)
-    del _name
-else:
+    def digest_column(
+        name: str, column: object, *, hexdigest: bool = False, threads: int = 1
+    ) -> Column:
+        """The digests of the rows of ``column`` (an Arrow array or chunked array, a NumPy
+        ``S`` array, a 2-D uint8 array) as a column exporting Arrow's PyCapsule interface
+        and the buffer protocol, made in C with no Python object per row: see
+        ``variants._column``."""
 
-    def __getattr__(name: str) -> Any:
-        """The drop-in's names, bound on first use after one warning (PEP 562)."""
-        if name not in _DROP_IN:
-            raise AttributeError(f"module 'variants' has no attribute {name!r}")
-        warnings.warn(str(fallback_reason), SlowPathWarning, stacklevel=2)
-        for each in _DROP_IN:
+    def md5_column(column: object, *, hexdigest: bool = False, threads: int = 1) -> Column:
+        """``digest_column("md5", column, ...)``."""
+
+    sha224_column = md5_column
+    sha256_column = md5_column
+
+
+def _bind() -> None:
+    """Bind the drop-in's names that ``default_variant`` has (a variant pinned by
+    ``VARIANTS_DEFAULT`` may lack an algorithm: then so does the drop-in)."""
+    for each in _DROP_IN:
+        algorithm = each.split("_")[0]  # md5_many: md5; new, digest_many: every variant's
+        if algorithm in default_variant.algorithms_available or algorithm not in _ALGORITHMS:
             globals()[each] = getattr(default_variant, each)
-        return globals()[name]
+
+
+def __getattr__(name: str) -> Any:
+    """A drop-in name not bound yet: after the fallback's one warning, bound on first use;
+    else an algorithm the default variant lacks, named so (PEP 562)."""
+    if name not in _DROP_IN:
+        raise AttributeError(f"module 'variants' has no attribute {name!r}")
+    if fallback_reason is not None:
+        warnings.warn(str(fallback_reason), SlowPathWarning, stacklevel=2)
+        _bind()
+    return getattr(default_variant, name)
+
+
+if fallback_reason is None:
+    _bind()

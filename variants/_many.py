@@ -11,14 +11,15 @@ hashlib's error, naming its index, before anything is hashed.
 
 from __future__ import annotations
 
+import io
 import os
-from typing import Any, Callable, Iterable, List, Sequence, Union
+import stat
+from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Union
 
 from variants._shell import Constructor, as_bytes
 
-#: A provider's own batch: (algorithm, the messages, hexdigest, threads) ->
-#: the digests, with the errors ``checked`` raises.
-DigestMany = Callable[[str, Iterable[object], bool, int], List[Any]]
+#: Bytes of small files held before they are hashed, by ``digest_files``.
+BATCH_BYTES = 8 << 20
 
 
 def thread_count(threads: object) -> int:
@@ -74,3 +75,57 @@ def loop(
     parts = [items[start : start + size] for start in range(0, len(items), size)]
     with ThreadPoolExecutor(len(parts)) as pool:
         return [digest for part in pool.map(run, parts) for digest in part]
+
+
+def digest_files(
+    digests: Callable[[List[bytes]], List[bytes]], names: Sequence[bytes], small: int
+) -> List[Union[bytes, int, None]]:
+    """Per file name: its digest if it is a regular file of at most ``small`` bytes (read
+    whole here, then hashed by ``digests`` with others, ``BATCH_BYTES`` at a time), an
+    errno if it cannot be opened or read, else None. (The C-API bridge reads in C.)"""
+    results: List[Union[bytes, int, None]] = [None] * len(names)
+    held: Dict[int, bytes] = {}
+    size = 0
+
+    def flush() -> None:
+        for i, digest in zip(held, digests(list(held.values()))):
+            results[i] = digest
+        held.clear()
+
+    for i, name in enumerate(names):
+        try:
+            data = _small_file(name, small)
+        except OSError as exc:
+            results[i] = exc.errno or 0
+            continue
+        if data is not None:
+            held[i] = data
+            size += len(data)
+        if size > BATCH_BYTES:
+            flush()
+            size = 0
+    flush()
+    return results
+
+
+def _small_file(name: bytes, small: int) -> Optional[bytes]:
+    """The bytes of the file called ``name`` if it is a regular file of at most ``small``
+    bytes, else None."""
+    fd = os.open(name, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode) or info.st_size > small:
+            return None
+        # Into one buffer of the limit and a byte: ``os.read`` of a large size would
+        # allocate and fault in that size each time.
+        view = memoryview(bytearray(small + 1))
+        got = 0
+        with io.FileIO(fd, "rb", closefd=False) as raw:
+            while got < len(view):
+                count = raw.readinto(view[got:])
+                if not count:
+                    break
+                got += count
+        return bytes(view[:got]) if got <= small else None
+    finally:
+        os.close(fd)

@@ -1,21 +1,17 @@
-"""hashlib's own objects as a provider: the drop-in's fallback (see ``registry.default_name``)."""
+"""hashlib's own objects as the registry's reference variant, ``hashlib``: the drop-in's
+fallback (see ``registry.default_name``)."""
 
 from __future__ import annotations
 
 import hashlib
 from typing import Dict
 
-from variants._shell import Compress, Constructor
+from variants._shell import Constructor
 
 
 def constructors() -> Dict[str, Constructor]:
     """hashlib's constructors of the three algorithms."""
     return {"md5": hashlib.md5, "sha224": hashlib.sha224, "sha256": hashlib.sha256}
-
-
-def block_functions() -> Dict[str, Compress]:
-    """None: hashlib has no block function of its own to call."""
-    return {}
 
 
 def describe() -> str:

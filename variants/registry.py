@@ -13,9 +13,20 @@ import json
 import os
 import sys
 from types import ModuleType
-from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Tuple
+from typing import (
+    TYPE_CHECKING,
+    Any,
+    Callable,
+    Dict,
+    Iterable,
+    List,
+    Mapping,
+    Optional,
+    Tuple,
+    cast,
+)
 
-from variants import _catalog, _many, _settings
+from variants import _catalog, _column, _many, _settings
 from variants._shell import (
     _EMPTY,
     ALGORITHMS,
@@ -25,6 +36,7 @@ from variants._shell import (
     HashObject,
     make_types,
 )
+from variants.native import Bridge
 
 #: Set to a variant name to make it the drop-in's default.
 DEFAULT_ENV = _settings.DEFAULT_ENV
@@ -41,22 +53,25 @@ class VariantUnavailable(ImportError):
     """The variant exists but cannot be used in this interpreter or install."""
 
 
+#: The cores of every native bridge (and of hashlib).
+BRIDGE_CORES = ("md5", "sha256")
+
+
 class Variant:
     """One way of running the two algorithms.
 
     A variant either plugs block functions into the shared shell
-    (``block_modules``) or brings its own hash objects (``provider``: a module
-    with ``constructors()``, ``block_functions()`` and ``describe()``, as the
-    native variant does, keeping the whole state machine in C).
+    (``block_modules``) or is native: its ``bridge`` module (a
+    ``variants.native.Bridge``) brings its own hash objects, keeping the whole
+    state machine in C. ``HASHLIB``, the reference, brings hashlib's.
     """
 
     __slots__ = (
         "block_modules",
+        "bridge",
         "description",
         "kind",
         "name",
-        "provider",
-        "provider_cores",
         "source",
         "study_only",
         "unsupported",
@@ -68,8 +83,7 @@ class Variant:
         kind: str,
         description: str,
         block_modules: Callable[[], Mapping[str, str]] = dict,
-        provider: Optional[str] = None,
-        provider_cores: Tuple[str, ...] = (),
+        bridge: Optional[str] = None,
         unsupported: Callable[[], Optional[str]] = lambda: None,
         source: Optional[str] = None,
         study_only: bool = False,
@@ -80,10 +94,8 @@ class Variant:
         #: The modules holding ``compress`` for each core ("md5", "sha256") it
         #: provides, for this interpreter.
         self.block_modules = block_modules
-        #: The module that provides the hash objects itself, if not the shell.
-        self.provider = provider
-        #: The cores a provider implements.
-        self.provider_cores = provider_cores
+        #: The native bridge module that makes the hash objects, if not the shell.
+        self.bridge = bridge
         #: Why this interpreter cannot run the variant at all (None: it can).
         self.unsupported = unsupported
         #: The interpreted variant this one compiles, if it is a compiled twin.
@@ -97,7 +109,9 @@ class Variant:
     @property
     def cores(self) -> Tuple[str, ...]:
         """The block functions ("md5", "sha256") it has."""
-        return self.provider_cores if self.provider else tuple(self.block_modules())
+        if self.bridge or self.kind == REFERENCE:
+            return BRIDGE_CORES
+        return tuple(self.block_modules())
 
     @property
     def algorithms(self) -> Tuple[str, ...]:
@@ -136,19 +150,18 @@ def installed_build() -> Optional[str]:
 
 
 class Loaded:
-    """An importable variant: its constructors and, where it has them, its block functions.
+    """An importable variant: its constructors, its batch and, where it has them, its
+    block functions.
 
-    ``md5``, ``sha224`` and ``sha256`` are the constructors of the algorithms
-    the variant provides.
+    The constructors of the algorithms it provides are attributes, as in
+    hashlib (``variants.get("helpers").md5``), with ``md5_many`` and so on
+    beside them; an algorithm it does not provide is no attribute, and asking
+    for one raises an ``AttributeError`` that names the variant and what it
+    has. Which algorithms a variant has is known only once it is loaded, so the
+    type checker sees none of those attributes: typed code asks
+    ``constructor("md5")`` (``VariantUnavailable`` if the variant lacks it) or
+    reads ``constructors``, and calls ``digest_many``.
     """
-
-    md5: Constructor
-    sha224: Constructor
-    sha256: Constructor
-    #: ``md5_many(messages, *, hexdigest=False, threads=1)``: ``digest_many("md5", ...)``.
-    md5_many: Callable[..., List[Any]]
-    sha224_many: Callable[..., List[Any]]
-    sha256_many: Callable[..., List[Any]]
 
     def __init__(
         self,
@@ -157,24 +170,51 @@ class Loaded:
         compress: Mapping[str, Compress],
         modules: Tuple[ModuleType, ...],
         details: str = "",
-        many: Optional[_many.DigestMany] = None,
+        bridge: Optional[Bridge] = None,
     ) -> None:
         self.variant = variant
         self.name = variant.name
         self.kind = variant.kind
-        self.constructors = dict(types)
+        #: The constructors by algorithm name, of the algorithms it provides.
+        self.constructors: Mapping[str, Constructor] = dict(types)
         #: Block functions by core ("md5", "sha256"), for the block-only benchmark.
         self.compress = dict(compress)
         #: The modules the code runs from (the compiled-twin tests inspect them).
         self.modules = modules
         #: What else to know about it here (for native: the kernels chosen).
         self.details = details
-        #: The variant's own batch (the native one's lanes), or None: a loop.
-        self.many = many
+        #: A native variant's bridge to its C (its lanes hash many messages at once), or None.
+        self.bridge = bridge
         for algorithm, constructor in types.items():
             setattr(self, algorithm, constructor)
             setattr(self, f"{algorithm}_many", functools.partial(self.digest_many, algorithm))
+            setattr(self, f"{algorithm}_column", functools.partial(self.digest_column, algorithm))
         self.algorithms_available = frozenset(types)
+
+    if not TYPE_CHECKING:  # (hidden from type checkers: it would make any attribute pass)
+
+        def __getattr__(self, name: str) -> Any:
+            """Only for an attribute not found: an algorithm this variant lacks, named so."""
+            algorithm = name.rsplit("_", 1)[0] if name.endswith(("_many", "_column")) else name
+            if algorithm in ALGORITHMS:
+                raise AttributeError(self._lacks(algorithm))
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+    def _lacks(self, algorithm: str) -> str:
+        has = ", ".join(sorted(self.constructors)) or "nothing"
+        return f"variant {self.name!r} does not provide {algorithm} (it provides {has})"
+
+    def constructor(self, algorithm: str) -> Constructor:
+        """The constructor of ``algorithm`` (``"md5"``, ``"sha224"``, ``"sha256"``, any case),
+        as ``hashlib.md5`` is one; ``VariantUnavailable`` if this variant does not provide it
+        (a ``ValueError`` for an algorithm no variant has)."""
+        algorithm = algorithm.lower()
+        try:
+            return self.constructors[algorithm]
+        except KeyError:
+            if algorithm not in ALGORITHMS:
+                raise ValueError(f"unknown algorithm {algorithm!r}") from None
+            raise VariantUnavailable(self._lacks(algorithm)) from None
 
     def _constructor(self, name: object) -> Tuple[str, Constructor]:
         """The algorithm called ``name`` (any case) and its constructor, or hashlib's error."""
@@ -205,9 +245,27 @@ class Loaded:
         """
         algorithm, constructor = self._constructor(name)
         count = _many.thread_count(threads)
-        if self.many is not None:
-            return self.many(algorithm, messages, bool(hexdigest), count)
+        if self.bridge is not None:
+            return self.bridge.digest_many(algorithm, messages, bool(hexdigest), count)
         return _many.loop(constructor, _many.checked(messages), bool(hexdigest), count)
+
+    def digest_column(
+        self, name: str, column: object, *, hexdigest: bool = False, threads: int = 1
+    ) -> _column.Column:
+        """The digests of the rows of ``column`` (an Arrow array or chunked array, a NumPy
+        ``S`` array, a 2-D uint8 array) as a column: see ``variants._column``.
+
+        Row by row ``hashlib.new(name, row).digest()`` (or ``hexdigest()``), null
+        for a null row. A column of another kind raises TypeError or ValueError
+        before anything is hashed. ``threads`` > 1 spreads the work over that many
+        threads (0: every CPU); the native variant hashes without the GIL and in
+        SIMD lanes, with no Python object per row.
+        """
+        algorithm, constructor = self._constructor(name)
+        count = _many.thread_count(threads)
+        if self.bridge is not None:
+            return self.bridge.digest_column(algorithm, column, bool(hexdigest), count)
+        return _column.loop(algorithm, constructor, column, bool(hexdigest), count)
 
     def __repr__(self) -> str:
         return f"<variant {self.name!r} ({self.kind})>"
@@ -282,15 +340,13 @@ VARIANTS: Tuple[Variant, ...] = (
             if _CPYTHON
             else "C kernels per architecture behind cffi (PyPy's fast way into C)"
         ),
-        provider="variants.native.capi" if _CPYTHON else "variants.native.cffi_wrapper",
-        provider_cores=("md5", "sha256"),
+        bridge="variants.native.capi" if _CPYTHON else "variants.native.cffi_wrapper",
     ),
     Variant(
         name="native-cffi",
         kind="native",
         description="the native kernels behind cffi on CPython: what that bridge costs",
-        provider="variants.native.cffi_wrapper",
-        provider_cores=("md5", "sha256"),
+        bridge="variants.native.cffi_wrapper",
         unsupported=_cffi_on_cpython,
         study_only=True,
     ),
@@ -311,8 +367,6 @@ HASHLIB = Variant(
     name="hashlib",
     kind=REFERENCE,
     description="the standard library's hashlib (OpenSSL's code on CPython)",
-    provider="variants._stdlib",
-    provider_cores=("md5", "sha256"),
 )
 _BY_NAME: Dict[str, Variant] = {v.name: v for v in (*VARIANTS, HASHLIB)}
 _loaded: Dict[str, Loaded] = {}
@@ -353,16 +407,21 @@ def load(name: str) -> Loaded:
 
 
 def _import(entry: Variant) -> Loaded:
-    if entry.provider:
-        provider = importlib.import_module(entry.provider)
+    if entry.bridge:
+        module = importlib.import_module(entry.bridge)
+        bridge = cast(Bridge, module)  # (variants.native holds both bridges to the protocol)
         return Loaded(
             entry,
-            provider.constructors(),
-            provider.block_functions(),
-            (provider,),
-            provider.describe(),
-            getattr(provider, "digest_many", None),
+            bridge.constructors(),
+            bridge.block_functions(),
+            (module,),
+            bridge.describe(),
+            bridge,
         )
+    if entry.kind == REFERENCE:
+        from variants import _stdlib  # (only here: it imports hashlib)
+
+        return Loaded(entry, _stdlib.constructors(), {}, (_stdlib,), _stdlib.describe())
     paths = entry.block_modules()
     modules = {core: importlib.import_module(path) for core, path in paths.items()}
     compress: Dict[str, Compress] = {core: module.compress for core, module in modules.items()}
@@ -395,10 +454,10 @@ def default_name() -> str:
     """The drop-in's variant: the pinned one, else ``native``, else hashlib's own objects.
 
     Without the native variant (no C compiler at install time, or a source
-    checkout that was never built) every other variant is slower than hashlib:
-    the typed Cython one a little, the pure-Python ones 30 to 300 times (the
-    study's tables). The drop-in then hands out hashlib's objects, which behave
-    as hashlib's by definition, and ``fallback_reason()`` says why.
+    checkout that was never built) every other variant is slower than hashlib,
+    by how much the study's generated table "Every variant against hashlib" in
+    docs/study.md says. The drop-in then hands out hashlib's objects, which
+    behave as hashlib's by definition, and ``fallback_reason()`` says why.
     """
     pinned = os.environ.get(DEFAULT_ENV)
     if pinned:

@@ -27,13 +27,14 @@ quoted differently in messages (``quoting``).
 One module per job:
 
 ``options``     the command line, ``--help`` and ``--version``
-``output``      writing results to stdout and messages to stderr
+``streams``     the program's name, and writing bytes to a standard stream whole
+``output``      results to stdout and messages to stderr, in order, around the progress line
 ``compute``     the default mode: hash each FILE, print its line
 ``check``       ``-c``: verify checksum lists
 ``checklines``  the checksum line format, written and read
 ``hashing``     hashing one file with a variant, for progress and cancellation
 ``reading``     reading a file in chunks, in turn or ahead on a second thread
-``lanes``       several files at once through the native variant's SIMD lanes
+``lanes``       several files at once through the native bridge's SIMD lanes
 ``jobs``        ``-j``: files on several threads, results in order
 ``progress``    the progress line on a terminal
 ``quoting``     file names in messages, quoted as coreutils quotes them
@@ -52,8 +53,9 @@ from variants.cli.compute import hash_files
 from variants.cli.hashing import Hasher
 from variants.cli.listing import list_variants
 from variants.cli.options import ALGORITHMS, DEFAULT_ALGORITHM, UsageError, parse_args
-from variants.cli.output import PROGRAM, Console, write
+from variants.cli.output import Console
 from variants.cli.quoting import quote_word
+from variants.cli.streams import PROGRAM, write
 
 __all__ = ["main"]
 
@@ -97,13 +99,16 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         Console().err(f"variant {quote_word(loaded.name)} does not provide {algorithm}".encode())
         return 1
 
-    progress = progress_line.on_terminal(opts)
+    progress = progress_line.on_terminal(
+        wanted=not (opts.status or opts.quiet),
+        # When checking, the files to come are not known before the lists are read.
+        files=() if opts.check else opts.files,
+    )
     console = Console(progress)
     # Reading ahead pays when one file at a time leaves a CPU idle.
     read_ahead = (opts.jobs or 1) == 1 and (os.cpu_count() or 1) > 1
-    # The native variant's lanes hash several files at once (variants.cli.lanes).
-    bridge = loaded.modules[0] if loaded.kind == "native" else None
-    hasher = Hasher(loaded.constructors, progress, read_ahead, bridge)
+    # A native variant's bridge hashes several files at once in its lanes (variants.cli.lanes).
+    hasher = Hasher(loaded.constructors, progress, read_ahead, loaded.bridge)
     try:
         if opts.check:
             usable = (

@@ -18,9 +18,9 @@ def hash_files(opts: Options, hasher: Hasher, console: Console, algorithm: str) 
     Standard input is read on this thread, when its turn comes.
     """
     ok = True
-    if opts.jobs is None and lanes.usable(hasher.lanes, len(opts.files)):
-        assert hasher.lanes is not None
-        results = lanes.hash_in_lanes(opts.files, algorithm, hasher, hasher.lanes)
+    # More than one file and no -j (which asks for threads): together, in the lanes.
+    if opts.jobs is None and hasher.bridge is not None and len(opts.files) > 1:
+        results = lanes.hash_in_lanes(opts.files, algorithm, hasher, hasher.bridge)
     else:
         results = in_order(
             opts.files,

@@ -6,12 +6,12 @@ import contextlib
 import os
 import stat
 import threading
-from types import ModuleType
-from typing import Dict, NamedTuple, Optional
+from typing import Mapping, NamedTuple, Optional
 
 from variants._shell import Constructor
 from variants.cli import reading
 from variants.cli.progress import Progress
+from variants.native import Bridge
 
 
 class Outcome(NamedTuple):
@@ -39,17 +39,17 @@ class Hasher:
 
     def __init__(
         self,
-        constructors: Dict[str, Constructor],
+        constructors: Mapping[str, Constructor],
         progress: Optional[Progress] = None,
         read_ahead: bool = False,
-        lanes: Optional[ModuleType] = None,
+        bridge: Optional[Bridge] = None,
     ) -> None:
         self.constructors = constructors
         self.progress = progress
         self.read_ahead = read_ahead
         #: The native bridge whose lanes hash several files at once (variants.cli.lanes),
         #: or None: one file at a time.
-        self.lanes = lanes
+        self.bridge = bridge
         self.cancel = threading.Event()
 
     def __call__(self, name: bytes, algorithm: str) -> Outcome:

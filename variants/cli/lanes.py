@@ -1,4 +1,4 @@
-"""Hashing many files at once through the native variant's lanes.
+"""Hashing many files at once through the lanes of a native variant's bridge.
 
 One file at a time leaves the SIMD lanes idle: an MD5 stream is bound by its
 dependency chain, a SHA-256 one by the latency of the SHA-NI rounds. With
@@ -7,9 +7,10 @@ the files of a window of arguments are hashed together, and their outcomes
 handed back in argument order:
 
 - small regular files (at most ``SMALL`` bytes) are read whole and hashed in
-  one batch (``digest_files`` in C where the bridge has it: the reads, on a
-  thread per CPU, and the hashing without the GIL and without a Python call
-  per file; else read here and hashed with ``digest_many``);
+  one batch (the bridge's ``digest_files``: the C-API bridge reads them on a
+  thread per CPU and hashes them without the GIL and without a Python call
+  per file; the cffi bridge reads them in Python and hashes them with
+  ``digest_many``);
 - larger regular files stream through the lanes together, ``LANES`` at a
   time, a chunk of each per round (``absorb_many``), while a second thread
   reads the next round;
@@ -29,13 +30,14 @@ import os
 import queue
 import stat
 import threading
-from types import ModuleType
-from typing import Any, Dict, Iterable, Iterator, List, Optional, Tuple, Union
+from typing import Dict, Iterable, Iterator, List, Optional, Tuple, Union
 
 from variants._many import cpus
+from variants._shell import HashObject
 from variants.cli import reading
 from variants.cli.hashing import Cancelled, Hasher, Outcome
 from variants.cli.progress import Progress
+from variants.native import Bridge
 
 #: Names taken at a time from the arguments.
 WINDOW = 1024
@@ -46,42 +48,35 @@ LANES = 16
 ROUND_CHUNK = 256 << 10
 #: Rounds read ahead of the one being hashed (each a chunk per streaming file).
 ROUNDS = 2
-#: Bytes of small files read by Python (without ``digest_files``) before they are hashed.
-BATCH_BYTES = 8 << 20
 
 _OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_CLOEXEC", 0)
 
 
-def usable(provider: Optional[ModuleType], count: int) -> bool:
-    """Whether the files are better hashed in lanes: a native bridge and more than one file."""
-    return provider is not None and hasattr(provider, "absorb_many") and count > 1
-
-
 def hash_in_lanes(
-    names: Iterable[bytes], algorithm: str, hasher: Hasher, provider: ModuleType
+    names: Iterable[bytes], algorithm: str, hasher: Hasher, bridge: Bridge
 ) -> Iterator[Tuple[bytes, Outcome]]:
     """``(name, outcome)`` for every name, in order, hashing the files together."""
     window: List[bytes] = []
     for name in names:
         if name == b"-":  # standard input: in its turn, on its own
-            yield from _window(window, algorithm, hasher, provider)
+            yield from _window(window, algorithm, hasher, bridge)
             window = []
             yield name, hasher(name, algorithm)
             continue
         window.append(name)
         if len(window) == WINDOW:
-            yield from _window(window, algorithm, hasher, provider)
+            yield from _window(window, algorithm, hasher, bridge)
             window = []
-    yield from _window(window, algorithm, hasher, provider)
+    yield from _window(window, algorithm, hasher, bridge)
 
 
 def _window(
-    names: List[bytes], algorithm: str, hasher: Hasher, provider: ModuleType
+    names: List[bytes], algorithm: str, hasher: Hasher, bridge: Bridge
 ) -> Iterator[Tuple[bytes, Outcome]]:
     """The window's outcomes in order, each as soon as it and those before it are known."""
     if not names:
         return
-    outcomes = _small_files(names, algorithm, provider, hasher.progress)
+    outcomes = _small_files(names, algorithm, bridge, hasher.progress)
     large = [i for i, outcome in enumerate(outcomes) if outcome is None and _regular(names[i])]
     streaming = set(large)
     given = 0
@@ -98,7 +93,7 @@ def _window(
     yield from ready()
     for start in range(0, len(large), LANES):
         group = large[start : start + LANES]
-        for k, outcome in _stream([names[i] for i in group], algorithm, hasher, provider):
+        for k, outcome in _stream([names[i] for i in group], algorithm, hasher, bridge):
             outcomes[group[k]] = outcome
             streaming.discard(group[k])
             yield from ready()
@@ -113,15 +108,10 @@ def _regular(name: bytes) -> bool:
 
 
 def _small_files(
-    names: List[bytes], algorithm: str, provider: ModuleType, progress: Optional[Progress]
+    names: List[bytes], algorithm: str, bridge: Bridge, progress: Optional[Progress]
 ) -> List[Optional[Outcome]]:
     """Each name's outcome if it is a small regular file or cannot be opened; else None."""
-    digest_files = getattr(provider, "digest_files", None)
-    results: List[Union[bytes, int, None]] = (
-        digest_files(algorithm, names, SMALL, _readers(len(names)))
-        if digest_files is not None
-        else _read_small(names, algorithm, provider)
-    )
+    results = bridge.digest_files(algorithm, names, SMALL, _readers(len(names)))
     outcomes: List[Optional[Outcome]] = []
     for name, result in zip(names, results):
         if isinstance(result, bytes):
@@ -147,65 +137,13 @@ def _size(name: bytes) -> int:
         return 0
 
 
-def _read_small(
-    names: List[bytes], algorithm: str, provider: ModuleType
-) -> List[Union[bytes, int, None]]:
-    """``digest_files`` in Python: read each small regular file, hash them in batches."""
-    results: List[Union[bytes, int, None]] = [None] * len(names)
-    batch: Dict[int, bytes] = {}
-    held = 0
-
-    def flush() -> None:
-        digests = provider.digest_many(algorithm, list(batch.values()), False, 1)
-        for i, digest in zip(batch, digests):
-            results[i] = digest
-        batch.clear()
-
-    for i, name in enumerate(names):
-        try:
-            fd = os.open(name, _OPEN_FLAGS)
-        except OSError as exc:
-            results[i] = exc.errno or 0
-            continue
-        try:
-            info = os.fstat(fd)
-            if stat.S_ISREG(info.st_mode) and info.st_size <= SMALL:
-                data = _read_all(reading.reader(fd), SMALL + 1)
-                if len(data) <= SMALL:
-                    batch[i] = data
-                    held += len(data)
-        except OSError as exc:
-            results[i] = exc.errno or 0
-        finally:
-            os.close(fd)
-        if held > BATCH_BYTES:
-            flush()
-            held = 0
-    flush()
-    return results
-
-
-def _read_all(read: reading.Read, limit: int) -> bytes:
-    """At most ``limit`` bytes, read to the end (into one buffer: ``os.read`` of a large
-    size would allocate and fault in that size each time)."""
-    buffer = bytearray(limit)
-    view = memoryview(buffer)
-    size = 0
-    while size < limit:
-        got = read(view[size:])
-        if not got:
-            break
-        size += got
-    return bytes(view[:size])
-
-
 def _stream(
-    names: List[bytes], algorithm: str, hasher: Hasher, provider: ModuleType
+    names: List[bytes], algorithm: str, hasher: Hasher, bridge: Bridge
 ) -> Iterator[Tuple[int, Optional[Outcome]]]:
     """``(index, outcome)`` of each of the large files as it is known, hashed together a round
     of chunks at a time (outcome None: not a regular file after all, for the one-file path)."""
     files: Dict[int, int] = {}  # index -> descriptor
-    hashes: Dict[int, Any] = {}
+    hashes: Dict[int, HashObject] = {}
     try:
         for i, name in enumerate(names):
             try:
@@ -222,7 +160,7 @@ def _stream(
             if hasattr(os, "posix_fadvise"):
                 with contextlib.suppress(OSError):
                     os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_SEQUENTIAL)
-        for i, error in _rounds(files, hashes, hasher, provider):
+        for i, error in _rounds(files, hashes, hasher, bridge):
             yield i, Outcome(None, error) if error is not None else Outcome(hashes[i].digest())
     finally:
         for fd in files.values():
@@ -236,7 +174,7 @@ Round = Tuple[Dict[int, memoryview], Dict[int, Union[memoryview, OSError]]]
 
 
 def _rounds(
-    files: Dict[int, int], hashes: Dict[int, Any], hasher: Hasher, provider: ModuleType
+    files: Dict[int, int], hashes: Dict[int, HashObject], hasher: Hasher, bridge: Bridge
 ) -> Iterator[Tuple[int, Optional[OSError]]]:
     """Read a chunk of every open file per round on a second thread and hash each round here;
     ``(index, None)`` when a file ends, ``(index, error)`` when reading it fails."""
@@ -283,7 +221,7 @@ def _rounds(
                     active.discard(i)
                 ended.append((i, chunk if isinstance(chunk, OSError) else None))
             if busy:
-                provider.absorb_many([hashes[i] for i in busy], chunks)
+                bridge.absorb_many([hashes[i] for i in busy], chunks)
                 if progress is not None:
                     progress.advance(sum(len(chunk) for chunk in chunks))
             free.put(buffers)

@@ -12,8 +12,8 @@ import os
 import sys
 from typing import Iterator, List, Optional, Sequence, Tuple
 
-from variants.cli.output import PROGRAM, write
 from variants.cli.quoting import quote_word
+from variants.cli.streams import PROGRAM, write
 
 ALGORITHMS = ("md5", "sha224", "sha256")
 DEFAULT_ALGORITHM = "sha256"

@@ -17,12 +17,9 @@ import sys
 import threading
 import time
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Callable, Iterator, Optional
+from typing import Callable, Iterator, Optional, Sequence
 
-from variants.cli.output import PROGRAM, isatty
-
-if TYPE_CHECKING:
-    from variants.cli.options import Options
+from variants.cli.streams import PROGRAM, isatty
 
 #: Bytes of input below which no report is shown.
 THRESHOLD = 64 << 20
@@ -126,28 +123,27 @@ class Progress:
             self._interval = float("inf")
 
 
-def on_terminal(opts: Options) -> Optional[Progress]:
-    """The run's progress report, or None if stderr is no terminal or it would be out of place.
+def on_terminal(*, wanted: bool, files: Sequence[bytes] = ()) -> Optional[Progress]:
+    """The run's progress report, or None if stderr is no terminal or it is not ``wanted``
+    (``--status`` and ``--quiet`` want none).
 
-    When hashing, the total is the size of the regular files named (read
-    before any is hashed); when checking, it is not known.
+    The total is the size of the regular ``files`` (``-``: standard input) to
+    be hashed, read now, before any is hashed; with none, it is not known.
     """
-    if opts.status or opts.quiet:
+    if not wanted:
         return None
     stderr = sys.stderr
     if stderr is None or not isatty(stderr):
         return None
     fd = stderr.fileno()
-    total: Optional[int] = None
-    if not opts.check:
-        total = 0
-        for name in opts.files:
-            try:
-                info = os.stat(name) if name != b"-" else os.fstat(0)
-            except OSError:
-                continue
-            if stat.S_ISREG(info.st_mode):
-                total += info.st_size
+    total = 0
+    for name in files:
+        try:
+            info = os.stat(name) if name != b"-" else os.fstat(0)
+        except OSError:
+            continue
+        if stat.S_ISREG(info.st_mode):
+            total += info.st_size
 
     def width() -> int:
         try:

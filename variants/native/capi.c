@@ -349,6 +349,13 @@ static int module_exec(PyObject *module) {
     if (PyModule_AddObjectRef(module, "HASH", (PyObject *)st->hash_type) < 0) return -1;
     if (PyModule_AddFunctions(module, capi_kernel_methods) < 0) return -1;
     if (PyModule_AddFunctions(module, capi_many_methods) < 0) return -1;
+    if (PyModule_AddFunctions(module, capi_column_methods) < 0) return -1;
+    st->column_type = (PyTypeObject *)PyType_FromModuleAndSpec(module, &capi_column_spec, NULL);
+    if (st->column_type == NULL) return -1;
+#if PY_VERSION_HEX < 0x030A0000
+    st->column_type->tp_new = NULL;
+#endif
+    if (PyModule_AddObjectRef(module, "Column", (PyObject *)st->column_type) < 0) return -1;
     if (PyModule_AddIntConstant(module, "GIL_MINSIZE", GIL_MINSIZE) < 0) return -1;
     return 0;
 }
@@ -356,12 +363,14 @@ static int module_exec(PyObject *module) {
 static int module_traverse(PyObject *module, visitproc visit, void *arg) {
     module_state *st = state_of_module(module);
     Py_VISIT(st->hash_type);
+    Py_VISIT(st->column_type);
     return 0;
 }
 
 static int module_clear(PyObject *module) {
     module_state *st = state_of_module(module);
     Py_CLEAR(st->hash_type);
+    Py_CLEAR(st->column_type);
     for (int i = 0; i < 3; i++) Py_CLEAR(st->names[i]);
     return 0;
 }

@@ -3,16 +3,16 @@
 ``md5``, ``sha224`` and ``sha256`` are the extension's own functions, with
 hashlib's signature; the objects they make are ``HASH`` instances with
 hashlib's interface. The GIL is released for inputs of 2 KiB and more, as
-hashlib does. The registry reaches this module as the ``provider`` of the
-``native`` variant on CPython: ``constructors()``, ``block_functions()`` and
-``describe()``.
+hashlib does. The registry loads this module as the bridge
+(``variants.native.Bridge``) of the ``native`` variant on CPython.
 """
 
 from __future__ import annotations
 
 from typing import Any, Dict, Iterable, List, Sequence
 
-from variants._shell import Constructor, State
+from variants._column import Column
+from variants._shell import Constructor, HashObject, State
 from variants.native._kernels import ALGORITHMS, KernelTable
 
 try:
@@ -28,6 +28,7 @@ __all__ = [
     "block_functions",
     "constructors",
     "describe",
+    "digest_column",
     "digest_files",
     "digest_many",
     "digest_many_with",
@@ -76,7 +77,14 @@ def digest_files(algorithm: str, names: Sequence[bytes], small: int, threads: in
     return _capi.digest_files(ALGORITHMS[algorithm], names, small, threads)
 
 
-def absorb_many(hashes: Sequence[HASH], chunks: Sequence[object]) -> None:
+def digest_column(algorithm: str, column: object, hexdigest: bool, threads: int) -> Column:
+    """The digests of the rows of ``column`` read and hashed in C, in lanes, without the GIL
+    (see ``variants._column``)."""
+    result: Column = _capi.digest_column(ALGORITHMS[algorithm], column, hexdigest, threads)
+    return result
+
+
+def absorb_many(hashes: Sequence[HashObject], chunks: Sequence[object]) -> None:
     """``hashes[i].update(chunks[i])`` for every i, through the lanes: several streams at once.
 
     The objects must be distinct and of one core (MD5, or SHA-224 and SHA-256).

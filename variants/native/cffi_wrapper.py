@@ -29,10 +29,13 @@ from typing import (
     Type,
     TypeVar,
     Union,
+    cast,
 )
 
+from variants import _column, _many
+from variants._column import Column
 from variants._many import bytes_of
-from variants._shell import _EMPTY, Constructor, State, as_bytes, data_argument
+from variants._shell import _EMPTY, Constructor, HashObject, State, as_bytes, data_argument
 from variants.native._kernels import ALGORITHMS, CORES, KERNELS_ENV, KernelTable
 
 try:
@@ -48,6 +51,8 @@ __all__ = [
     "block_functions",
     "constructors",
     "describe",
+    "digest_column",
+    "digest_files",
     "digest_many",
     "digest_many_with",
     "kernel",
@@ -119,8 +124,8 @@ class NativeHash:
       an update with another kind of buffer.
 
     On PyPy the first form makes ``md5(data).digest()`` of a short message
-    cheaper by a fifth to a half (no C object to allocate and free); on
-    CPython this bridge is only the study's ``native-cffi``.
+    cheaper: there is no C object to allocate and free. On CPython this
+    bridge is only the study's ``native-cffi``.
 
     The per-algorithm subclasses below are made by their constructors
     (functions, which cost less to call than a class with ``__init__``):
@@ -293,28 +298,47 @@ def _run_many(
     return [digest.hex() for digest in digests] if hexdigest else digests
 
 
-def absorb_many(hashes: Sequence[NativeHash], chunks: Sequence[object]) -> None:
+def absorb_many(hashes: Sequence[HashObject], chunks: Sequence[object]) -> None:
     """``hashes[i].update(chunks[i])`` for every i, through the lanes: several streams at once.
 
     The objects must be distinct and of one core (MD5, or SHA-224 and SHA-256).
     """
     if len(hashes) != len(chunks):
         raise ValueError("as many chunks as hash objects are needed")
+    for i, h in enumerate(hashes):
+        if not isinstance(h, NativeHash):
+            raise TypeError(f"hashes[{i}] is not a native hash object")
+    natives = cast(Sequence[NativeHash], hashes)
     if len({id(h) for h in hashes}) != len(hashes):
         raise ValueError("a hash object appears twice")
-    if len({h._algorithm == ALGORITHMS["md5"] for h in hashes}) > 1:
+    if len({h._algorithm == ALGORITHMS["md5"] for h in natives}) > 1:
         raise ValueError("MD5 and SHA-2 objects cannot share the lanes")
     keep: List[Any] = []
     count = len(hashes)
     states = _new("vn_hash *[]", max(count, 1))
     data = _new("const unsigned char *[]", max(count, 1))
     lengths = _new("size_t[]", max(count, 1))
-    for i, (h, chunk) in enumerate(zip(hashes, chunks)):
+    for i, (h, chunk) in enumerate(zip(natives, chunks)):
         states[i] = h._grow(None)
         data[i] = _pointer("chunks", i, chunk, keep)
         lengths[i] = len(keep[-1])
     if lib.vn_update_many(states, count, data, lengths) < 0:
         raise MemoryError
+
+
+def digest_column(algorithm: str, column: object, hexdigest: bool, threads: int) -> Column:
+    """The digests of a column's rows, one by one with this bridge's objects: correct, not
+    fast (the C-API bridge reads columns in C; see ``variants._column``)."""
+    return _column.loop(algorithm, constructors()[algorithm], column, hexdigest, threads)
+
+
+def digest_files(algorithm: str, names: Sequence[bytes], small: int, threads: int = 1) -> List[Any]:
+    """Per file name, read here (one after another: ``threads`` is for the C-API bridge's
+    reader) and hashed in one batch: its digest if it is a regular file of at most ``small``
+    bytes, an errno if it cannot be opened or read, else None."""
+    return _many.digest_files(
+        lambda messages: digest_many(algorithm, messages, False, 1), names, small
+    )
 
 
 _table = KernelTable(

@@ -1,0 +1,99 @@
+"""The command line's modules import one another without a circle.
+
+Two checks: the graph of every import between ``variants.cli`` modules (as
+written, ``TYPE_CHECKING`` blocks and function bodies included) has no cycle;
+and each module imports on its own in a fresh interpreter, without the
+package's ``__init__`` having imported the others first.
+"""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+from typing import Dict, List, Set
+
+import pytest
+
+import variants.cli
+
+PACKAGE = "variants.cli"
+FOLDER = Path(variants.cli.__file__).parent
+MODULES = sorted(path.stem for path in FOLDER.glob("*.py") if path.stem != "__init__")
+
+
+def imported(module: str) -> Set[str]:
+    """The ``variants.cli`` modules that ``module`` imports anywhere in its source."""
+    tree = ast.parse((FOLDER / f"{module}.py").read_text())
+    found: Set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module is not None and not node.level:
+            names = [node.module] + [f"{node.module}.{alias.name}" for alias in node.names]
+        else:
+            continue
+        found.update(name[len(PACKAGE) + 1 :] for name in names if name.startswith(PACKAGE + "."))
+    return found & set(MODULES)
+
+
+def cycle(graph: Dict[str, Set[str]]) -> List[str]:
+    """A cycle in ``graph`` as a path that ends where it starts, or [] if there is none."""
+    done: Set[str] = set()
+
+    def visit(node: str, path: List[str]) -> List[str]:
+        if node in path:
+            return [*path[path.index(node) :], node]
+        if node in done:
+            return []
+        for following in sorted(graph[node]):
+            found = visit(following, [*path, node])
+            if found:
+                return found
+        done.add(node)
+        return []
+
+    for node in sorted(graph):
+        found = visit(node, [])
+        if found:
+            return found
+    return []
+
+
+def test_the_cycle_finder_finds_one() -> None:
+    assert cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
+    assert cycle({"a": {"b", "c"}, "b": {"c"}, "c": set()}) == []
+
+
+def test_no_module_imports_itself_back() -> None:
+    graph = {module: imported(module) for module in MODULES}
+    assert graph["output"] >= {"streams", "progress"}  # (the graph is read at all)
+    assert cycle(graph) == []
+
+
+def test_streams_import_no_other_cli_module() -> None:
+    assert imported("streams") == set()
+
+
+@pytest.mark.parametrize("module", MODULES)
+def test_each_module_imports_alone(module: str) -> None:
+    """With the package's ``__init__`` left out, importing the module imports only what it
+    needs, in its own order: an import circle fails here (a partly initialised module)."""
+    code = textwrap.dedent(
+        f"""
+        import importlib, sys, types
+        package = types.ModuleType({PACKAGE!r})
+        package.__path__ = [{str(FOLDER)!r}]
+        sys.modules[{PACKAGE!r}] = package
+        importlib.import_module({PACKAGE!r} + "." + {module!r})
+        print(" ".join(sorted(m for m in sys.modules if m.startswith({PACKAGE!r} + "."))))
+        """
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=False
+    )
+    assert result.returncode == 0, result.stderr
+    loaded = {name[len(PACKAGE) + 1 :] for name in result.stdout.split()}
+    assert module in loaded
