@@ -69,13 +69,14 @@ Log = Callable[[str], None]
 MIRROR = "http://deb.debian.org/debian"
 
 #: What each suite's tree holds: the interpreters of bench/interpreters.py that live there,
-#: their headers and venv modules, and what building the variants' C needs.
+#: their headers and venv modules, what building the variants' C needs, and valgrind.
 PACKAGES: Dict[str, Tuple[str, ...]] = {
     "sid": (
         *("python3.14", "python3.14-dev", "python3.14-venv"),
         *("python3.15", "python3.15-dev", "python3.15-venv"),
         *("pypy3", "pypy3-dev", "pypy3-venv"),
         *("gcc", "libc6-dev", "libffi-dev", "pkg-config"),
+        "valgrind",  # bench/callgrind.py counts instructions inside the tree
     ),
 }
 
