@@ -1,23 +1,20 @@
-"""nox sessions: tests on every interpreter, lint, the C under qemu and sanitizers, the study.
+"""nox sessions: the suite on every interpreter, lint, the C under qemu and sanitizers, the study.
 
-    nox -s ci             # what CI runs (CI_SESSIONS below); bash .ci/run sets it up first
-    nox -s tests          # the study's build on every interpreter of bench/interpreters.py
-    nox -s tests-3.12     # one interpreter; -- --slow adds the 4 GiB messages
-    nox -s dropin-3.14    # the default build (what pip install . gives); nox -s dropin: all
-    nox -s tests-3.13t    # the free-threaded 3.13 (built once: tools/debian.py freethreaded)
+    nox -s ci             # what CI runs (CI_SESSIONS); bash .ci/run sets a machine up first
+    nox -s tests-3.12     # the study's build, one interpreter (-- --slow: the 4 GiB messages)
+    nox -s dropin-3.14    # the default build (what pip install . gives); -s tests, dropin: all
     nox -s lint           # ruff, mypy --strict, generated code up to date
     nox -s cross          # native C kernels on x86-64, AArch64, RISC-V 64 under qemu-user
-    nox -s sanitize       # native variants with ASan and UBSan, against hashlib
-    nox -s tsan           # native variants with ThreadSanitizer, under the racing tests
+    nox -s sanitize       # native variants with ASan and UBSan (tsan: ThreadSanitizer)
     nox -s fuzz           # libFuzzer over the native state machine, against OpenSSL
     nox -s bench          # the study: every interpreter and mode, variant, length
     nox -s bench -- --mode quick --interpreters 3.12,pypy3 --variants 'helpers*'
     nox -s memory         # memray: peak memory and allocations per variant (CPython)
     nox -s bytecode       # bytecode and machine instructions per block, per interpreter
 
-The interpreters, where they live and how to start them are bench/interpreters.py's table;
-the suite's sessions make a venv of each (in its Debian tree for CPython 3.14, 3.15 and
-PyPy 8, which tools/debian.py makes first); the study's environments are bench/envs.py's.
+The interpreters are bench/interpreters.py's table (CPython 3.14, 3.15 and PyPy 8 run in a
+Debian sid tree, the free-threaded 3.13t is built: tools/debian.py makes them when first
+needed); the study's environments are bench/envs.py's.
 """
 
 from __future__ import annotations
@@ -25,7 +22,7 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
-from typing import Callable, Dict, List, Tuple
+from typing import Callable, Dict
 
 import nox
 
@@ -50,10 +47,7 @@ def _python(label: str) -> str:
 def _suite(session: nox.Session, label: str, build: Dict[str, str], extras: str) -> None:
     """A fresh venv of ``label`` (its interpreter made first if need be: bench/envs.py) with
     this tree installed with ``build``; the suite against it."""
-    folder = Path(session.create_tmp()) / "venv"
-    if folder.exists():
-        session.run("rm", "-rf", str(folder), external=True)
-    python = envs.venv(label, folder, session.log)
+    python = envs.venv(label, Path(session.create_tmp()) / "venv", session.log, fresh=True)
     if label.endswith("t"):  # cffi (in the study extra) does not build on free-threaded 3.13
         extras = "test"
     pip = [*python, "-m", "pip", "install", "-q", "--disable-pip-version-check"]
@@ -87,7 +81,6 @@ def _suites(name: str, build: Dict[str, str], extras: str, doc: str) -> None:
     nox.session(name=name, python=False)(every)
 
 
-#: The study's build: every variant the interpreter runs (variants/_settings.py).
 _suites("tests", envs.STUDY_BUILD, "test,study", "The suite against the study's build")
 _suites("dropin", DEFAULT_BUILD, "test", "The suite against the default build")
 
@@ -124,14 +117,9 @@ def _sanitized(session: nox.Session, sanitizer: str, options: Dict[str, str]) ->
     preload = str(
         session.run("gcc", f"-print-file-name={runtime}", external=True, silent=True)
     ).strip()
-    env = {
-        "PYTHONPATH": target,
-        "LD_PRELOAD": preload,
-        "PYTHONDONTWRITEBYTECODE": "1",
-        # Both bridges must have been built: a failed build fails the tests.
-        "VARIANTS_REQUIRE_ALL": "1",
-        **options,
-    }
+    # VARIANTS_REQUIRE_ALL: both bridges must have been built, a failed build fails the tests.
+    env = {"PYTHONPATH": target, "LD_PRELOAD": preload, "VARIANTS_REQUIRE_ALL": "1", **options}
+    env["PYTHONDONTWRITEBYTECODE"] = "1"
     # From the tests folder, so that the sanitized build, not the source tree, is imported.
     session.chdir("tests")
     check = (
@@ -147,29 +135,21 @@ def _sanitized(session: nox.Session, sanitizer: str, options: Dict[str, str]) ->
 #: and PyPy, the default build on the other CPythons and on 3.14 and 3.15 (in the Debian
 #: sid tree), the C on every architecture, sanitizers and a fuzzer. The free-threaded
 #: 3.13 is left to nox -s tests-3.13t by hand: building it takes 5 to 9 minutes here.
-CI_SESSIONS: List[Tuple[str, List[str]]] = [
-    ("lint", []),
-    ("tests-3.11", ["--slow"]),  # the 4 GiB messages, once
-    ("tests-3.13", []),
-    ("tests-pypy3", []),
-    ("dropin-3.9", []),
-    ("dropin-3.10", []),
-    ("dropin-3.12", []),
-    ("dropin-3.14", []),
-    ("dropin-3.15", []),
-    ("cross", []),
-    ("sanitize", []),
-    ("tsan", []),
-    ("fuzz", []),
+CI_SESSIONS = [
+    "lint",
+    *(f"tests-{label}" for label in ("3.11", "3.13", "pypy3")),
+    *(f"dropin-{label}" for label in ("3.9", "3.10", "3.12", "3.14", "3.15")),
+    *("cross", "sanitize", "tsan", "fuzz"),
 ]
+CI_POSARGS = {"tests-3.11": ["--slow"]}  # the 4 GiB messages, once
 
 
 @nox.session(python=False)
 def ci(session: nox.Session) -> None:
     """Everything CI runs, in turn (see CI_SESSIONS); ``-- NAME ...`` leaves those out."""
-    for name, posargs in CI_SESSIONS:
+    for name in CI_SESSIONS:
         if name not in session.posargs:
-            session.notify(name, posargs)
+            session.notify(name, CI_POSARGS.get(name, []))
 
 
 #: The tests that run against the sanitized builds: both native bridges' cases.
@@ -190,11 +170,8 @@ def sanitize(session: nox.Session) -> None:
     overrun of a small one (a digest's bytes) is caught too. Leak detection is
     off: the interpreter keeps memory at exit (test_native checks leaks itself).
     """
-    options = {
-        "PYTHONMALLOC": "malloc",
-        "ASAN_OPTIONS": "detect_leaks=0:abort_on_error=1",
-        "UBSAN_OPTIONS": "halt_on_error=1:print_stacktrace=1",
-    }
+    options = {"PYTHONMALLOC": "malloc", "ASAN_OPTIONS": "detect_leaks=0:abort_on_error=1"}
+    options["UBSAN_OPTIONS"] = "halt_on_error=1:print_stacktrace=1"
     env = _sanitized(session, "address", options)
     pytest = ["python", "-m", "pytest", "-p", "no:cacheprovider", "-k", "native", *NATIVE_TESTS]
     session.run(*pytest, *session.posargs, env=env)

@@ -86,11 +86,13 @@ def ensure(label: str, log: Log = log_stderr) -> List[str]:
     return base
 
 
-def venv(label: str, folder: Path, log: Log = log_stderr) -> List[str]:
+def venv(label: str, folder: Path, log: Log = log_stderr, fresh: bool = False) -> List[str]:
     """The argv that starts the python of a virtualenv of interpreter ``label`` at ``folder``,
-    made first if it is not there (inside its Debian tree for one of a tree)."""
+    made first if it is not there (or anew if ``fresh``; inside its tree for one of a tree)."""
     base = ensure(label, log)
     folder = folder.absolute()
+    if fresh:
+        shutil.rmtree(folder, ignore_errors=True)
     if not (folder / "pyvenv.cfg").exists():
         run([*base, "-m", "venv", str(folder)], log=log)
     # Not resolved: the link is what makes it the venv's python.
