@@ -48,6 +48,7 @@ __all__ = [
     "select",
     "study_interpreters",
     "study_modes",
+    "tree_binds",
     "tree_path",
 ]
 
@@ -300,9 +301,27 @@ def find(label: str) -> Tuple[Optional[List[str]], str]:
     return [*launcher(row), str(inside)], ""
 
 
+#: The checkout this module is in: bound inside a tree wherever the command runs from.
+CHECKOUT = Path(__file__).resolve().parent.parent
+#: The entry script binds these host directories (colon-separated) besides its own list.
+BINDS_ENV = "VARIANTS_DEBIAN_BINDS"
+
+
+def tree_binds(python: str) -> Dict[str, str]:
+    """The environment that makes a tree's entry script bind the checkout and the environment
+    ``python`` belongs to (``<venv>/bin/python``: the venv), with the caller's own binds."""
+    places = [str(CHECKOUT)]
+    if os.path.isabs(python) and Path(python).parent.name == "bin":
+        places.append(str(Path(python).parent.parent))
+    given = os.environ.get(BINDS_ENV)
+    return {BINDS_ENV: os.pathsep.join([*places, *([given] if given else [])])}
+
+
 def command(mode: Mode, python: str, *args: str) -> Tuple[List[str], Dict[str, str]]:
     """argv and extra environment that run ``python`` (a path to an environment's interpreter
     of ``mode.interpreter``, e.g. a venv's bin/python) in ``mode`` with ``args``; for an
-    interpreter of a Debian tree the argv starts with the tree's entry script."""
+    interpreter of a Debian tree the argv starts with the tree's entry script, and the
+    environment has it bind the checkout and that environment (``tree_binds``)."""
     row = interpreter(mode.interpreter)
-    return [*launcher(row), python, *mode.args, *args], dict(mode.env)
+    binds = tree_binds(python) if row.where not in HOST_PLACES else {}
+    return [*launcher(row), python, *mode.args, *args], {**mode.env, **binds}

@@ -48,10 +48,11 @@ KERNEL_SOURCES = (
     "many.c",
 )
 #: Each bridge's own C.
-CAPI_SOURCES = (*KERNEL_SOURCES, "capi.c")
+CAPI_SOURCES = (*KERNEL_SOURCES, "files.c", "capi.c", "capi_kernels.c", "capi_many.c")
 CFFI_SOURCES = (*KERNEL_SOURCES, "locked.c")
 HEADERS = (
     "native.h",
+    "capi.h",
     "constants.h",
     "md5_steps.h",
     "md5_scheduled.h",

@@ -17,6 +17,18 @@ int vn_digest_size(int algorithm) {
     return algorithm == VN_MD5 ? 16 : algorithm == VN_SHA224 ? 28 : 32;
 }
 
+/* "00" to "ff": one two-byte load and store per byte. */
+static const char hex_pairs[513] =
+#define ROW(h) #h "0" #h "1" #h "2" #h "3" #h "4" #h "5" #h "6" #h "7" \
+               #h "8" #h "9" #h "a" #h "b" #h "c" #h "d" #h "e" #h "f"
+    ROW(0) ROW(1) ROW(2) ROW(3) ROW(4) ROW(5) ROW(6) ROW(7)
+    ROW(8) ROW(9) ROW(a) ROW(b) ROW(c) ROW(d) ROW(e) ROW(f);
+#undef ROW
+
+void vn_hex(const unsigned char *in, size_t size, char *out) {
+    for (size_t i = 0; i < size; i++) memcpy(out + 2 * i, hex_pairs + 2 * in[i], 2);
+}
+
 static int core_of(int algorithm) { return algorithm == VN_MD5 ? VN_CORE_MD5 : VN_CORE_SHA256; }
 
 /* The initial chaining state of `algorithm`, and the kernel it runs unless told

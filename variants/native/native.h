@@ -20,8 +20,10 @@
  *   dispatch.c                        CPU features, the kernel tables, the choice
  *   hash.c                            the state machine: init, update with buffering, digest
  *   many.c                            the scheduler that keeps the lanes of a many-kernel full
+ *   files.c                           small files read and hashed in lanes (plain C, threads)
  *   locked.c                          its objects behind a mutex, for the cffi bridge
- *   capi.c                            the CPython C-API module (the native variant on CPython)
+ *   capi.c, capi_*.c                  the CPython C-API module (the native variant on CPython;
+ *                                     capi.h is their map)
  *
  * Everything is built at the baseline ISA; only functions that use optional
  * instructions ask for them, with a per-function target attribute or inside
@@ -199,8 +201,14 @@ int vn_final(const vn_state *s, unsigned char *out);
 int vn_oneshot(int algorithm, const char *data, size_t length, char *out);
 /* The digest size of an algorithm. */
 int vn_digest_size(int algorithm);
+/* `size` bytes at `in` as 2 * size lowercase hexadecimal digits at `out`
+ * (no NUL), by a table: every hexdigest of both bridges. */
+void vn_hex(const unsigned char *in, size_t size, char *out);
 
 /* ---- many.c: many messages at once --------------------------------------- */
+
+/* The most threads one call of vn_digest_many uses (more asked for: this many). */
+#define VN_MANY_MAX_THREADS 64
 
 /* The digests of `count` whole messages of `algorithm` (VN_MD5, VN_SHA224,
  * VN_SHA256): message i is lengths[i] bytes at data[i]; its digest goes to
@@ -222,6 +230,23 @@ int vn_digest_many_with(int index, int algorithm, size_t count, const unsigned c
                         const size_t *lengths, unsigned char *out, int threads);
 int vn_absorb_many_with(int index, vn_state *const *states, size_t count,
                         const unsigned char *const *data, const size_t *lengths);
+
+/* ---- files.c: small files, read and hashed ------------------------------- */
+
+/* The most threads vn_digest_files reads on, and the bytes of small files
+ * each of them reads before their digests are taken in one batch (also the
+ * largest `small`). */
+#define VN_FILES_MAX_THREADS 8
+#define VN_FILES_BATCH_BYTES (8u << 20)
+/* For each of the `count` file names: status[i] = 0 and its digest at
+ * out + i * vn_digest_size(algorithm) if it is a regular file of at most
+ * `small` bytes (read whole, the digests taken in lanes), an errno (> 0) if
+ * it could not be opened or read, -1 if it is not a regular file or is
+ * larger (for the caller to stream). The names in `threads` contiguous parts
+ * (1 .. VN_FILES_MAX_THREADS), each on a thread of its own. Returns 0, or
+ * ENOMEM having done nothing if it could not allocate. */
+int vn_digest_files(int algorithm, size_t count, const char *const *names, size_t small,
+                    int threads, int *status, unsigned char *out);
 
 /* ---- locked.c: the cffi bridge's objects --------------------------------- */
 

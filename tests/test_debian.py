@@ -1,0 +1,72 @@
+"""tools/debian.py: the trees' package lists and entry script (a real tree only where one was
+made: then a command run through it sees the host's paths at the same places)."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import bench_package
+import pytest
+
+bench_package.load()
+
+from bench import interpreters  # noqa: E402
+
+
+def _tool() -> ModuleType:
+    path = bench_package.ROOT / "tools" / "debian.py"
+    spec = importlib.util.spec_from_file_location("debian_tool", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+debian = _tool()
+
+
+def test_each_tree_interpreter_is_in_its_trees_packages() -> None:
+    for row in interpreters.INTERPRETERS:
+        if row.where not in interpreters.HOST_PLACES:
+            assert row.program in debian.PACKAGES[row.where]
+            assert f"{row.program}-dev" in debian.PACKAGES[row.where]
+            assert f"{row.program}-venv" in debian.PACKAGES[row.where]
+
+
+def test_entry_script_is_sh_and_names_its_tree(tmp_path: Path) -> None:
+    text = debian.entry_text(tmp_path / "a tree", "sid")
+    script = tmp_path / "enter"
+    script.write_text(text)
+    subprocess.run(["sh", "-n", str(script)], check=True)
+    assert f"tree='{tmp_path}/a tree'" in text
+
+
+def test_a_tree_is_finished_only_with_its_stamp(tmp_path: Path) -> None:
+    assert debian.stamp(tmp_path) == {}
+    assert debian._missing(tmp_path, ["gcc"]) == ["gcc"]
+    (tmp_path / debian.STAMP).parent.mkdir(parents=True)
+    (tmp_path / debian.STAMP).write_text(json.dumps({"packages": ["gcc", "pypy3"]}))
+    assert debian._missing(tmp_path, ["gcc", "python3.15"]) == ["python3.15"]
+
+
+@pytest.mark.skipif(
+    os.name != "posix" or os.geteuid() != 0 or interpreters.find("3.14")[0] is None,
+    reason="needs root and the sid tree (python3 tools/debian.py ensure sid)",
+)
+def test_a_command_in_the_tree_sees_the_host_paths(tmp_path: Path) -> None:
+    (tmp_path / "probe.txt").write_text("from the host")
+    argv, _ = interpreters.find("3.14")
+    assert argv is not None
+    code = "import os, sys; print(os.getcwd(), open('probe.txt').read(), sys.version_info[:2])"
+    done = subprocess.run(
+        [*argv, "-c", code], cwd=tmp_path, capture_output=True, text=True, check=True
+    )
+    assert done.stdout.split(None, 1)[0] == str(tmp_path)
+    assert "from the host (3, 14)" in done.stdout

@@ -1,0 +1,528 @@
+"""Debian trees to run interpreters newer than the host's in, and the free-threaded CPython 3.13.
+
+One tool for the interpreters that the project makes itself (``bench/interpreters.py`` says
+which exist and where each lives):
+
+* a **Debian tree** per suite (``sid``: CPython 3.14 and 3.15, PyPy 8), made by
+  ``debootstrap --variant=minbase`` into ``/var/cache/variants/debian/<suite>``
+  (``$VARIANTS_DEBIAN_ROOT`` moves it), with the packages of ``PACKAGES`` installed, and an
+  **entry script** beside it, ``enter-<suite>``, that runs its arguments as a command inside the
+  tree: a private mount namespace (``unshare --mount``), /proc, /sys and /dev mounted, the host's
+  working directories bound at the same paths (/work, /tmp, /var/tmp, pip's cache, the current
+  directory and ``$VARIANTS_DEBIAN_BINDS``, colon-separated; only where the tree has nothing of
+  its own), the host's resolv.conf, then ``chroot``, in the same directory, with
+  the caller's environment. The mounts vanish with the command, however it ends. The host's CA
+  bundle is copied into the tree after each install, so that pip there trusts what the host
+  trusts (``PIP_CERT`` and the like name the same path inside).
+* the **free-threaded CPython 3.13** (``3.13t``), built on the host from Debian 13's python3.13
+  source package (the upstream tarball in it; no Debian release ships a free-threaded build),
+  downloaded with a throw-away deb-src list so that the host's apt is left alone.
+
+Both are made with no step by hand, are no-ops once made (a stamp in the tree says what was
+installed), take a lock, and are safe to interrupt: a tree is made in ``.<suite>.partial`` and
+renamed into place when complete, the interpreter is built and installed in a temporary
+directory and renamed. Everything needs root (debootstrap, mount, chroot, apt-get).
+
+From a shell::
+
+    python3 tools/debian.py ensure sid            # make the tree (once), print its entry script
+    python3 tools/debian.py run sid -- python3.14 -c 'import sys; print(sys.version)'
+    /var/cache/variants/debian/enter-sid python3.15 -m venv /tmp/v315   # the same, directly
+    python3 tools/debian.py versions sid          # the installed version of each package
+    python3 tools/debian.py freethreaded          # print python3.13t's path, building it once
+    python3 tools/debian.py freethreaded --check  # print it, or exit 1: never builds
+
+From Python (standard library only; the noxfile loads this file)::
+
+    debian.ensure_tree("sid")        # the tree's Path, made if missing
+    debian.enter_argv("sid")         # ["/var/cache/variants/debian/enter-sid"]
+    debian.freethreaded(build=True)  # the Path of python3.13t
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import fcntl
+import json
+import os
+import re
+import shlex
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import IO, Callable, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from bench import interpreters  # noqa: E402  (where trees and interpreters live)
+
+Log = Callable[[str], None]
+
+MIRROR = "http://deb.debian.org/debian"
+
+#: What each suite's tree holds: the interpreters of bench/interpreters.py that live there,
+#: their headers and venv modules, and what building the variants' C needs.
+PACKAGES: Dict[str, Tuple[str, ...]] = {
+    "sid": (
+        *("python3.14", "python3.14-dev", "python3.14-venv"),
+        *("python3.15", "python3.15-dev", "python3.15-venv"),
+        *("pypy3", "pypy3-dev", "pypy3-venv"),
+        *("gcc", "libc6-dev", "libffi-dev", "pkg-config"),
+    ),
+}
+
+#: The environment of the steps that fill a tree (not the caller's).
+APT_ENV: Dict[str, str] = {
+    "PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
+    "HOME": "/root",
+    "LANG": "C.UTF-8",
+    "DEBIAN_FRONTEND": "noninteractive",
+}
+
+#: The tree's record of what it holds, written last.
+STAMP = Path("var/lib/variants-tree.json")
+CA_BUNDLE = "/etc/ssl/certs/ca-certificates.crt"
+
+
+class TreeError(RuntimeError):
+    """Making, filling or entering a tree, or building an interpreter, failed: the message says
+    which step and why."""
+
+
+def log_stderr(message: str) -> None:
+    """The command line's logger: progress goes to stderr, results to stdout."""
+    print(message, file=sys.stderr, flush=True)
+
+
+def require_root(what: str) -> None:
+    """TreeError unless running as root."""
+    if os.geteuid() != 0:
+        raise TreeError(f"{what} needs root (debootstrap, mount, chroot, apt-get): run as root")
+
+
+def run(
+    argv: Sequence[str],
+    log: Log,
+    *,
+    env: Optional[Mapping[str, str]] = None,
+    cwd: Optional[Path] = None,
+    output: Optional[IO[bytes]] = None,
+) -> None:
+    """Run a command, logging it; TreeError if it fails or is missing. Its output goes to
+    ``output`` if given, else to our stderr (a command line's stdout holds only results)."""
+    log("$ " + shlex.join(argv))
+    try:
+        subprocess.run(
+            list(argv),
+            env=env,
+            cwd=cwd,
+            stdout=output or sys.stderr.fileno(),
+            stderr=subprocess.STDOUT if output else None,
+            check=True,
+        )
+    except OSError as error:
+        raise TreeError(f"cannot run {argv[0]}: {error}") from error
+    except subprocess.CalledProcessError as error:
+        raise TreeError(f"{shlex.join(argv)} failed with exit code {error.returncode}") from error
+
+
+@contextlib.contextmanager
+def locked(path: Path, log: Log) -> Iterator[None]:
+    """An exclusive flock on ``path`` (created if needed) for the ``with`` block."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "w") as handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            log(f"waiting for {path} (another process is making the same thing)")
+            fcntl.flock(handle, fcntl.LOCK_EX)
+        yield
+
+
+def remove_tree(path: Path, log: Log) -> None:
+    """rm -rf ``path``, refusing while anything is mounted below it (a bound /dev or /work)."""
+    if not path.exists() and not path.is_symlink():
+        return
+    prefix = str(path.resolve()).rstrip("/") + "/"
+    with open("/proc/self/mounts") as mounts:
+        mounted = [line.split()[1] for line in mounts if (line.split()[1] + "/").startswith(prefix)]
+    if mounted:
+        raise TreeError(f"not removing {path}: still mounted there: {', '.join(mounted)}")
+    log(f"removing {path}")
+    shutil.rmtree(path)
+
+
+def ensure_host_packages(packages: Sequence[str], log: Log) -> None:
+    """apt-get install on the host whichever of ``packages`` are missing."""
+    query = ["dpkg-query", "-W", "-f=${Package} ${Status}\n", *packages]
+    listed = subprocess.run(query, capture_output=True, text=True, check=False).stdout
+    have = {line.split()[0] for line in listed.splitlines() if line.endswith(" installed")}
+    missing = [package for package in packages if package not in have]
+    if missing:
+        require_root("installing " + " ".join(missing))
+        env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+        run(["apt-get", "update", "-q"], log, env=env)
+        run(["apt-get", "install", "-y", "-q", "--no-install-recommends", *missing], log, env=env)
+
+
+# --- entering a tree -----------------------------------------------------------------------
+
+#: The entry script; {tree} and {suite} are filled in. Inside ``unshare --mount`` it mounts the
+#: kernel's file systems, binds each host directory where the tree has nothing of its own
+#: (missing or empty there, so never /usr or /etc), then chroots into the same directory.
+ENTRY = r"""#!/bin/sh
+# Runs its arguments (default: a shell) inside the Debian {suite} tree {tree},
+# with the host's working directories at the same paths. Written by tools/debian.py.
+tree={tree}
+if [ "$(id -u)" != 0 ]; then
+    echo "$0: entering $tree needs root (unshare --mount, chroot)" >&2
+    exit 126
+fi
+[ "$#" -gt 0 ] || set -- /bin/sh
+exec unshare --mount --propagation private -- /bin/sh -c '
+set -e
+tree=$1
+shift
+mount -t proc proc "$tree/proc"
+mount --rbind /sys "$tree/sys"
+mount --rbind /dev "$tree/dev"
+if [ -f /etc/resolv.conf ]; then
+    touch "$tree/etc/resolv.conf" && mount --bind /etc/resolv.conf "$tree/etc/resolv.conf"
+fi
+here=$(pwd)
+old_ifs=$IFS
+IFS=:
+set -f
+dirs="/work:/tmp:/var/tmp:${{HOME:-/root}}/.cache/pip:$here:${{VARIANTS_DEBIAN_BINDS:-}}"
+for dir in $dirs; do
+    case "$dir" in /*) ;; *) continue ;; esac
+    [ -d "$dir" ] || continue
+    [ -z "$(ls -A "$tree$dir" 2>/dev/null)" ] || continue
+    mkdir -p "$tree$dir"
+    mount --rbind "$dir" "$tree$dir"
+done
+IFS=$old_ifs
+set +f
+exec chroot "$tree" /bin/sh -c "cd \"\$0\" 2>/dev/null || cd /; exec \"\$@\"" "$here" "$@"
+' enter "$tree" "$@"
+"""
+
+
+def entry_text(tree: Path, suite: str) -> str:
+    """The entry script of the tree at ``tree``."""
+    return ENTRY.format(tree=shlex.quote(str(tree)), suite=suite)
+
+
+def _in_tree(tree: Path, suite: str, argv: Sequence[str]) -> List[str]:
+    """argv that runs ``argv`` in the tree at ``tree`` (its entry script given inline)."""
+    return ["/bin/sh", "-c", entry_text(tree, suite), "enter", *argv]
+
+
+def enter_argv(suite: str) -> List[str]:
+    """The argv prefix that runs a command inside ``suite``'s tree (made by ensure_tree)."""
+    entry = interpreters.entry_script(suite)
+    if not entry.exists():
+        raise TreeError(f"no {suite} tree: python3 {Path(__file__).name} ensure {suite}")
+    return [str(entry)]
+
+
+def run_in(suite: str, argv: Sequence[str], env: Optional[Mapping[str, str]] = None) -> int:
+    """Run ``argv`` inside ``suite``'s tree (the tree made first if need be); its exit code.
+    The command gets our environment plus ``env``, and the current directory."""
+    ensure_tree(suite)
+    done = subprocess.run([*enter_argv(suite), *argv], env={**os.environ, **(env or {})})
+    return done.returncode
+
+
+# --- making a tree --------------------------------------------------------------------------
+
+
+def stamp(tree: Path) -> Dict[str, object]:
+    """What the tree at ``tree`` says it holds (empty: not a finished tree)."""
+    try:
+        loaded: Dict[str, object] = json.loads((tree / STAMP).read_text())
+    except (OSError, ValueError):
+        return {}
+    return loaded
+
+
+def _missing(tree: Path, packages: Sequence[str]) -> List[str]:
+    held = stamp(tree).get("packages")
+    have = set(held) if isinstance(held, list) else set()
+    return [package for package in packages if package not in have]
+
+
+def _configure(tree: Path, suite: str) -> None:
+    """apt of the new tree: ``suite`` from the mirror, with an archive snapshot's expired
+    Release accepted, no daemons started, no documentation unpacked."""
+    apt = tree / "etc" / "apt"
+    (apt / "sources.list").write_text(f"deb {MIRROR} {suite} main\n")
+    (apt / "apt.conf.d" / "99variants").write_text(
+        'Acquire::Check-Valid-Until "false";\nAPT::Install-Recommends "false";\n'
+    )
+    (tree / "etc" / "dpkg" / "dpkg.cfg.d" / "99variants").write_text(
+        "path-exclude /usr/share/doc/*\npath-exclude /usr/share/man/*\n"
+        "path-exclude /usr/share/locale/*\n"
+    )
+    policy = tree / "usr" / "sbin" / "policy-rc.d"
+    policy.write_text("#!/bin/sh\nexit 101\n")
+    policy.chmod(0o755)
+
+
+def _install(tree: Path, suite: str, packages: Sequence[str], log: Log) -> None:
+    """apt-get install ``packages`` in the tree at ``tree`` and record them in its stamp."""
+    steps = [
+        ["dpkg", "--configure", "-a"],  # finish a run that was interrupted
+        ["apt-get", "update", "-q"],
+        ["apt-get", "install", "-y", "-q", *packages],
+        ["apt-get", "clean"],
+    ]
+    for step in steps:
+        run(_in_tree(tree, suite, step), log, env=APT_ENV, cwd=Path("/"))
+    if Path(CA_BUNDLE).is_file():  # pip in the tree trusts what the host trusts
+        shutil.copyfile(CA_BUNDLE, tree / CA_BUNDLE.lstrip("/"))
+    query = ["dpkg-query", "-W", "-f=${Package} ${Version}\n", *packages]
+    listed = subprocess.run(
+        _in_tree(tree, suite, query), env=APT_ENV, cwd="/", capture_output=True, text=True
+    ).stdout
+    versions = dict(line.split(" ", 1) for line in listed.splitlines() if " " in line)
+    before = stamp(tree)
+    held, known = before.get("packages"), before.get("versions")
+    record = {
+        "suite": suite,
+        "mirror": MIRROR,
+        "packages": sorted({*(held if isinstance(held, list) else []), *packages}),
+        "versions": {**(known if isinstance(known, dict) else {}), **versions},
+    }
+    (tree / STAMP).write_text(json.dumps(record, indent=1, sort_keys=True) + "\n")
+
+
+def _write_entry(tree: Path, suite: str) -> Path:
+    """The tree's entry script, (re)written when its text differs; its path."""
+    entry = interpreters.entry_script(suite)
+    text = entry_text(tree, suite)
+    if not entry.exists() or entry.read_text() != text:
+        partial = entry.with_name(f".{entry.name}.new")
+        partial.write_text(text)
+        partial.chmod(0o755)
+        partial.rename(entry)
+    return entry
+
+
+def ensure_tree(suite: str = "sid", log: Log = log_stderr) -> Path:
+    """``suite``'s tree with its PACKAGES installed and its entry script written: made if
+    missing (about a minute of debootstrap, then the installs), completed if a package is
+    missing, else returned at once. Its Path."""
+    tree = interpreters.tree_path(suite)
+    packages = PACKAGES.get(suite, ())
+    entry = interpreters.entry_script(suite)
+    ready = stamp(tree) and not _missing(tree, packages) and entry.exists()
+    if ready and entry.read_text() == entry_text(tree, suite):
+        return tree
+    require_root(f"making the Debian {suite} tree {tree}")
+    with locked(tree.parent / f".{suite}.lock", log):
+        started = time.monotonic()
+        if not stamp(tree):
+            if tree.exists():
+                raise TreeError(f"{tree} exists but is not a finished tree: remove it")
+            ensure_host_packages(["debootstrap"], log)
+            partial = tree.parent / f".{suite}.partial"
+            remove_tree(partial, log)
+            log(f"making the Debian {suite} tree in {partial}")
+            debootstrap = ["debootstrap", "--variant=minbase", suite, str(partial), MIRROR]
+            run(["unshare", "--mount", "--propagation", "private", "--", *debootstrap], log)
+            log(f"  debootstrap took {time.monotonic() - started:.0f} s")
+            _configure(partial, suite)
+            _install(partial, suite, packages, log)
+            partial.rename(tree)
+        elif _missing(tree, packages):
+            _install(tree, suite, _missing(tree, packages), log)
+        _write_entry(tree, suite)
+        log(f"{suite} tree ready at {tree} in {time.monotonic() - started:.0f} s")
+    return tree
+
+
+def versions(suite: str) -> Dict[str, str]:
+    """The installed version of each of the tree's packages, from its stamp."""
+    found = stamp(interpreters.tree_path(suite)).get("versions")
+    return dict(found) if isinstance(found, dict) else {}
+
+
+# --- sources and the free-threaded CPython 3.13 --------------------------------------------
+
+
+def download_source(package: str, suite: str, dest: Path, log: Log) -> None:
+    """``apt-get source --download-only package`` from ``suite`` into ``dest``, with a
+    throw-away deb-src list and index (the host's apt is left alone; any host release)."""
+    dest.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix="variants-apt-") as tmp:
+        state = Path(tmp)
+        (state / "lists" / "partial").mkdir(parents=True)
+        (state / "parts").mkdir()
+        (state / "sources.list").write_text(f"deb-src {MIRROR} {suite} main\n")
+        options = [
+            "-o", f"Dir::Etc::SourceList={state / 'sources.list'}",
+            "-o", f"Dir::Etc::SourceParts={state / 'parts'}",
+            "-o", f"Dir::State::Lists={state / 'lists'}",
+            "-o", "Acquire::Check-Valid-Until=false",
+        ]  # fmt: skip
+        run(["apt-get", *options, "update", "-q"], log)
+        run(["apt-get", *options, "source", "--download-only", package], log, cwd=dest)
+
+
+FREETHREADED = interpreters.interpreter("3.13t")
+SOURCE = ("python3.13", "trixie")  # Debian 13's package: upstream's tarball, unpatched
+
+#: Standard-library modules the free-threaded interpreter must import.
+REQUIRED_MODULES = ("ssl", "_hashlib", "zlib", "_ctypes", "sqlite3", "bz2", "lzma", "venv")
+
+#: Host packages its build needs: the toolchain and the headers of those modules (and a few
+#: more: readline, curses, dbm, uuid).
+BUILD_PACKAGES = (
+    *("build-essential", "pkg-config", "xz-utils", "libssl-dev", "zlib1g-dev", "libffi-dev"),
+    *("libbz2-dev", "liblzma-dev", "libsqlite3-dev", "libreadline-dev", "libncurses-dev"),
+    *("uuid-dev", "libgdbm-dev", "libgdbm-compat-dev"),
+)
+
+#: Run by a candidate interpreter: None-or-problem, as one line.
+PROBE = """
+import sys, sysconfig
+missing = []
+for name in sys.argv[1:]:
+    try:
+        __import__(name)
+    except ImportError:
+        missing.append(name)
+if sys.implementation.name != "cpython" or sys.version_info[:2] != (3, 13):
+    print("is not CPython 3.13")
+elif sysconfig.get_config_var("Py_GIL_DISABLED") != 1 or sys._is_gil_enabled():
+    print("is not free-threaded (the GIL is on)")
+elif missing:
+    print("cannot import " + ", ".join(missing))
+"""
+
+
+def _problem(python: Path) -> str:
+    """ "" if ``python`` is a usable free-threaded CPython 3.13, else what is wrong with it."""
+    try:
+        done = subprocess.run(
+            [str(python), "-I", "-c", PROBE, *REQUIRED_MODULES],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+    except (OSError, subprocess.TimeoutExpired) as error:
+        return f"does not run: {error}"
+    if done.returncode:
+        return f"exits {done.returncode}: {done.stderr.strip()[-300:]}"
+    return done.stdout.strip()
+
+
+def freethreaded(build: bool = True, log: Log = log_stderr) -> Path:
+    """The free-threaded CPython 3.13's executable (bench/interpreters.py finds it), built
+    into its prefix if missing and ``build`` (5 to 9 minutes here). TreeError if there is none
+    (or the build fails)."""
+    argv, why = interpreters.find(FREETHREADED.label)
+    problem = _problem(Path(argv[0])) if argv else why
+    if not problem and argv:
+        return Path(argv[0])
+    if not build:
+        raise TreeError(f"no usable {FREETHREADED.program}: {problem}")
+    require_root(f"building {FREETHREADED.program}")
+    prefix = interpreters.freethreaded_prefix().absolute()
+    with locked(prefix.parent / f".{prefix.name}.lock", log):
+        python = prefix / "bin" / FREETHREADED.program
+        if not (python.exists() and not _problem(python)):
+            _build(prefix, log)
+    return python
+
+
+def _build(prefix: Path, log: Log) -> None:
+    """Download, configure, make, install into a staging directory, check and rename."""
+    started = time.monotonic()
+    parent = prefix.parent
+    parent.mkdir(parents=True, exist_ok=True)
+    for stale in parent.glob(f".build-{prefix.name}-*"):  # left by an interrupted build
+        remove_tree(stale, log)
+    ensure_host_packages(BUILD_PACKAGES, log)
+    package, suite = SOURCE
+    download_source(package, suite, parent / "src", log)
+    tarballs = sorted(
+        (parent / "src").glob(f"{package}_*.orig.tar.xz"),
+        key=lambda path: [int(part) for part in re.findall(r"\d+", path.name.split("_")[1])],
+    )
+    if not tarballs:
+        raise TreeError(f"apt-get source left no {package}_*.orig.tar.xz in {parent / 'src'}")
+    work = Path(tempfile.mkdtemp(prefix=f".build-{prefix.name}-", dir=parent))
+    build_log = parent / f"{prefix.name}-build.log"
+    log(f"building {prefix} from {tarballs[-1].name} (each step's output: {build_log})")
+    try:
+        with build_log.open("wb") as output:
+            run(["tar", "-xJf", str(tarballs[-1]), "-C", str(work)], log, output=output)
+            (source,) = [path for path in work.iterdir() if (path / "configure").exists()]
+            configure = ["./configure", "--disable-gil", f"--prefix={prefix}"]
+            for step in (
+                [*configure, "--with-ensurepip=install"],
+                ["make", f"-j{os.cpu_count() or 1}"],
+                ["make", "install", f"DESTDIR={work / 'stage'}"],
+            ):
+                run(step, log, cwd=source, output=output)
+        staged = work / "stage" / prefix.relative_to(prefix.anchor)
+        problem = _problem(staged / "bin" / FREETHREADED.program)
+        if problem:
+            raise TreeError(f"the built {FREETHREADED.program} {problem}; see {build_log}")
+        if prefix.exists():
+            prefix.rename(work / "previous")
+        staged.rename(prefix)
+    except TreeError as error:
+        tail = build_log.read_text(errors="replace").splitlines()[-20:]
+        raise TreeError(f"{error}\n" + "\n".join(tail)) from None
+    finally:
+        remove_tree(work, log)
+    log(f"built {prefix} in {time.monotonic() - started:.0f} s")
+
+
+# --- command line ---------------------------------------------------------------------------
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
+    commands = parser.add_subparsers(dest="command", required=True)
+    ensure = commands.add_parser("ensure", help="make a tree (once); print its entry script")
+    ensure.add_argument("suite", choices=sorted(PACKAGES))
+    inside = commands.add_parser("run", help="run a command inside a tree (made if missing)")
+    inside.add_argument("suite", choices=sorted(PACKAGES))
+    inside.add_argument("argv", nargs="+", help="the command (after --)")
+    listing = commands.add_parser("versions", help="the versions of a tree's packages")
+    listing.add_argument("suite", choices=sorted(PACKAGES))
+    ft = commands.add_parser("freethreaded", help="print python3.13t's path, built once")
+    ft.add_argument("--check", action="store_true", help="never build: exit 1 if missing")
+    args = parser.parse_args(argv)
+    # On SIGTERM unwind as on ^C: subprocess.run then kills the running step.
+    signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
+    try:
+        if args.command == "ensure":
+            ensure_tree(args.suite)
+            print(interpreters.entry_script(args.suite))
+        elif args.command == "run":
+            return run_in(args.suite, args.argv)
+        elif args.command == "versions":
+            for name, version in sorted(versions(args.suite).items()):
+                print(f"{name} {version}")
+        else:
+            print(freethreaded(build=not args.check))
+    except TreeError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 1 if args.command == "freethreaded" and args.check else 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
