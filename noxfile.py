@@ -47,15 +47,17 @@ def _python(label: str) -> str:
 def _suite(session: nox.Session, label: str, build: Dict[str, str], extras: str) -> None:
     """A fresh venv of ``label`` (its interpreter made first if need be: bench/envs.py) with
     this tree installed with ``build``; the suite against it."""
-    python = envs.venv(label, Path(session.create_tmp()) / "venv", session.log, fresh=True)
+    python, binds = envs.venv(label, Path(session.create_tmp()) / "venv", session.log, fresh=True)
     if label.endswith("t"):  # cffi (in the study extra) does not build on free-threaded 3.13
         extras = "test"
     pip = [*python, "-m", "pip", "install", "-q", "--disable-pip-version-check"]
     # pyperf: the study's tests read and write its files
-    session.run(*pip, "--only-binary", "hypothesis", f".[{extras}]", "pyperf", env=build)
+    session.run(
+        *pip, "--only-binary", "hypothesis", f".[{extras}]", "pyperf", env={**build, **binds}
+    )
     # From the tests folder, so that the installed package, not the source tree, is imported.
     session.chdir("tests")
-    env = {"PYTHONDONTWRITEBYTECODE": "1"}
+    env = {"PYTHONDONTWRITEBYTECODE": "1", **binds}
     session.run(*python, "-m", "pytest", *session.posargs, env=env, external=True)
 
 

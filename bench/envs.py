@@ -30,7 +30,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Callable, Dict, List, Mapping, Optional, Sequence
+from typing import Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from bench import interpreters
 from bench.layout import RESULTS, ROOT
@@ -43,10 +43,9 @@ CACHE = ROOT / ".nox" / "envs"
 STUDY_BUILD = {"VARIANTS_BUILD": "study"}
 #: What ``pip install .`` builds from: a new digest of these makes new environments.
 BUILD_INPUTS = ("variants", "build_support", "tools", "setup.py", "pyproject.toml", "MANIFEST.in")
-#: The README is the package's long description; its generated section is left out of the
-#: digest, or every study run (which rewrites it) would make the next one rebuild everything.
+#: The package's long description: copied for the build but not in the digest (it changes
+#: no code, and every study run rewrites its results section).
 README = "README.md"
-_GENERATED = re.compile(rb"<!-- results:start -->.*?<!-- results:end -->", re.S)
 #: Written into an environment once its install has finished: the install's record.
 READY = "variants-env.json"
 #: How tools/debian.py makes an interpreter of this kind (``where``) that is not here yet.
@@ -86,17 +85,23 @@ def ensure(label: str, log: Log = log_stderr) -> List[str]:
     return base
 
 
-def venv(label: str, folder: Path, log: Log = log_stderr, fresh: bool = False) -> List[str]:
-    """The argv that starts the python of a virtualenv of interpreter ``label`` at ``folder``,
-    made first if it is not there (or anew if ``fresh``; inside its tree for one of a tree)."""
+def venv(
+    label: str, folder: Path, log: Log = log_stderr, fresh: bool = False
+) -> Tuple[List[str], Dict[str, str]]:
+    """(argv, environment) that start the python of a virtualenv of interpreter ``label`` at
+    ``folder``, made first if it is not there (anew if ``fresh``); for an interpreter of a
+    Debian tree, the environment has the tree's entry script bind that folder."""
     base = ensure(label, log)
     folder = folder.absolute()
+    python = str(folder / "bin" / "python")  # not resolved: the link is what makes it the venv's
+    row = interpreters.interpreter(label)
+    binds = interpreters.tree_binds(python) if row.where not in interpreters.HOST_PLACES else {}
     if fresh:
         shutil.rmtree(folder, ignore_errors=True)
     if not (folder / "pyvenv.cfg").exists():
-        run([*base, "-m", "venv", str(folder)], log=log)
-    # Not resolved: the link is what makes it the venv's python.
-    return [*interpreters.launcher(interpreters.interpreter(label)), str(folder / "bin" / "python")]
+        folder.mkdir(parents=True, exist_ok=True)  # for the entry script to bind
+        run([*base, "-m", "venv", str(folder)], env=binds, log=log)
+    return [*interpreters.launcher(row), python], binds
 
 
 def project_files(root: Path = ROOT) -> List[Path]:
@@ -122,13 +127,10 @@ def _walk(path: Path) -> List[Path]:
 
 
 def source_digest(files: Sequence[Path], root: Path = ROOT) -> str:
-    """A digest of ``files``' names and contents (the README's without its generated section)."""
+    """A digest of ``files``' names and contents, the README left out."""
     digest = hashlib.sha256()
-    for path in files:
-        content = (root / path).read_bytes()
-        if str(path) == README:
-            content = _GENERATED.sub(b"", content)
-        digest.update(str(path).encode() + b"\0" + content + b"\0")
+    for path in (p for p in files if str(p) != README):
+        digest.update(str(path).encode() + b"\0" + (root / path).read_bytes() + b"\0")
     return digest.hexdigest()[:16]
 
 
@@ -156,13 +158,13 @@ def study_env(
     started = time.perf_counter()
     shutil.rmtree(folder, ignore_errors=True)  # an install that did not finish
     log(f"{label}: making {folder}: compiling the study's build takes minutes")
-    python = venv(label, folder, log)
+    python, binds = venv(label, folder, log)
     source = folder / "source"
     for path in files:
         (source / path).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(ROOT / path, source / path)
     times = folder / "build-times.json"
-    env = {**STUDY_BUILD, "VARIANTS_BUILD_TIMES": str(times)}
+    env = {**binds, **STUDY_BUILD, "VARIANTS_BUILD_TIMES": str(times)}
     pip = [*python, "-m", "pip", "install", "-q", "--disable-pip-version-check"]
     run([*pip, *_requirements(label, source)], env=env, log=log)
     shutil.rmtree(source)
@@ -180,9 +182,14 @@ def study_env(
 
 
 def prepare(
-    labels: Sequence[str], cache: Path = CACHE, results: Path = RESULTS, log: Log = log_stderr
+    labels: Sequence[str],
+    cache: Path = CACHE,
+    results: Path = RESULTS,
+    log: Log = log_stderr,
+    extra: Sequence[str] = (),
 ) -> Dict[str, str]:
-    """Make or reuse the environment of each of ``labels``; record and return ``{label: python}``.
+    """Make or reuse the environment of each of ``labels`` (with the packages ``extra`` too);
+    record and return ``{label: python}``.
 
     An interpreter that is not here or whose environment fails is left out with a warning.
     """
@@ -197,6 +204,9 @@ def prepare(
         (records / f"{label}.json").unlink(missing_ok=True)
         try:
             record = study_env(label, cache, files, digest, log)
+            if extra:
+                python, binds = venv(label, Path(str(record["python"])).parent.parent, log)
+                run([*python, "-m", "pip", "install", "-q", *extra], env=binds, log=log)
         except Unavailable as why:
             log(f"{label} left out: {why}")
             continue
@@ -245,10 +255,7 @@ def main(argv: Sequence[str]) -> int:
         labels = chosen(args.interpreters)
     except ValueError as error:
         parser.error(str(error))
-    pythons = prepare(labels, args.cache, args.results)
-    for label, python in pythons.items() if args.extra else ():
-        launcher = interpreters.launcher(interpreters.interpreter(label))
-        run([*launcher, python, "-m", "pip", "install", "-q", *args.extra])
+    pythons = prepare(labels, args.cache, args.results, extra=args.extra)
     print(json.dumps(pythons, indent=1))
     missing = [label for label in labels if label not in pythons]
     return 1 if not pythons or (args.interpreters and missing) else 0
