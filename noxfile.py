@@ -205,15 +205,19 @@ def fuzz(session: nox.Session) -> None:
 
 def _study(session: nox.Session, command: str, *envs_args: str) -> None:
     """Each interpreter's environment (``python -m bench envs``: made, or reused while the
-    sources have not changed), then the study's ``command`` with the options after --."""
+    sources have not changed), then ``python -m bench command`` with the options after --."""
     session.run("python", "-m", "bench.envs", *envs_args, *session.posargs)
-    ready = envs.recorded()
+    if Path("bench/__main__.py").exists():
+        pythons = str(envs.pythons_file())
+        session.run("python", "-m", "bench", command, "--pythons", pythons, *session.posargs)
+        return
+    ready = envs.recorded()  # until bench/__main__.py lands: the modules of each command
     if command == "memory":  # one environment's python, no labels
         session.run("python", "-m", "bench.memory", "--python", *ready.values(), *session.posargs)
         return
     module = {"run": "bench.study", "bytecode": "bench.bytecode"}[command]
-    pythons = [f"--python={label}={path}" for label, path in ready.items()]
-    session.run("python", "-m", module, *pythons, *session.posargs)
+    pythons_args = [f"--python={label}={path}" for label, path in ready.items()]
+    session.run("python", "-m", module, *pythons_args, *session.posargs)
 
 
 @nox.session(python=_python("3.12"))

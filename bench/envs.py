@@ -2,6 +2,7 @@
 
     python -m bench envs                              # every study interpreter found here
     python -m bench envs --interpreters 3.12,pypy8    # those (an error if one is not here)
+    python -m bench envs --modes '3.14*'              # the interpreters of those modes
 
 Each environment holds this tree installed with the study's build (every variant,
 ``VARIANTS_BUILD=study``) and pyperf. It lives in the cache folder (``.nox/envs`` in the
@@ -13,7 +14,8 @@ built or cached in the checkout (``build/``, ``*.egg-info``) reaches it.
 
 The interpreters and how to start them come from ``bench/interpreters.py``; one of a Debian
 tree makes its venv and builds inside the tree (the cache folder is at the same path there).
-What is ready is recorded in ``results/envs.json`` (``{label: python}``, printed too) and
+What is ready is recorded in ``results/envs/pythons.json`` (``{label: python}``, printed too;
+``python -m bench run --pythons`` reads it) and
 ``results/envs/<label>.json`` (the python and the build's times, which the report shows).
 Standard library only: the noxfile and the tests' sessions use ``venv`` and ``run`` too.
 """
@@ -39,6 +41,8 @@ Log = Callable[[str], None]
 
 #: Where the environments are made (``--cache`` and ``$VARIANTS_ENVS`` override it).
 CACHE = ROOT / ".nox" / "envs"
+#: The record of the ready ones, ``{label: python}``, in ``<results>/envs``.
+PYTHONS = "pythons.json"
 #: The environment of a build with every variant of the study (variants/_settings.py).
 STUDY_BUILD = {"VARIANTS_BUILD": "study"}
 #: What ``pip install .`` builds from: a new digest of these makes new environments.
@@ -212,13 +216,18 @@ def prepare(
             continue
         (records / f"{label}.json").write_text(json.dumps(record, indent=1))
         pythons[label] = str(record["python"])
-    (results / "envs.json").write_text(json.dumps(pythons, indent=1))
+    pythons_file(results).write_text(json.dumps(pythons, indent=1))
     return pythons
+
+
+def pythons_file(results: Path = RESULTS) -> Path:
+    """The file of ``{label: python}`` of the environments the last ``prepare`` made ready."""
+    return results / "envs" / PYTHONS
 
 
 def recorded(results: Path = RESULTS) -> Dict[str, str]:
     """``{label: python}`` of the environments the last ``prepare`` made ready."""
-    path = results / "envs.json"
+    path = pythons_file(results)
     return dict(json.loads(path.read_text())) if path.exists() else {}
 
 
@@ -244,8 +253,13 @@ def chosen(text: str, log: Log = log_stderr) -> List[str]:
 
 
 def main(argv: Sequence[str]) -> int:
-    parser = argparse.ArgumentParser(prog="python -m bench envs", description=__doc__)
-    parser.add_argument("--interpreters", default="", help="labels, comma-separated")
+    # No abbreviations: the study's --mode (among the options not ours) is not --modes.
+    parser = argparse.ArgumentParser(
+        prog="python -m bench envs", description=__doc__, allow_abbrev=False
+    )
+    parser.add_argument(
+        "--interpreters", "--modes", default="", help="labels or mode globs, comma-separated"
+    )
     parser.add_argument("--cache", type=Path, default=CACHE, help="where environments are made")
     parser.add_argument("--results", type=Path, default=RESULTS, help="where they are recorded")
     parser.add_argument("--extra", action="append", default=[], help="also install (repeat)")
