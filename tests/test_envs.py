@@ -12,7 +12,7 @@ import pytest
 
 bench_package.load()
 
-from bench import envs  # noqa: E402
+from bench import envs, interpreters  # noqa: E402
 
 
 def test_modes_name_the_interpreters_whose_environments_they_run_in() -> None:
@@ -59,6 +59,6 @@ def test_a_ready_environment_is_reused_and_recorded(tmp_path: Path) -> None:
 def test_an_interpreter_that_is_not_here_is_left_out(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(envs.interpreters, "find", lambda label: (None, "not here"))
+    monkeypatch.setattr(interpreters, "find", lambda label: (None, "not here"))
     assert envs.prepare(["3.10"], tmp_path / "cache", tmp_path / "results") == {}
     assert envs.recorded(tmp_path / "results") == {}
