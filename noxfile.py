@@ -134,13 +134,13 @@ def _sanitized(session: nox.Session, sanitizer: str, options: Dict[str, str]) ->
 
 
 #: What CI runs (.ci/run, the README's test command): the study's build on two CPythons
-#: and PyPy, the default build on the other CPythons and on 3.14 and 3.15 (in the Debian
-#: sid tree), the C on every architecture, sanitizers and a fuzzer. The free-threaded
+#: and PyPy, the default build on the other CPythons and on 3.14, 3.15 and PyPy 8 (in the
+#: Debian sid tree), the C on every architecture, sanitizers and a fuzzer. The free-threaded
 #: 3.13 is left to nox -s tests-3.13t by hand: building it takes 5 to 9 minutes here.
 CI_SESSIONS = [
     "lint",
     *(f"tests-{label}" for label in ("3.11", "3.13", "pypy3")),
-    *(f"dropin-{label}" for label in ("3.9", "3.10", "3.12", "3.14", "3.15")),
+    *(f"dropin-{label}" for label in ("3.9", "3.10", "3.12", "3.14", "3.15", "pypy8")),
     *("cross", "sanitize", "tsan", "fuzz"),
 ]
 CI_POSARGS = {"tests-3.11": ["--slow"]}  # the 4 GiB messages, once
