@@ -6,7 +6,7 @@
 
 Each environment holds this tree installed with the study's build (every variant,
 ``VARIANTS_BUILD=study``) and pyperf. It lives in the cache folder (``.nox/envs`` in the
-checkout, ``--cache`` or ``$VARIANTS_ENVS`` elsewhere) as ``<label>-<digest>``, the digest
+checkout; ``--cache``, or ``$VARIANTS_ENVS``, puts it elsewhere) as ``<label>-<digest>``, the digest
 being of what the build reads: an environment whose folder exists and is marked ready is
 reused as it is; a change to the sources makes a new one, and the older ones of that
 interpreter go once it is ready. The build runs from a copy of those files only, so nothing
@@ -17,7 +17,8 @@ tree makes its venv and builds inside the tree (the cache folder is at the same 
 What is ready is recorded in ``results/envs/pythons.json`` (``{label: python}``, printed too;
 ``python -m bench run --pythons`` reads it) and
 ``results/envs/<label>.json`` (the python and the build's times, which the report shows).
-Standard library only: the noxfile and the tests' sessions use ``venv`` and ``run`` too.
+Standard library only: the noxfile's suite sessions make their venvs with ``venv`` too.
+``python -m bench.envs`` is the same command.
 """
 
 from __future__ import annotations
@@ -197,7 +198,6 @@ def prepare(
 
     An interpreter that is not here or whose environment fails is left out with a warning.
     """
-    cache = Path(os.environ.get("VARIANTS_ENVS") or cache)
     cache.mkdir(parents=True, exist_ok=True)
     files = project_files()
     digest = source_digest(files)
@@ -260,7 +260,8 @@ def main(argv: Sequence[str]) -> int:
     parser.add_argument(
         "--interpreters", "--modes", default="", help="labels or mode globs, comma-separated"
     )
-    parser.add_argument("--cache", type=Path, default=CACHE, help="where environments are made")
+    cache = Path(os.environ.get("VARIANTS_ENVS") or CACHE)
+    parser.add_argument("--cache", type=Path, default=cache, help="where environments are made")
     parser.add_argument("--results", type=Path, default=RESULTS, help="where they are recorded")
     parser.add_argument("--extra", action="append", default=[], help="also install (repeat)")
     # The study's other options may come along (nox -s bench -- ...): they are not ours.
