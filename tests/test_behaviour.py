@@ -6,6 +6,7 @@ import hashlib
 import hmac
 import pickle
 import threading
+import warnings
 from typing import Dict, List, Tuple
 
 import pytest
@@ -57,9 +58,17 @@ def test_constructor_keywords(constructor: Constructor, algorithm: str) -> None:
     expected = hashlib.new(algorithm, b"abc").digest()
     assert constructor(b"abc", usedforsecurity=False).digest() == expected
     assert constructor(data=b"abc").digest() == expected
-    # the keyword the running interpreter's hashlib calls its data argument
-    theirs = getattr(hashlib, algorithm)(string=b"abc")
-    assert constructor(string=b"abc").digest() == theirs.digest()
+    # the keyword the running interpreter's hashlib calls its data argument (3.15 deprecates it)
+    with warnings.catch_warnings(record=True) as their_warnings:
+        warnings.simplefilter("always")
+        theirs = getattr(hashlib, algorithm)(string=b"abc")
+    with warnings.catch_warnings(record=True) as our_warnings:
+        warnings.simplefilter("always")
+        ours = constructor(string=b"abc")
+    assert ours.digest() == theirs.digest()
+    assert [(w.category, str(w.message), w.filename) for w in our_warnings] == [
+        (w.category, str(w.message), w.filename) for w in their_warnings
+    ]
     with pytest.raises(TypeError):
         constructor(data=b"a", string=b"b")
     with pytest.raises(TypeError):

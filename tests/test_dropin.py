@@ -51,7 +51,7 @@ def test_without_native_the_drop_in_is_hashlib_and_warns_once() -> None:
         "    warnings.simplefilter('always')\n"
         "    h = variants.md5(b'abc')\n"
         "    variants.sha256(b'abc'); variants.new('sha224'); variants.md5()\n"
-        "assert type(h) is type(hashlib.md5()), type(h)\n"
+        "assert type(h) is type(hashlib.md5(b'abc')), type(h)\n"  # PyPy 8: a one-shot type
         "assert [w.category.__name__ for w in caught] == ['SlowPathWarning'], caught\n"
         "print(caught[0].message)\n"
     )
@@ -93,7 +93,7 @@ def test_new_passes_usedforsecurity_and_refuses_unknown_names_like_hashlib() -> 
 
 
 def test_new_errors_like_hashlib() -> None:
-    with pytest.raises(ValueError, match="unsupported hash type sha3_256"):
+    with pytest.raises(ValueError, match=r"unsupported hash (type|algorithm) sha3_256"):
         variants.new("sha3_256")
     with pytest.raises(TypeError):
         variants.new(b"md5")

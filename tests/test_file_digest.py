@@ -77,10 +77,10 @@ def test_bytesio_is_hashed_whole_like_hashlib() -> None:
     buffer.seek(3)
     got = variants.file_digest(buffer, "sha256").hexdigest()
     assert got == hashlib.sha256(b"abcdef").hexdigest()
-    if sys.version_info >= (3, 11):
-        buffer.seek(3)
-        assert got == hashlib.file_digest(buffer, "sha256").hexdigest()
     buffer.write(b"more")  # the buffer was released: it can grow again
+    if sys.version_info >= (3, 11):  # last: PyPy's hashlib holds the buffer until it is collected
+        ours = variants.file_digest(buffer, "sha256").digest()
+        assert ours == hashlib.file_digest(buffer, "sha256").digest()
 
 
 def test_socket(tmp_path: Path) -> None:
@@ -164,7 +164,7 @@ def test_unreadable_file_refused(tmp_path: Path) -> None:
 
 
 def test_unknown_algorithm() -> None:
-    with pytest.raises(ValueError, match="unsupported hash type sha1"):
+    with pytest.raises(ValueError, match=r"unsupported hash (type|algorithm) sha1"):
         variants.file_digest(io.BytesIO(b""), "sha1")
 
 

@@ -138,7 +138,7 @@ def test_a_generator_that_raises_gives_no_result(loaded: registry.Loaded) -> Non
 
 
 def test_arguments_are_checked(loaded: registry.Loaded) -> None:
-    with pytest.raises(ValueError, match="unsupported hash type"):
+    with pytest.raises(ValueError, match=r"unsupported hash (type|algorithm) sha1"):
         loaded.digest_many("sha1", [b"x"])
     algorithm = sorted(loaded.algorithms_available)[0]
     with pytest.raises(ValueError):

@@ -304,19 +304,20 @@ def test_buffers_are_released(native: ModuleType) -> None:
         data = bytearray(jdk_pattern(3000))
         h = constructor(data)
         h.update(data)
-        h.update(memoryview(data)[:10])
+        # the test's own views are released by hand: PyPy drops an export only when collected
+        with memoryview(data) as whole, whole[:10] as head:
+            h.update(head)
         data.extend(b"more")  # BufferError if a buffer export were still held
-        strided = memoryview(data)[::2]
-        try:
-            hashlib.new(h.name, strided)
-        except BufferError:  # CPython refuses views that are not contiguous
-            with pytest.raises(BufferError):
+        with memoryview(data) as whole, whole[::2] as strided:
+            try:
+                hashlib.new(h.name, strided)
+            except BufferError:  # CPython and PyPy 8 refuse views that are not contiguous
+                with pytest.raises(BufferError):
+                    h.update(strided)
+                expected = jdk_pattern(3000) * 2 + jdk_pattern(10)
+            else:  # PyPy 7.3 hashes their bytes
                 h.update(strided)
-            expected = jdk_pattern(3000) * 2 + jdk_pattern(10)
-        else:  # PyPy hashes their bytes
-            h.update(strided)
-            expected = jdk_pattern(3000) * 2 + jdk_pattern(10) + strided.tobytes()
-        strided.release()
+                expected = jdk_pattern(3000) * 2 + jdk_pattern(10) + strided.tobytes()
         data.extend(b"again")
         assert h.digest() == hashlib.new(h.name, expected).digest()
 

@@ -58,8 +58,8 @@ from pathlib import Path
 from typing import IO, Callable, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple
 
 ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+if "bench" not in sys.modules and str(ROOT) not in sys.path:
+    sys.path.append(str(ROOT))  # last: the checkout's unbuilt variants/ must not shadow any
 
 from bench import interpreters  # noqa: E402  (where trees and interpreters live)
 

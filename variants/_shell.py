@@ -13,6 +13,7 @@ from __future__ import annotations
 import struct
 import sys
 import threading
+import warnings
 from typing import (
     Any,
     Callable,
@@ -53,7 +54,6 @@ class HashObject(Protocol):
 Constructor = Callable[..., HashObject]
 
 _EMPTY = b""  # the default data argument: identity says "not given"
-_PYPY = sys.implementation.name == "pypy"
 _LENGTH_MASK = (1 << 64) - 1
 #: The padding after a final partial block of n bytes, before the length:
 #: 0x80, then zeros up to 56 bytes modulo 64.
@@ -108,8 +108,13 @@ def as_bytes(data: object) -> memoryview:
     except TypeError:
         raise_like_hashlib(data)
     if not view.c_contiguous:
-        if not _PYPY:  # CPython's hashlib refuses these; PyPy's hashes their bytes
-            raise BufferError("memoryview: underlying buffer is not C-contiguous")
+        import hashlib
+
+        try:  # CPython's and PyPy 8's hashlib refuse these, PyPy 7.3's hashes their bytes
+            hashlib.sha256(view)
+        except BufferError as exc:
+            view.release()
+            raise BufferError(*exc.args) from None
         return memoryview(view.tobytes())
     if view.ndim == 1 and view.format == "B":
         return view
@@ -119,12 +124,27 @@ def as_bytes(data: object) -> memoryview:
         return memoryview(view.tobytes())
 
 
+#: hashlib's error for a name it does not know (3.15 says "algorithm" where 3.9-3.14 say "type").
+UNSUPPORTED = (
+    "unsupported hash algorithm {}" if sys.version_info >= (3, 15) else "unsupported hash type {}"
+)
+#: 3.15's hashlib warns of its constructors' ``string`` keyword so, and the constructors here too.
+STRING_DEPRECATED = (
+    "the 'string' keyword parameter is deprecated since Python 3.15 and slated for removal in"
+    " Python 3.19; use the 'data' keyword parameter or pass the data to hash as a positional"
+    " argument instead"
+)
+
+
 def data_argument(data: object, string: Optional[object]) -> object:
-    """The constructors' data: ``data``, or ``string`` (hashlib's name for it on 3.9-3.13)."""
+    """The constructors' data: ``data``, or ``string`` (hashlib's name for it on 3.9-3.13,
+    deprecated from 3.15: a DeprecationWarning for the constructor's caller there)."""
     if string is None:
         return data
     if data is not _EMPTY:
         raise TypeError("'data' and 'string' are mutually exclusive")
+    if sys.version_info >= (3, 15):
+        warnings.warn(STRING_DEPRECATED, DeprecationWarning, stacklevel=3)
     return string
 
 

@@ -16,7 +16,15 @@ from types import ModuleType
 from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Tuple
 
 from variants import _catalog, _many, _settings
-from variants._shell import _EMPTY, ALGORITHMS, Compress, Constructor, HashObject, make_types
+from variants._shell import (
+    _EMPTY,
+    ALGORITHMS,
+    UNSUPPORTED,
+    Compress,
+    Constructor,
+    HashObject,
+    make_types,
+)
 
 #: Set to a variant name to make it the drop-in's default.
 DEFAULT_ENV = _settings.DEFAULT_ENV
@@ -175,7 +183,7 @@ class Loaded:
         try:
             return name.lower(), self.constructors[name.lower()]
         except KeyError:
-            raise ValueError(f"unsupported hash type {name}") from None
+            raise ValueError(UNSUPPORTED.format(name)) from None
 
     def new(self, name: str, data: object = _EMPTY, **kwargs: object) -> HashObject:
         """Like ``hashlib.new``: a hash object for the algorithm called ``name``."""

@@ -14,12 +14,14 @@ study can show what each bridge costs over the same kernels.
 
 from __future__ import annotations
 
+import contextlib
 import threading
 from typing import (
     Any,
     ClassVar,
     Dict,
     Iterable,
+    Iterator,
     List,
     NoReturn,
     Optional,
@@ -91,9 +93,17 @@ def _cdata(view: Union[bytes, memoryview], ctype: str = "char[]") -> Any:
         return _from_buffer(ctype, bytes(view))
 
 
-def _buffer(data: object) -> Any:
-    """The bytes of ``data`` for C, with hashlib's errors for anything that has none."""
-    return _cdata(as_bytes(data))
+@contextlib.contextmanager
+def _held(data: object) -> Iterator[Any]:
+    """The bytes of ``data`` for C, with hashlib's errors for anything that has none, and every
+    buffer export over ``data`` released on the way out: PyPy drops an export only when its
+    holder is collected, and PyPy 8 (as CPython) refuses to resize a bytearray while one lives."""
+    view = as_bytes(data)
+    try:
+        with _cdata(view) as cdata:
+            yield cdata
+    finally:
+        view.release()
 
 
 class NativeHash:
@@ -138,8 +148,8 @@ class NativeHash:
         if type(data) is bytes:  # cffi passes bytes to const char * without a copy
             _update(state, data, len(data))
         else:
-            view = _buffer(data)
-            _update(state, view, len(view))
+            with _held(data) as view:
+                _update(state, view, len(view))
 
     def _grow(self, data: Optional[object]) -> Any:
         """Append ``data`` to the pending bytes if it fits (None), else the C state to update
@@ -217,9 +227,12 @@ def _make_constructor(name: str, digest_size: int) -> Constructor:
         if type(data) is bytes and len(data) <= PENDING_LIMIT:
             obj._state = data
         else:
-            view: Any = data if type(data) is bytes else _buffer(data)
             h = _new(_HASH)
-            _start(h, algorithm, view, len(view))
+            if type(data) is bytes:
+                _start(h, algorithm, data, len(data))
+            else:
+                with _held(data) as view:
+                    _start(h, algorithm, view, len(view))
             obj._state = h
         return obj
 
@@ -245,8 +258,9 @@ def _run(core: int, index: int, state: State, data: memoryview) -> State:
     if size % 64:
         raise ValueError(f"{size} bytes is not whole 64-byte blocks")
     words = _new("uint32_t[]", list(state))
-    if lib.vn_compress(core, index, words, _buffer(data), size // 64) < 0:
-        raise ValueError(f"no kernel {index} of core {core} runs on this CPU")
+    with _held(data) as blocks:
+        if lib.vn_compress(core, index, words, blocks, size // 64) < 0:
+            raise ValueError(f"no kernel {index} of core {core} runs on this CPU")
     return tuple(words)
 
 
