@@ -1,0 +1,64 @@
+"""The study's environments (bench/envs.py): which interpreters a request names, the digest
+that decides when an environment is remade, reuse of a ready one and the records it leaves
+(no interpreter is installed into: a ready environment is made up)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import bench_package
+import pytest
+
+bench_package.load()
+
+from bench import envs, interpreters  # noqa: E402
+
+
+def test_modes_name_the_interpreters_whose_environments_they_run_in() -> None:
+    assert envs.chosen("3.14-jit,3.12,3.14") == ["3.14", "3.12"]
+    assert envs.chosen("pypy8*") == ["pypy8"]
+    with pytest.raises(ValueError, match="no mode matches"):
+        envs.chosen("3.99")
+
+
+def test_the_digest_follows_the_build_inputs_not_the_readme(tmp_path: Path) -> None:
+    (tmp_path / "variants").mkdir()
+    (tmp_path / "variants" / "a.py").write_text("x = 1\n")
+    (tmp_path / "README.md").write_text("words\n")
+    files = [Path("variants/a.py"), Path("README.md")]
+    first = envs.source_digest(files, tmp_path)
+    (tmp_path / "README.md").write_text("other words\n")
+    assert envs.source_digest(files, tmp_path) == first
+    (tmp_path / "variants" / "a.py").write_text("x = 2\n")
+    assert envs.source_digest(files, tmp_path) != first
+
+
+def test_the_build_inputs_are_the_checkouts_files() -> None:
+    files = envs.project_files()
+    assert Path("setup.py") in files and Path("variants/__init__.py") in files
+    assert not any(p.parts[0] in ("tests", "bench", "results") for p in files)
+
+
+def test_a_ready_environment_is_reused_and_recorded(tmp_path: Path) -> None:
+    cache, results = tmp_path / "cache", tmp_path / "results"
+    digest = envs.source_digest(envs.project_files())
+    ready = cache / f"3.12-{digest}"
+    ready.mkdir(parents=True)
+    record = {"python": str(ready / "bin" / "python"), "install_seconds": 1.0, "build": None}
+    (ready / envs.READY).write_text(json.dumps(record))
+    older = cache / "3.12-0123456789abcdef"  # left alone: only a new build removes older ones
+    older.mkdir()
+    assert envs.prepare(["3.12"], cache, results) == {"3.12": record["python"]}
+    assert envs.recorded(results) == {"3.12": record["python"]}
+    kept = json.loads((results / "envs" / "3.12.json").read_text())
+    assert kept["reused"] is True and kept["python"] == record["python"]
+    assert older.exists()
+
+
+def test_an_interpreter_that_is_not_here_is_left_out(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(interpreters, "find", lambda label: (None, "not here"))
+    assert envs.prepare(["3.10"], tmp_path / "cache", tmp_path / "results") == {}
+    assert envs.recorded(tmp_path / "results") == {}
