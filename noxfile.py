@@ -10,6 +10,8 @@
     nox -s sanitize       # native variants with ASan and UBSan, against hashlib
     nox -s tsan           # native variants with ThreadSanitizer, under the racing tests
     nox -s fuzz           # libFuzzer over the native state machine, against OpenSSL
+    nox -s engines        # digest_column in DuckDB, Polars, pandas 3, Dask distributed
+    nox -s peers          # digest_column against DuckDB, polars-hash, chdb (bench/peers.py)
     nox -s bench          # the study: every interpreter, variant, length (python -m bench.study)
     nox -s bench -- --mode quick --interpreters 3.12,pypy3 --variants 'helpers*'
     nox -s memory         # memray: peak memory and allocations per variant (CPython)
@@ -179,6 +181,7 @@ CI_SESSIONS: List[Tuple[str, List[str]]] = [
     ("sanitize", []),
     ("tsan", []),
     ("fuzz", []),
+    ("engines", []),
 ]
 
 
@@ -267,6 +270,36 @@ def fuzz(session: nox.Session) -> None:
     """The native state machine and kernels under libFuzzer against OpenSSL, for 60 s
     (tests/fuzz/fuzz.py; ``-- --seconds N`` for longer)."""
     session.run(sys.executable, "tests/fuzz/fuzz.py", *session.posargs, external=True)
+
+
+# --- columns in the engines: nox -s engines (CI), nox -s peers (the benchmark, by hand) ---
+
+#: The engines of the README's Columns recipes (tests/test_engines.py): not in the other
+#: test environments (Dask alone brings a dozen packages).
+ENGINES = ["duckdb", "polars", "pandas>=3", "pyarrow", "dask[distributed]"]
+#: The peers of bench/peers.py; chdb unpacks to about 530 MB, so it lives here only.
+PEERS = ["duckdb", "polars", "polars-hash", "pyarrow", "chdb"]
+ENGINES_PYTHON = "3.11"
+
+
+@nox.session(python=ENGINES_PYTHON)
+def engines(session: nox.Session) -> None:
+    """digest_column inside DuckDB, Polars, pandas 3 and Dask's distributed scheduler
+    (tests/test_engines.py, a missing engine a failure), and the peer benchmark on a tiny
+    column, against the default build."""
+    session.install(".[test]", *ENGINES, env=DEFAULT_BUILD)
+    session.chdir("tests")
+    env = {"PYTHONDONTWRITEBYTECODE": "1", "VARIANTS_REQUIRE_ENGINES": "1"}
+    session.run("python", "-m", "pytest", "test_engines.py", *session.posargs, env=env)
+
+
+@nox.session(python=ENGINES_PYTHON, reuse_venv=True)
+def peers(session: nox.Session) -> None:
+    """digest_column against DuckDB, polars-hash and chdb, one process per thread setting
+    (python -m bench.peers --write: results/peers/<date-time>/ and the README's table);
+    options after -- go to it (--rows, --rounds, --only, --report)."""
+    session.install(".", *PEERS, env=DEFAULT_BUILD)
+    session.run("python", "-m", "bench.peers", "--require-all", "--write", *session.posargs)
 
 
 # --- the study: nox -s bench, memory, bytecode ------------------------------------------
