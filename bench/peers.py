@@ -56,7 +56,7 @@ from typing import Any, Callable, Dict, List, Mapping, NamedTuple, Optional, Seq
 from bench.fmt import DASH, table
 from bench.layout import README, RESULTS, module_command
 from bench.machine import cpu_model, interpreter_info, interpreter_title, stamp, today
-from bench.stats import Estimate, ratio
+from bench.stats import Estimate, ratio, time_of
 from bench.timing import measure
 
 START, END = "<!-- peers:start -->", "<!-- peers:end -->"
@@ -370,45 +370,131 @@ def derived(candidates: Dict[str, Any]) -> Dict[str, List[float]]:
     return values
 
 
+def cases_of(run: Dict[str, Any]) -> Dict[Tuple[str, str], Dict[str, List[float]]]:
+    """A run's values by (column, algorithm), then by candidate (chdb's digest alone too)."""
+    return {(c["column"], c["algorithm"]): derived(c["candidates"]) for c in run["cases"]}
+
+
 def render(runs: Sequence[Dict[str, Any]], machine: Dict[str, Any]) -> str:
-    """The Markdown tables of a measurement: one per column shape."""
-    first = runs[0]
-    settings = [("1 thread" if r["threads"] == 1 else f"{r['cpus']} CPUs", r) for r in runs]
+    """The Markdown tables of a measurement: one per thread setting, a column per case."""
     algorithms = {"md5": "MD5", "sha256": "SHA-256"}
     parts: List[str] = []
-    for shape in SHAPES:
-        header = ["", "out"]
-        cells: Dict[Tuple[str, str, str], List[float]] = {}
-        columns: List[Tuple[str, str]] = []
-        for label, run in settings:
-            for case in run["cases"]:
-                if case["column"] != shape:
-                    continue
-                columns.append((label, case["algorithm"]))
-                for key, values in derived(case["candidates"]).items():
-                    cells[(label, case["algorithm"], key)] = values
-        if not columns:
-            continue
-        for label, algorithm in columns:
-            header += [f"{algorithms[algorithm]}, {label}: ns a row", "speed"]
+    for run in runs:
+        cases = cases_of(run)
+        header = ["", "out", *(f"{shape}, {algorithms[alg]}" for shape, alg in cases)]
         lines = [header]
         for row in ROWS_SHOWN:
             line = [row.peer, row.form]
-            for label, algorithm in columns:
-                mine = cells.get((label, algorithm, row.key))
-                base = cells.get((label, algorithm, "duckdb/hex"))
-                if not mine:
-                    line += [DASH, ""]
-                    continue
-                speed = ratio(dict(enumerate(base)), dict(enumerate(mine))) if base else None
-                line += [per_row(mine, first["rows"]), f"{speed.value:.2f}x" if speed else ""]
-            if any(cell not in (DASH, "") for cell in line[2:]):
+            for values in cases.values():
+                mine, base = values.get(row.key), values.get("duckdb/hex")
+                speed = (
+                    ratio(dict(enumerate(base)), dict(enumerate(mine))) if mine and base else None
+                )
+                shown = per_row(mine, run["rows"]) if mine else DASH
+                line.append(f"{shown} ({speed.value:.3g}x)" if speed else shown)
+            if any(cell != DASH for cell in line[2:]):
                 lines.append(line)
+        threads = "one thread" if run["threads"] == 1 else f"every CPU ({run['cpus']})"
         parts.append(
-            f"{shape} a row ({first['rows']:,} rows):\n\n"
-            + table(lines, "ll" + "rr" * len(columns))
+            f"On {threads}, ns a row (speed against DuckDB), {run['rows']:,} rows:\n\n"
+            + table(lines, "ll" + "r" * len(cases))
         )
     return "\n\n".join(parts) + "\n\n" + caption(runs, machine)
+
+
+class Target(NamedTuple):
+    """One of issue 18's targets on one thread: ``what`` (of ``case``) at most ``bound``."""
+
+    what: str
+    case: Tuple[str, str]  # (column, algorithm)
+    mine: str  # a candidate's key
+    other: str  # "": ns a row; a key: other's time over mine; "<shape>": mine there over here
+    bound: float  # at most this many ns (other ""), at least this speed, at most this ratio
+
+
+TARGETS = (
+    Target("md5_column, hex: ns a row", ("32 B", "md5"), "digest_column/hex", "", 25),
+    Target("md5_column, binary: ns a row", ("32 B", "md5"), "digest_column/binary", "", 20),
+    Target(
+        "md5_column, hex, against DuckDB", ("32 B", "md5"), "digest_column/hex", "duckdb/hex", 9
+    ),
+    Target("md5_column, hex, against chdb", ("32 B", "md5"), "digest_column/hex", "chdb/hex", 6),
+    Target(
+        "md5_column, binary, against chdb's digest alone",
+        ("32 B", "md5"),
+        "digest_column/binary",
+        "chdb/digest",
+        1,
+    ),
+    Target(
+        "md5_column, hex, 1-64 B over 32 B", ("1-64 B", "md5"), "digest_column/hex", "32 B", 1.3
+    ),
+    Target("sha256_column, hex: ns a row", ("32 B", "sha256"), "digest_column/hex", "", 35),
+    Target(
+        "sha256_column, hex, against DuckDB",
+        ("32 B", "sha256"),
+        "digest_column/hex",
+        "duckdb/hex",
+        8,
+    ),
+    Target(
+        "sha256_column, hex, against polars-hash",
+        ("32 B", "sha256"),
+        "digest_column/hex",
+        "polars-hash/hex",
+        6,
+    ),
+    Target(
+        "sha256_column, hex, against chdb's digest alone",
+        ("32 B", "sha256"),
+        "digest_column/hex",
+        "chdb/digest",
+        3,
+    ),
+    Target(
+        "md5_many, binary, against the hashlib loop",
+        ("32 B", "md5"),
+        "digest_many/binary",
+        "hashlib/binary",
+        10,
+    ),
+    Target(
+        "sha256_many, binary, against the hashlib loop",
+        ("32 B", "sha256"),
+        "digest_many/binary",
+        "hashlib/binary",
+        8,
+    ),
+)
+
+
+def targets(runs: Sequence[Dict[str, Any]]) -> str:
+    """Issue 18's targets against the one-thread run: a table of figure, bound, met."""
+    run = next((r for r in runs if r["threads"] == 1), None)
+    if run is None:
+        return ""
+    cases = cases_of(run)
+    lines = [["target (one thread)", "figure", "bound", ""]]
+    for t in TARGETS:
+        mine = cases.get(t.case, {}).get(t.mine)
+        if t.other in SHAPES:
+            base = cases.get((t.other, t.case[1]), {}).get(t.mine)
+            found = ratio(dict(enumerate(mine)), dict(enumerate(base))) if mine and base else None
+            figure, met = (found.value, found.value <= t.bound) if found else (None, False)
+            shown, bound = f"{figure:.2f}x" if figure else DASH, f"<= {t.bound}x"
+        elif t.other:
+            base = cases.get(t.case, {}).get(t.other)
+            found = ratio(dict(enumerate(base)), dict(enumerate(mine))) if mine and base else None
+            figure, met = (found.value, found.value >= t.bound) if found else (None, False)
+            shown, bound = f"{figure:.2f}x" if figure else DASH, f">= {t.bound}x"
+        else:
+            figure = time_of(mine) / run["rows"] * 1e9 if mine else None
+            met = figure is not None and figure <= t.bound
+            shown, bound = f"{figure:.1f} ns" if figure else DASH, f"<= {t.bound} ns"
+        lines.append(
+            [t.what, shown, bound, "met" if met else "MISSED" if figure else "not measured"]
+        )
+    return table(lines, "lrrl")
 
 
 def caption(runs: Sequence[Dict[str, Any]], machine: Dict[str, Any]) -> str:
@@ -492,8 +578,9 @@ def main(argv: Sequence[str]) -> int:
         (folder / "peers.json").write_text(json.dumps(data, indent=1))
         found = folder / "peers.json"
     text = render(data["runs"], data["machine"])
-    found.with_name("peers.md").write_text(text + "\n")
-    print(text)
+    goals = targets(data["runs"])
+    found.with_name("peers.md").write_text(f"{text}\n\nIssue 18's targets:\n\n{goals}\n")
+    print(text, goals, sep="\n\n")
     if args.write:
         README.write_text(replace_section(README.read_text(), text))
         print(f"README.md: the peers' table from {found.parent.name}")
