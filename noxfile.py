@@ -230,6 +230,7 @@ NATIVE_TESTS = [
     "test_agreement.py",
     "test_vectors.py",
     "test_behaviour.py",
+    "test_column.py",
 ]
 
 

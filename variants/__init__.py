@@ -41,27 +41,33 @@ import warnings
 from typing import TYPE_CHECKING, Any, Callable, Iterable, List, Literal, Union, overload
 
 from variants import registry
+from variants._column import Column
 from variants._files import file_digest
 from variants._shell import Constructor, HashObject
 from variants.registry import Loaded, VariantUnavailable
 
 __all__ = [
+    "Column",
     "Loaded",
     "SlowPathWarning",
     "VariantUnavailable",
     "algorithms_available",
     "algorithms_guaranteed",
     "default_variant",
+    "digest_column",
     "digest_many",
     "fallback_reason",
     "file_digest",
     "get",
     "md5",
+    "md5_column",
     "md5_many",
     "new",
     "sha224",
+    "sha224_column",
     "sha224_many",
     "sha256",
+    "sha256_column",
     "sha256_many",
 ]
 
@@ -97,6 +103,10 @@ _DROP_IN = (
     "md5_many",
     "sha224_many",
     "sha256_many",
+    "digest_column",
+    "md5_column",
+    "sha224_column",
+    "sha256_column",
 )
 
 md5: Constructor
@@ -142,6 +152,20 @@ if TYPE_CHECKING:  # the drop-in's batch functions, as type checkers see them
 
     sha224_many = md5_many
     sha256_many = md5_many
+
+    def digest_column(
+        name: str, column: object, *, hexdigest: bool = False, threads: int = 1
+    ) -> Column:
+        """The digests of the rows of ``column`` (an Arrow array or chunked array, a NumPy
+        ``S`` array, a 2-D uint8 array) as a column exporting Arrow's PyCapsule interface
+        and the buffer protocol, made in C with no Python object per row: see
+        ``variants._column``."""
+
+    def md5_column(column: object, *, hexdigest: bool = False, threads: int = 1) -> Column:
+        """``digest_column("md5", column, ...)``."""
+
+    sha224_column = md5_column
+    sha256_column = md5_column
 
 if fallback_reason is None:
     for _name in _DROP_IN:

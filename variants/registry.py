@@ -15,7 +15,7 @@ import sys
 from types import ModuleType
 from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Tuple
 
-from variants import _catalog, _many, _settings
+from variants import _catalog, _column, _many, _settings
 from variants._shell import _EMPTY, ALGORITHMS, Compress, Constructor, HashObject, make_types
 
 #: Set to a variant name to make it the drop-in's default.
@@ -141,6 +141,10 @@ class Loaded:
     md5_many: Callable[..., List[Any]]
     sha224_many: Callable[..., List[Any]]
     sha256_many: Callable[..., List[Any]]
+    #: ``md5_column(column, *, hexdigest=False, threads=1)``: ``digest_column("md5", ...)``.
+    md5_column: Callable[..., _column.Column]
+    sha224_column: Callable[..., _column.Column]
+    sha256_column: Callable[..., _column.Column]
 
     def __init__(
         self,
@@ -150,6 +154,7 @@ class Loaded:
         modules: Tuple[ModuleType, ...],
         details: str = "",
         many: Optional[_many.DigestMany] = None,
+        column: Optional[_column.DigestColumn] = None,
     ) -> None:
         self.variant = variant
         self.name = variant.name
@@ -163,9 +168,12 @@ class Loaded:
         self.details = details
         #: The variant's own batch (the native one's lanes), or None: a loop.
         self.many = many
+        #: The variant's own column function (the native one's), or None: a loop.
+        self.column = column
         for algorithm, constructor in types.items():
             setattr(self, algorithm, constructor)
             setattr(self, f"{algorithm}_many", functools.partial(self.digest_many, algorithm))
+            setattr(self, f"{algorithm}_column", functools.partial(self.digest_column, algorithm))
         self.algorithms_available = frozenset(types)
 
     def _constructor(self, name: object) -> Tuple[str, Constructor]:
@@ -200,6 +208,24 @@ class Loaded:
         if self.many is not None:
             return self.many(algorithm, messages, bool(hexdigest), count)
         return _many.loop(constructor, _many.checked(messages), bool(hexdigest), count)
+
+    def digest_column(
+        self, name: str, column: object, *, hexdigest: bool = False, threads: int = 1
+    ) -> _column.Column:
+        """The digests of the rows of ``column`` (an Arrow array or chunked array, a NumPy
+        ``S`` array, a 2-D uint8 array) as a column: see ``variants._column``.
+
+        Row by row ``hashlib.new(name, row).digest()`` (or ``hexdigest()``), null
+        for a null row. A column of another kind raises TypeError or ValueError
+        before anything is hashed. ``threads`` > 1 spreads the work over that many
+        threads (0: every CPU); the native variant hashes without the GIL and in
+        SIMD lanes, with no Python object per row.
+        """
+        algorithm, constructor = self._constructor(name)
+        count = _many.thread_count(threads)
+        if self.column is not None:
+            return self.column(algorithm, column, bool(hexdigest), count)
+        return _column.loop(algorithm, constructor, column, bool(hexdigest), count)
 
     def __repr__(self) -> str:
         return f"<variant {self.name!r} ({self.kind})>"
@@ -354,6 +380,7 @@ def _import(entry: Variant) -> Loaded:
             (provider,),
             provider.describe(),
             getattr(provider, "digest_many", None),
+            getattr(provider, "digest_column", None),
         )
     paths = entry.block_modules()
     modules = {core: importlib.import_module(path) for core, path in paths.items()}

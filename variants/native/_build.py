@@ -46,12 +46,22 @@ KERNEL_SOURCES = (
     "dispatch.c",
     "hash.c",
     "many.c",
+    "column.c",
 )
 #: Each bridge's own C.
-CAPI_SOURCES = (*KERNEL_SOURCES, "capi.c")
+CAPI_SOURCES = (
+    *KERNEL_SOURCES,
+    "files.c",
+    "capi.c",
+    "capi_kernels.c",
+    "capi_many.c",
+    "capi_column.c",
+)
 CFFI_SOURCES = (*KERNEL_SOURCES, "locked.c")
 HEADERS = (
     "native.h",
+    "capi.h",
+    "arrow_abi.h",
     "constants.h",
     "md5_steps.h",
     "md5_scheduled.h",

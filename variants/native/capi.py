@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any, Dict, Iterable, List, Sequence
 
+from variants._column import Column
 from variants._shell import Constructor, State
 from variants.native._kernels import ALGORITHMS, KernelTable
 
@@ -28,6 +29,7 @@ __all__ = [
     "block_functions",
     "constructors",
     "describe",
+    "digest_column",
     "digest_files",
     "digest_many",
     "digest_many_with",
@@ -74,6 +76,13 @@ def digest_files(algorithm: str, names: Sequence[bytes], small: int, threads: in
     if it is a regular file of at most ``small`` bytes, an errno if it cannot be opened or
     read, else None."""
     return _capi.digest_files(ALGORITHMS[algorithm], names, small, threads)
+
+
+def digest_column(algorithm: str, column: object, hexdigest: bool, threads: int) -> Column:
+    """The digests of the rows of ``column`` read and hashed in C, in lanes, without the GIL
+    (see ``variants._column``)."""
+    result: Column = _capi.digest_column(ALGORITHMS[algorithm], column, hexdigest, threads)
+    return result
 
 
 def absorb_many(hashes: Sequence[HASH], chunks: Sequence[object]) -> None:

@@ -462,7 +462,7 @@ int vn_digest_many_with(int index, int algorithm, size_t count, const unsigned c
     const int core = many_core(algorithm);
     if (index < 0) index = vn_kernel_chosen(core);
     if (!vn_kernel_usable(core, index)) return -1;
-    if (threads > 64) threads = 64;
+    if (threads > VN_MANY_MAX_THREADS) threads = VN_MANY_MAX_THREADS;
     /* each message weighs its bytes and a block for its padding and upkeep */
     unsigned long long total = 0;
     if (threads > 1) {
@@ -477,7 +477,7 @@ int vn_digest_many_with(int index, int algorithm, size_t count, const unsigned c
     }
     /* contiguous parts of about equal weight: part k ends where the running
      * weight reaches (k + 1) / parts of the total */
-    struct part part[64];
+    struct part part[VN_MANY_MAX_THREADS];
     const size_t size = (size_t)vn_digest_size(algorithm);
     size_t first = 0;
     unsigned long long weight = 0;

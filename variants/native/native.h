@@ -20,8 +20,12 @@
  *   dispatch.c                        CPU features, the kernel tables, the choice
  *   hash.c                            the state machine: init, update with buffering, digest
  *   many.c                            the scheduler that keeps the lanes of a many-kernel full
+ *   files.c                           small files read and hashed in lanes (plain C, threads)
+ *   column.c                          whole columns (Arrow layouts, fixed-width rows) in lanes
+ *   arrow_abi.h                       the Arrow C Data Interface's structs (a stable ABI)
  *   locked.c                          its objects behind a mutex, for the cffi bridge
- *   capi.c                            the CPython C-API module (the native variant on CPython)
+ *   capi.c, capi_*.c                  the CPython C-API module (the native variant on CPython;
+ *                                     capi.h is their map)
  *
  * Everything is built at the baseline ISA; only functions that use optional
  * instructions ask for them, with a per-function target attribute or inside
@@ -199,8 +203,14 @@ int vn_final(const vn_state *s, unsigned char *out);
 int vn_oneshot(int algorithm, const char *data, size_t length, char *out);
 /* The digest size of an algorithm. */
 int vn_digest_size(int algorithm);
+/* `size` bytes at `in` as 2 * size lowercase hexadecimal digits at `out`
+ * (no NUL), by a table: every hexdigest of both bridges. */
+void vn_hex(const unsigned char *in, size_t size, char *out);
 
 /* ---- many.c: many messages at once --------------------------------------- */
+
+/* The most threads one call of vn_digest_many uses (more asked for: this many). */
+#define VN_MANY_MAX_THREADS 64
 
 /* The digests of `count` whole messages of `algorithm` (VN_MD5, VN_SHA224,
  * VN_SHA256): message i is lengths[i] bytes at data[i]; its digest goes to
@@ -222,6 +232,67 @@ int vn_digest_many_with(int index, int algorithm, size_t count, const unsigned c
                         const size_t *lengths, unsigned char *out, int threads);
 int vn_absorb_many_with(int index, vn_state *const *states, size_t count,
                         const unsigned char *const *data, const size_t *lengths);
+
+/* ---- files.c: small files, read and hashed ------------------------------- */
+
+/* The most threads vn_digest_files reads on, and the bytes of small files
+ * each of them reads before their digests are taken in one batch (also the
+ * largest `small`). */
+#define VN_FILES_MAX_THREADS 8
+#define VN_FILES_BATCH_BYTES (8u << 20)
+/* For each of the `count` file names: status[i] = 0 and its digest at
+ * out + i * vn_digest_size(algorithm) if it is a regular file of at most
+ * `small` bytes (read whole, the digests taken in lanes), an errno (> 0) if
+ * it could not be opened or read, -1 if it is not a regular file or is
+ * larger (for the caller to stream). The names in `threads` contiguous parts
+ * (1 .. VN_FILES_MAX_THREADS), each on a thread of its own. Returns 0, or
+ * ENOMEM having done nothing if it could not allocate. */
+int vn_digest_files(int algorithm, size_t count, const char *const *names, size_t small,
+                    int threads, int *status, unsigned char *out);
+
+/* ---- column.c: whole columns ---------------------------------------------- */
+
+/* The rows of a column, read where they are. Row i (0 .. count-1) is
+ * element first + i of the buffers (Arrow's offset), null if `validity` is
+ * not NULL and its bit first + i is clear (least significant bit first). */
+enum {
+    VN_ROWS_FIXED = 0,    /* rows of `width` bytes one after another at data */
+    VN_ROWS_PADDED = 1,   /* the same, each without its trailing NUL bytes (NumPy's S) */
+    VN_ROWS_OFFSETS32 = 2, /* Arrow binary/string: row i is data[offsets[i] .. offsets[i+1]) */
+    VN_ROWS_OFFSETS64 = 3, /* large_binary/large_string: the same with int64 offsets */
+    VN_ROWS_VIEWS = 4     /* binary_view/string_view: 16-byte views into `buffers` */
+};
+typedef struct vn_rows {
+    int layout;
+    size_t count, first;
+    const unsigned char *validity;
+    const void *index; /* the int32 or int64 offsets, or the views */
+    const unsigned char *data;
+    const unsigned char *const *buffers; /* views: the data buffers */
+    size_t buffer_count;
+    size_t width; /* fixed and padded rows: their size */
+} vn_rows;
+
+struct ArrowSchema;
+struct ArrowArray;
+/* `rows` from an Arrow array of one of the layouts above (formats z, Z, u, U,
+ * vz, vu, w:N) and its schema, checked before any hashing: its buffers, that
+ * its offsets never decrease, that its views stay inside their buffers.
+ * Returns NULL, or what is wrong (a static string). */
+const char *vn_rows_from_arrow(vn_rows *rows, const struct ArrowSchema *schema,
+                               const struct ArrowArray *array);
+/* Row i's bytes (not for a null row), and their number in *length. */
+const unsigned char *vn_row(const vn_rows *rows, size_t i, size_t *length);
+/* Whether an Arrow format is one vn_rows_from_arrow takes. */
+int vn_arrow_format_ok(const char *format);
+/* The digests of the rows: row i's at out + i * width, in binary (width is the
+ * digest size) or, if `hex`, in hexadecimal digits (twice that); a null row's
+ * bytes are zeros. `threads` > 1 splits the rows over that many threads by
+ * their bytes. Returns 0, or -1 (having written nothing) without memory. */
+int vn_digest_rows(int algorithm, const vn_rows *rows, int hex, int threads, unsigned char *out);
+/* Copy the rows' validity to bits start .. start+count-1 of `bits` (which
+ * has them all set to begin with); the number of null rows. */
+size_t vn_rows_validity(const vn_rows *rows, unsigned char *bits, size_t start);
 
 /* ---- locked.c: the cffi bridge's objects --------------------------------- */
 

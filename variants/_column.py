@@ -1,0 +1,178 @@
+"""Whole columns at once: what ``digest_column`` does for every variant.
+
+Every variant offers ``digest_column(name, column, *, hexdigest=False,
+threads=1)`` and ``md5_column``, ``sha224_column``, ``sha256_column``: the
+digests of the rows of ``column`` as a column. ``column`` is one of
+
+- an Arrow array (anything with ``__arrow_c_array__``: pyarrow, nanoarrow,
+  arro3, ...) or chunked array (``__arrow_c_stream__``: pyarrow's chunked
+  arrays, a Polars Series, a DuckDB result's column), of ``binary``,
+  ``string``, ``large_binary``, ``large_string``, ``binary_view``,
+  ``string_view`` or ``fixed_size_binary``, sliced or not; a null row gives
+  a null digest;
+- a NumPy array of dtype ``S`` (each element a message, without its
+  trailing NUL bytes, as NumPy shows it) or any 2-D C-contiguous buffer of
+  uint8 (each row a message, whole).
+
+The result (``Column``) holds the digests in one buffer, with no Python
+object per row: it exports the Arrow PyCapsule interface as
+``fixed_size_binary(digest_size)``, or ``string`` with ``hexdigest=True``, so
+``pyarrow.array(r)`` and ``polars.Series(r)`` take it without a copy, and the
+buffer protocol (``numpy.asarray(r)``: shape ``(rows, digest_size)`` of
+uint8, or ``(rows,)`` of ``S`` in hex); ``r.to_pylist()`` gives bytes (or
+str) and None, as ``[hashlib.new(name, m).digest() for m in rows]`` would.
+
+The native variant's C-API bridge reads the column in C and hashes it in SIMD
+lanes without the GIL (``variants/native/column.c``); every other variant
+loops over its constructor here, reading the rows and making the result with
+that same C when it is built, else (buffers only) in Python.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, List, Optional, Protocol, Sequence
+
+from variants._shell import Constructor
+
+__all__ = ["Column", "DigestColumn", "loop"]
+
+#: A provider's own: (algorithm, column, hexdigest, threads) -> a Column, raising
+#: TypeError or ValueError for a column it does not take, before any hashing.
+DigestColumn = Callable[[str, object, bool, int], "Column"]
+
+#: The digest sizes, by algorithm.
+SIZES = {"md5": 16, "sha224": 28, "sha256": 32}
+ALGORITHMS = {"md5": 0, "sha224": 1, "sha256": 2}
+
+
+class Column(Protocol):
+    """A column of digests (see the module's docstring)."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def digest_size(self) -> int: ...
+    @property
+    def hexdigest(self) -> bool: ...
+    @property
+    def null_count(self) -> int: ...
+    def __len__(self) -> int: ...
+    def __getitem__(self, index: int) -> Any: ...
+    def to_pylist(self) -> List[Any]: ...
+
+
+def _capi() -> Any:
+    """The C-API module, which reads columns and makes results; None where it is not built."""
+    try:
+        import variants.native._capi as capi
+    except ImportError:
+        return None
+    return capi
+
+
+def loop(
+    algorithm: str, constructor: Constructor, column: object, hexdigest: bool, threads: int
+) -> Column:
+    """The digests of ``column``'s rows one by one with ``constructor``."""
+    from variants import _many
+
+    capi = _capi()
+    rows: Sequence[Optional[bytes]] = (
+        capi.column_rows(column) if capi is not None else _buffer_rows(column)
+    )
+    present = [row for row in rows if row is not None]
+    digests: List[Any] = _many.loop(constructor, present, False, threads)
+    if len(present) != len(rows):
+        found = iter(digests)
+        digests = [None if row is None else next(found) for row in rows]
+    if capi is not None:
+        result: Column = capi.column_from(ALGORITHMS[algorithm], digests, hexdigest)
+        return result
+    return ListColumn(algorithm, digests, hexdigest)
+
+
+_ACCEPTED = (
+    "an Arrow array or chunked array (an object with __arrow_c_array__ or __arrow_c_stream__), "
+    "a NumPy array of dtype S, or a 2-D C-contiguous uint8 array"
+)
+
+
+def rejected(column: object, why: str = "") -> TypeError:
+    """The TypeError for a column that is none of those accepted."""
+    return TypeError(
+        f"digest_column() takes {_ACCEPTED}, not {type(column).__name__}{': ' if why else ''}{why}"
+    )
+
+
+def _buffer_rows(column: object) -> List[Optional[bytes]]:
+    """The rows of a buffer column (each without its trailing NUL bytes if it is NumPy's S);
+    TypeError or ValueError if it is not a column, before any work."""
+    if isinstance(column, (str, bytes, bytearray)) or column is None:
+        raise rejected(column)
+    if hasattr(column, "__arrow_c_array__") or hasattr(column, "__arrow_c_stream__"):
+        raise rejected(column, "Arrow columns are read by the C-API module, not built here")
+    try:
+        view = memoryview(column)  # type: ignore[arg-type]
+    except TypeError:
+        raise rejected(column) from None
+    shape = view.shape or ()
+    if view.ndim == 2 and view.format in ("B", "=B", "<B"):
+        padded, width = False, shape[1]
+    elif view.ndim == 1 and view.format.endswith("s"):
+        padded, width = True, view.itemsize
+    else:
+        raise rejected(column, f"a buffer of {view.ndim} dimension(s) of format {view.format!r}")
+    if not view.c_contiguous:
+        kind = type(column).__name__
+        raise ValueError(f"digest_column() takes a C-contiguous buffer; this {kind} is not")
+    flat = view.cast("B")
+    rows = [bytes(flat[i * width : (i + 1) * width]) for i in range(shape[0])]
+    return [row.rstrip(b"\0") for row in rows] if padded else list(rows)
+
+
+class ListColumn:
+    """A column of digests made in Python (where the C-API module is not built): the same
+    interface but the Arrow export; NumPy takes it through ``__array_interface__``."""
+
+    def __init__(self, algorithm: str, digests: Sequence[Optional[bytes]], hexdigest: bool):
+        self.name = algorithm
+        self.digest_size = SIZES[algorithm]
+        self.hexdigest = hexdigest
+        self._rows = [None if d is None else d.hex() if hexdigest else d for d in digests]
+        self.null_count = sum(d is None for d in digests)
+        width = self.digest_size * (2 if hexdigest else 1)
+        zeros = b"\0" * width
+        self._data = b"".join(
+            zeros if d is None else d.encode("ascii") if isinstance(d, str) else d
+            for d in self._rows
+        )
+        self._width = width
+
+    def __len__(self) -> int:
+        return len(self._rows)
+
+    def __getitem__(self, index: int) -> Any:
+        return self._rows[index]
+
+    def to_pylist(self) -> List[Any]:
+        return list(self._rows)
+
+    @property
+    def __array_interface__(self) -> Any:
+        if self.hexdigest:
+            return {
+                "shape": (len(self),),
+                "typestr": f"|S{self._width}",
+                "data": self._data,
+                "version": 3,
+            }
+        return {
+            "shape": (len(self), self._width),
+            "typestr": "|u1",
+            "data": self._data,
+            "version": 3,
+        }
+
+    def __repr__(self) -> str:
+        kind = "hex" if self.hexdigest else "binary"
+        return f"<{self.name} column of {len(self)} {kind} digests, {self.null_count} null>"

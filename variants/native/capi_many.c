@@ -1,0 +1,348 @@
+/*
+ * Many messages at once (many.c's lanes), each without the GIL: digest_many
+ * (a batch of messages, read a window at a time), absorb_many (several hash
+ * objects streamed together: variants-sum's large files) and digest_files
+ * (small files opened, read and hashed in C by files.c: its many small files).
+ */
+#include <string.h>
+
+#include "capi.h"
+
+
+/* The bytes of the `count` objects of `items`, for C with the GIL released.
+ * bytes are read in place (immutable, and held by the caller's tuple); any
+ * other buffer is held in views[] until release_all. On an error, hashlib's,
+ * naming the object's index (`first` + its place in items), and nothing is held. */
+struct buffers {
+    const unsigned char **data;
+    size_t *lengths;
+    Py_buffer *views; /* one per object that is not bytes, in order */
+    Py_ssize_t held;
+};
+
+static void release_all(struct buffers *b) {
+    for (Py_ssize_t i = 0; i < b->held; i++) PyBuffer_Release(&b->views[i]);
+    PyMem_Free(b->views);
+    PyMem_Free(b->data);
+    PyMem_Free(b->lengths);
+    b->views = NULL;
+    b->data = NULL;
+    b->lengths = NULL;
+    b->held = 0;
+}
+
+static int get_all(struct buffers *b, PyObject *const *items, Py_ssize_t count, const char *what,
+                   Py_ssize_t first) {
+    Py_ssize_t others = 0;
+    for (Py_ssize_t i = 0; i < count; i++) others += !PyBytes_CheckExact(items[i]);
+    b->held = 0;
+    b->data = PyMem_Malloc(sizeof *b->data * (size_t)(count ? count : 1));
+    b->lengths = PyMem_Malloc(sizeof *b->lengths * (size_t)(count ? count : 1));
+    b->views = PyMem_Malloc(sizeof *b->views * (size_t)(others ? others : 1));
+    if (b->data == NULL || b->lengths == NULL || b->views == NULL) {
+        release_all(b);
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < count; i++) {
+        PyObject *item = items[i];
+        if (PyBytes_CheckExact(item)) {
+            b->data[i] = (const unsigned char *)PyBytes_AS_STRING(item);
+            b->lengths[i] = (size_t)PyBytes_GET_SIZE(item);
+            continue;
+        }
+        Py_buffer *view = &b->views[b->held];
+        if (capi_get_buffer(item, view) < 0) {
+            /* hashlib's error, with the index in front */
+            PyObject *type, *value, *traceback;
+            PyErr_Fetch(&type, &value, &traceback);
+            PyErr_NormalizeException(&type, &value, &traceback);
+            PyErr_Format(type, "%s[%zd]: %S", what, first + i, value);
+            Py_XDECREF(type);
+            Py_XDECREF(value);
+            Py_XDECREF(traceback);
+            release_all(b);
+            return -1;
+        }
+        b->held++;
+        b->data[i] = view->buf;
+        b->lengths[i] = (size_t)view->len;
+    }
+    return 0;
+}
+
+/* Messages a call of digest_many hashes at a time on one thread. */
+#define MANY_WINDOW 4096
+
+/* The digests at out, count * size bytes, as bytes or hex strings into
+ * result[start:start + count]. */
+static int fill_digests(PyObject *result, Py_ssize_t start, const unsigned char *out,
+                        Py_ssize_t count, int size, int hex) {
+    for (Py_ssize_t i = 0; i < count; i++) {
+        const unsigned char *digest = out + (size_t)i * (size_t)size;
+        PyObject *item;
+        if (hex) {
+            item = PyUnicode_New(2 * size, 127);
+            if (item != NULL) vn_hex(digest, (size_t)size, (char *)PyUnicode_1BYTE_DATA(item));
+        } else {
+            item = PyBytes_FromStringAndSize((const char *)digest, size);
+        }
+        if (item == NULL) return -1;
+        PyList_SET_ITEM(result, start + i, item);
+    }
+    return 0;
+}
+
+PyDoc_STRVAR(digest_many_doc,
+             "digest_many($module, algorithm, messages, hexdigest, threads, kernel=-1, /)\n--\n\n"
+             "The digests of the messages (an iterable of bytes-like objects) with algorithm "
+             "(0: md5, 1: sha224, 2: sha256), in order, hashed in the lanes of the many-kernel "
+             "number `kernel` (-1: the chosen one) on `threads` threads without the GIL.");
+
+static PyObject *module_digest_many(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
+    (void)module;
+    if (nargs < 4 || nargs > 5) {
+        PyErr_Format(PyExc_TypeError, "digest_many() takes 4 or 5 arguments (%zd given)", nargs);
+        return NULL;
+    }
+    const int algorithm = capi_algorithm(args[0]);
+    if (algorithm < 0) return NULL;
+    const int hex = PyObject_IsTrue(args[2]);
+    const long threads = PyLong_AsLong(args[3]);
+    const long kernel = nargs == 5 ? PyLong_AsLong(args[4]) : -1;
+    if (hex < 0 || ((threads == -1 || kernel == -1) && PyErr_Occurred())) return NULL;
+    if (threads < 1) { /* more than VN_MANY_MAX_THREADS: that many */
+        PyErr_Format(PyExc_ValueError, "threads must be 1 or more, not %ld", threads);
+        return NULL;
+    }
+#if defined(Py_GIL_DISABLED)
+    /* Without a GIL another thread could change a list while it is read: a copy. */
+    PyObject *messages = PySequence_Tuple(args[1]);
+#else
+    /* A list or tuple as it is (a copy would touch every message once more): each
+     * window of messages is read with the GIL held and held by references of ours
+     * while C hashes it without the GIL. */
+    PyObject *messages = PySequence_Fast(args[1], "messages must be an iterable");
+#endif
+    if (messages == NULL) return NULL;
+    const Py_ssize_t count = PySequence_Fast_GET_SIZE(messages);
+    const int size = vn_digest_size(algorithm);
+    /* One thread takes the messages a window at a time, so that the pointers and
+     * digests stay in the cache and in memory already mapped (a fresh page costs
+     * about as much as hashing a short message); several threads need them all at once. */
+    const Py_ssize_t window = threads > 1 ? (count ? count : 1) : MANY_WINDOW;
+    const Py_ssize_t most = count < window ? (count ? count : 1) : window;
+    PyObject *result = PyList_New(count);
+    unsigned char *out = PyMem_Malloc((size_t)size * (size_t)most);
+    PyObject **held = PyMem_Malloc(sizeof *held * (size_t)most);
+    if (result == NULL || out == NULL || held == NULL) {
+        if (result != NULL) PyErr_NoMemory();
+        goto fail;
+    }
+    for (Py_ssize_t start = 0; start < count; start += window) {
+        const Py_ssize_t n = count - start < window ? count - start : window;
+        if (PySequence_Fast_GET_SIZE(messages) < start + n) {
+            PyErr_SetString(PyExc_RuntimeError, "the messages changed size during digest_many");
+            goto fail;
+        }
+        PyObject **items = PySequence_Fast_ITEMS(messages) + start;
+        for (Py_ssize_t i = 0; i < n; i++) held[i] = Py_NewRef(items[i]);
+        struct buffers b;
+        int status = -2;
+        if (get_all(&b, held, n, "messages", start) == 0) {
+            Py_BEGIN_ALLOW_THREADS
+            status = vn_digest_many_with((int)kernel, algorithm, (size_t)n, b.data, b.lengths, out,
+                                         (int)threads);
+            Py_END_ALLOW_THREADS
+            release_all(&b);
+        }
+        for (Py_ssize_t i = 0; i < n; i++) Py_DECREF(held[i]);
+        if (status == -1) {
+            PyErr_Format(PyExc_ValueError, "no many-kernel %ld runs on this CPU", kernel);
+        }
+        if (status < 0 || fill_digests(result, start, out, n, size, hex) < 0) goto fail;
+    }
+    PyMem_Free(held);
+    PyMem_Free(out);
+    Py_DECREF(messages);
+    return result;
+fail:
+    PyMem_Free(held);
+    PyMem_Free(out);
+    Py_XDECREF(result);
+    Py_DECREF(messages);
+    return NULL;
+}
+
+/* ---- small files, read and hashed without the GIL (files.c) --------------- */
+
+PyDoc_STRVAR(digest_files_doc,
+             "digest_files($module, algorithm, names, small, threads, /)\n--\n\n"
+             "For each file name (bytes, a path), read (on `threads` threads) and hashed "
+             "without the GIL, the small "
+             "files' digests in lanes: a list with, per name, its digest if it is a regular file "
+             "of at most `small` bytes, an errno (int) if it could not be opened or read, and "
+             "None otherwise (not a regular file, or larger: for the caller to stream).");
+
+static PyObject *module_digest_files(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
+    (void)module;
+    if (nargs != 4) {
+        PyErr_Format(PyExc_TypeError, "digest_files() takes 4 arguments (%zd given)", nargs);
+        return NULL;
+    }
+    const int algorithm = capi_algorithm(args[0]);
+    if (algorithm < 0) return NULL;
+    const Py_ssize_t small = PyLong_AsSsize_t(args[2]);
+    const long threads = PyLong_AsLong(args[3]);
+    if ((small == -1 || threads == -1) && PyErr_Occurred()) return NULL;
+    if (small < 0 || (size_t)small > VN_FILES_BATCH_BYTES) {
+        PyErr_Format(PyExc_ValueError, "small must be 0 to %u", VN_FILES_BATCH_BYTES);
+        return NULL;
+    }
+    if (threads < 1 || threads > VN_FILES_MAX_THREADS) {
+        PyErr_Format(PyExc_ValueError, "threads must be 1 to %d, not %ld", VN_FILES_MAX_THREADS,
+                     threads);
+        return NULL;
+    }
+    PyObject *names = PySequence_Tuple(args[1]);
+    if (names == NULL) return NULL;
+    const size_t count = (size_t)PyTuple_GET_SIZE(names);
+    const size_t size = (size_t)vn_digest_size(algorithm), slots = count ? count : 1;
+    const char **paths = PyMem_Malloc(sizeof *paths * slots);
+    int *status = PyMem_Malloc(sizeof *status * slots);
+    unsigned char *out = PyMem_Malloc(size * slots);
+    PyObject *result = NULL;
+    int failed = 0;
+    if (paths == NULL || status == NULL || out == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (size_t i = 0; i < count; i++) {
+        PyObject *name = PyTuple_GET_ITEM(names, (Py_ssize_t)i);
+        if (!PyBytes_Check(name) ||
+            strlen(PyBytes_AS_STRING(name)) != (size_t)PyBytes_GET_SIZE(name)) {
+            PyErr_Format(PyExc_TypeError, "names[%zu] is not a path as bytes without NUL", i);
+            goto done;
+        }
+        paths[i] = PyBytes_AS_STRING(name);
+    }
+    Py_BEGIN_ALLOW_THREADS
+    failed = vn_digest_files(algorithm, count, paths, (size_t)small, (int)threads, status, out);
+    Py_END_ALLOW_THREADS
+    if (failed) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    result = PyList_New((Py_ssize_t)count);
+    for (size_t i = 0; result != NULL && i < count; i++) {
+        PyObject *item =
+            status[i] == 0  ? PyBytes_FromStringAndSize((char *)out + i * size, (Py_ssize_t)size)
+            : status[i] > 0 ? PyLong_FromLong(status[i])
+                            : Py_NewRef(Py_None);
+        if (item == NULL) {
+            Py_CLEAR(result);
+            break;
+        }
+        PyList_SET_ITEM(result, (Py_ssize_t)i, item);
+    }
+done:
+    PyMem_Free(paths);
+    PyMem_Free(status);
+    PyMem_Free(out);
+    Py_DECREF(names);
+    return result;
+}
+
+static int by_address(const void *a, const void *b) {
+    const HashObject *x = *(HashObject *const *)a, *y = *(HashObject *const *)b;
+    return (x > y) - (x < y);
+}
+
+PyDoc_STRVAR(absorb_many_doc,
+             "absorb_many($module, hashes, chunks, /)\n--\n\n"
+             "Update each hash object (a tuple of distinct HASH objects of one core: MD5, or "
+             "SHA-224 and SHA-256) with the chunk of the same index, in the lanes of the chosen "
+             "many-kernel, without the GIL: as h.update(chunk) for each, several files at once.");
+
+static PyObject *module_absorb_many(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 2) {
+        PyErr_Format(PyExc_TypeError, "absorb_many() takes 2 arguments (%zd given)", nargs);
+        return NULL;
+    }
+    PyTypeObject *type = state_of_module(module)->hash_type;
+    PyObject *hashes = PySequence_Tuple(args[0]);
+    if (hashes == NULL) return NULL;
+    PyObject *chunks = PySequence_Tuple(args[1]);
+    if (chunks == NULL) {
+        Py_DECREF(hashes);
+        return NULL;
+    }
+    const Py_ssize_t count = PyTuple_GET_SIZE(hashes);
+    HashObject **objects = NULL, **order = NULL;
+    vn_state **states = NULL;
+    struct buffers b = {NULL, NULL, NULL, 0};
+    PyObject *result = NULL;
+    if (PyTuple_GET_SIZE(chunks) != count) {
+        PyErr_SetString(PyExc_ValueError, "as many chunks as hash objects are needed");
+        goto done;
+    }
+    objects = PyMem_Malloc(sizeof *objects * (size_t)(count ? count : 1));
+    order = PyMem_Malloc(sizeof *order * (size_t)(count ? count : 1));
+    states = PyMem_Malloc(sizeof *states * (size_t)(count ? count : 1));
+    if (objects == NULL || order == NULL || states == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < count; i++) {
+        PyObject *item = PyTuple_GET_ITEM(hashes, i);
+        if (!Py_IS_TYPE(item, type)) {
+            PyErr_Format(PyExc_TypeError, "hashes[%zd] is not a native hash object", i);
+            goto done;
+        }
+        objects[i] = order[i] = (HashObject *)item;
+        states[i] = &objects[i]->s;
+        if ((objects[i]->s.algorithm == VN_MD5) != (objects[0]->s.algorithm == VN_MD5)) {
+            PyErr_SetString(PyExc_ValueError, "MD5 and SHA-2 objects cannot share the lanes");
+            goto done;
+        }
+    }
+    /* Locks are taken in address order, so that two calls cannot wait on each other. */
+    qsort(order, (size_t)count, sizeof *order, by_address);
+    for (Py_ssize_t i = 1; i < count; i++) {
+        if (order[i] == order[i - 1]) {
+            PyErr_SetString(PyExc_ValueError, "a hash object appears twice");
+            goto done;
+        }
+    }
+    if (get_all(&b, PySequence_Fast_ITEMS(chunks), count, "chunks", 0) < 0) goto done;
+    for (Py_ssize_t i = 0; i < count; i++) {
+        if (!start_locking(order[i])) {
+            PyErr_NoMemory();
+            goto done;
+        }
+    }
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t i = 0; i < count; i++) lock_detached(order[i]);
+    vn_absorb_many(states, (size_t)count, b.data, b.lengths);
+    for (Py_ssize_t i = count; i-- > 0;) unlock(order[i]);
+    Py_END_ALLOW_THREADS
+    result = Py_NewRef(Py_None);
+done:
+    release_all(&b);
+    PyMem_Free(objects);
+    PyMem_Free(order);
+    PyMem_Free(states);
+    Py_DECREF(hashes);
+    Py_DECREF(chunks);
+    return result;
+}
+
+PyMethodDef capi_many_methods[] = {
+    {"digest_many", (PyCFunction)(void (*)(void))module_digest_many, METH_FASTCALL,
+     digest_many_doc},
+    {"absorb_many", (PyCFunction)(void (*)(void))module_absorb_many, METH_FASTCALL,
+     absorb_many_doc},
+    {"digest_files", (PyCFunction)(void (*)(void))module_digest_files, METH_FASTCALL,
+     digest_files_doc},
+    {NULL, NULL, 0, NULL},
+};
