@@ -73,7 +73,7 @@ def ascii_rows(rows: Rows) -> List[Optional[str]]:
 
 @pytest.mark.parametrize("layout", sorted(BINARY_TYPES))
 @pytest.mark.parametrize("algorithm", ALGORITHMS)
-def test_binary_layouts_agree_with_hashlib(
+def test_native_binary_layouts_agree_with_hashlib(
     native: registry.Loaded, algorithm: str, layout: str
 ) -> None:
     rows = sample(500)
@@ -88,7 +88,7 @@ def test_binary_layouts_agree_with_hashlib(
 
 
 @pytest.mark.parametrize("layout", sorted(STRING_TYPES))
-def test_string_layouts_hash_their_utf8(native: registry.Loaded, layout: str) -> None:
+def test_native_string_layouts_hash_their_utf8(native: registry.Loaded, layout: str) -> None:
     texts = [*ascii_rows(sample(300)), "é", "日本語", ""]
     rows = [None if t is None else t.encode() for t in texts]
     array = pa.array(texts, STRING_TYPES[layout]())
@@ -99,7 +99,7 @@ def test_string_layouts_hash_their_utf8(native: registry.Loaded, layout: str) ->
 
 
 @pytest.mark.parametrize("width", [0, 1, 16, 55, 56, 64, 65, 200])
-def test_fixed_size_binary(native: registry.Loaded, width: int) -> None:
+def test_native_fixed_size_binary(native: registry.Loaded, width: int) -> None:
     rows: Rows = [bytes([i % 256]) * width for i in range(100)]
     rows[3] = None
     array = pa.array(rows, pa.binary(width))
@@ -107,7 +107,7 @@ def test_fixed_size_binary(native: registry.Loaded, width: int) -> None:
     assert native.sha256_column(array[1:]).to_pylist() == expected("sha256", rows[1:])
 
 
-def test_empty_and_all_null_columns(native: registry.Loaded) -> None:
+def test_native_empty_and_all_null_columns(native: registry.Loaded) -> None:
     for type_ in (pa.binary(), pa.string(), pa.large_binary(), pa.binary_view(), pa.binary(4)):
         empty = native.md5_column(pa.array([], type_))
         assert len(empty) == 0 and empty.to_pylist() == []
@@ -118,7 +118,7 @@ def test_empty_and_all_null_columns(native: registry.Loaded) -> None:
     assert np.asarray(native.md5_column(np.zeros((0, 5), np.uint8))).shape == (0, 16)
 
 
-def test_chunked_arrays_and_polars(native: registry.Loaded) -> None:
+def test_native_chunked_arrays_and_polars(native: registry.Loaded) -> None:
     rows = sample(400)
     parts = [rows[:150], rows[150:150], rows[150:]]
     chunked = pa.chunked_array([pa.array(part, pa.binary()) for part in parts])
@@ -134,7 +134,7 @@ def test_chunked_arrays_and_polars(native: registry.Loaded) -> None:
     )
 
 
-def test_numpy_rows(native: registry.Loaded) -> None:
+def test_native_numpy_rows(native: registry.Loaded) -> None:
     fixed = np.frombuffer(jdk_pattern(37 * 50), np.uint8).reshape(50, 37)
     rows = [bytes(row) for row in fixed]
     assert native.md5_column(fixed).to_pylist() == expected("md5", rows)
@@ -143,7 +143,7 @@ def test_numpy_rows(native: registry.Loaded) -> None:
     assert native.sha256_column(strings).to_pylist() == expected("sha256", list(strings.tolist()))
 
 
-def test_results_are_taken_without_a_copy(native: registry.Loaded) -> None:
+def test_native_results_are_taken_without_a_copy(native: registry.Loaded) -> None:
     rows = sample(100, nulls=False)
     result = native.md5_column(pa.array(rows))
     view = np.asarray(result)
@@ -163,7 +163,7 @@ def test_results_are_taken_without_a_copy(native: registry.Loaded) -> None:
     assert strings.to_pylist() == expected("md5", rows, True)
 
 
-def test_threads_give_the_same_digests(native: registry.Loaded) -> None:
+def test_native_threads_give_the_same_digests(native: registry.Loaded) -> None:
     rows = sample(3000, longest=1500, seed=3)
     array = pa.array(rows, pa.large_binary())
     one = native.sha256_column(array).to_pylist()
@@ -189,7 +189,7 @@ def test_every_variant_agrees_with_hashlib(loaded: registry.Loaded) -> None:
         )
 
 
-def test_the_drop_in_has_the_column_functions() -> None:
+def test_the_drop_in_has_the_column_functions_of_native() -> None:
     rows = sample(20)
     assert variants.digest_column("SHA256", pa.array(rows)).to_pylist() == expected("sha256", rows)
     assert variants.md5_column(pa.array(rows), hexdigest=True).to_pylist() == expected(
@@ -212,12 +212,12 @@ class Exporter:
     [1, 1.5, [b"a", b"b"], (b"a",), "text", b"bytes", bytearray(b"x"), None, {"a": 1}],
     ids=lambda c: type(c).__name__,
 )
-def test_what_is_not_a_column_is_refused(native: registry.Loaded, column: object) -> None:
+def test_native_what_is_not_a_column_is_refused(native: registry.Loaded, column: object) -> None:
     with pytest.raises(TypeError, match=rf"takes .*Arrow array.* not {type(column).__name__}"):
         native.md5_column(column)
 
 
-def test_unsupported_arrow_arrays_are_refused(native: registry.Loaded) -> None:
+def test_native_unsupported_arrow_arrays_are_refused(native: registry.Loaded) -> None:
     for array, given in [
         (pa.array([1, 2]), "'l'"),
         (pa.array([[1]]), "'\\+l'"),
@@ -238,7 +238,7 @@ def test_unsupported_arrow_arrays_are_refused(native: registry.Loaded) -> None:
         native.md5_column(np.zeros((4, 4), np.uint8)[:, ::2])
 
 
-def test_capsules_are_checked_and_consumed_once(native: registry.Loaded) -> None:
+def test_native_capsules_are_checked_and_consumed_once(native: registry.Loaded) -> None:
     schema, array = pa.array([b"abc"]).__arrow_c_array__()
     with pytest.raises(TypeError, match="PyCapsule named 'arrow_array', not 'arrow_schema'"):
         native.md5_column(Exporter((array, schema)))
@@ -251,7 +251,7 @@ def test_capsules_are_checked_and_consumed_once(native: registry.Loaded) -> None
 
 
 @leak_check
-def test_many_small_columns_leak_nothing(native: registry.Loaded) -> None:
+def test_native_many_small_columns_leak_nothing(native: registry.Loaded) -> None:
     """Columns made, exported to Arrow and NumPy and dropped, 400,000 in all: memory stays flat."""
     strings = pa.array(["abc", None, "a longer row of text than a block holds" * 2])
     fixed = np.zeros((3, 20), np.uint8)

@@ -1,13 +1,16 @@
-"""Build the native state machine's fuzz target with clang's libFuzzer and run it for a while.
+"""Build the native C's fuzz targets with clang's libFuzzer and run each for a while.
 
-    python tests/fuzz/fuzz.py                    # 60 s (nox -s fuzz)
+    python tests/fuzz/fuzz.py                    # 60 s, shared by the targets (nox -s fuzz)
     python tests/fuzz/fuzz.py --seconds 600      # longer
     python tests/fuzz/fuzz.py --merge            # fold what a run found into the committed corpus
 
-The target (tests/fuzz/hash_fuzz.c) checks every digest against OpenSSL's,
-with AddressSanitizer and UBSan; it starts from the committed corpus
-(tests/fuzz/corpus/) and writes what it finds to a scratch folder under
-build/, so a run leaves the checkout as it was unless asked to merge. Needs
+The targets, with AddressSanitizer and UBSan: tests/fuzz/hash_fuzz.c checks
+the state machine's every digest against OpenSSL's; tests/fuzz/column_fuzz.c
+builds Arrow arrays with random offsets, views and validity and checks each
+row of digest_column's C against the one-message function. Each starts from
+its committed corpus (tests/fuzz/corpus/, corpus_column/) and writes what it
+finds to a scratch folder under build/, so a run leaves the checkout as it
+was unless asked to merge. Needs
 clang with its runtime libraries (Debian: clang and libclang-rt-N-dev) and
 OpenSSL's headers (libssl-dev).
 """
@@ -29,7 +32,8 @@ sys.path.insert(0, str(ROOT))  # for build_support, the project's (stdlib-only) 
 from build_support import load  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
-CORPUS = HERE / "corpus"
+#: Each target's source, by name, and its corpus.
+TARGETS = {"hash_fuzz": HERE / "corpus", "column_fuzz": HERE / "corpus_column"}
 BUILD = ROOT / "build" / "fuzz"
 FLAGS = ["-g", "-O1", "-fsanitize=fuzzer,address,undefined", "-fno-sanitize-recover=undefined"]
 
@@ -39,12 +43,25 @@ def kernel_sources() -> List[str]:
     return [str(NATIVE / name) for name in load("variants/native/_build.py").KERNEL_SOURCES]
 
 
-def build(compiler: str) -> Path:
+def build(compiler: str, name: str) -> Path:
     BUILD.mkdir(parents=True, exist_ok=True)
-    target = BUILD / "hash_fuzz"
-    command = [compiler, *FLAGS, f"-I{NATIVE}", str(HERE / "hash_fuzz.c"), *kernel_sources()]
+    target = BUILD / name
+    command = [compiler, *FLAGS, f"-I{NATIVE}", str(HERE / f"{name}.c"), *kernel_sources()]
     subprocess.run([*command, "-lcrypto", "-pthread", "-o", str(target)], check=True)
     return target
+
+
+def run(target: Path, corpus: Path, seconds: int, merge: bool) -> int:
+    found = BUILD / f"found-{target.name}"
+    shutil.rmtree(found, ignore_errors=True)
+    found.mkdir()
+    corpus.mkdir(exist_ok=True)
+    fuzz = [str(target), "-max_len=8192", "-timeout=10", "-print_final_stats=1"]
+    env = {**os.environ, "ASAN_OPTIONS": "abort_on_error=1", "UBSAN_OPTIONS": "halt_on_error=1"}
+    result = subprocess.run([*fuzz, f"-max_total_time={seconds}", str(found), str(corpus)], env=env)
+    if result.returncode == 0 and merge:
+        subprocess.run([*fuzz, "-merge=1", str(corpus), str(found)], env=env, check=True)
+    return result.returncode
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
@@ -56,18 +73,12 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     if shutil.which(args.compiler) is None:
         print(f"fuzz: {args.compiler} not found (Debian: clang, libclang-rt-N-dev)")
         return 1
-    target = build(args.compiler)
-    found = BUILD / "found"
-    shutil.rmtree(found, ignore_errors=True)
-    found.mkdir()
-    fuzz = [str(target), "-max_len=8192", "-timeout=10", "-print_final_stats=1"]
-    env = {**os.environ, "ASAN_OPTIONS": "abort_on_error=1", "UBSAN_OPTIONS": "halt_on_error=1"}
-    result = subprocess.run(
-        [*fuzz, f"-max_total_time={args.seconds}", str(found), str(CORPUS)], env=env
-    )
-    if result.returncode == 0 and args.merge:
-        subprocess.run([*fuzz, "-merge=1", str(CORPUS), str(found)], env=env, check=True)
-    return result.returncode
+    seconds = max(1, args.seconds // len(TARGETS))
+    for name, corpus in TARGETS.items():
+        status = run(build(args.compiler, name), corpus, seconds, args.merge)
+        if status:
+            return status
+    return 0
 
 
 if __name__ == "__main__":

@@ -283,6 +283,7 @@ static unsigned long long total_weight(const vn_rows *r) {
 }
 
 int vn_digest_rows(int algorithm, const vn_rows *rows, int hex, int threads, unsigned char *out) {
+    if (!rows->count) return 0;
     if (threads > VN_MANY_MAX_THREADS) threads = VN_MANY_MAX_THREADS;
     size_t parts = threads > 1 ? (size_t)threads : 1;
     struct part part[VN_MANY_MAX_THREADS];

@@ -4,6 +4,9 @@
  * digest of a whole message. No locks: the bridges bring their own.
  */
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "constants.h"
 #include "native.h"
@@ -31,8 +34,26 @@ static inline uint64_t hex8(uint32_t four) {
     return x + 0x3030303030303030ull + letters * 39;
 }
 
+#if defined(__SSE2__)
+/* Sixteen bytes as 32 digits in SSE2 (the x86-64 baseline): the nibbles
+ * interleaved, then '0' + n, and 39 more where n > 9. */
+static inline void hex16(const unsigned char *in, char *out) {
+    const __m128i x = _mm_loadu_si128((const __m128i *)in), low = _mm_set1_epi8(15);
+    const __m128i hi = _mm_and_si128(_mm_srli_epi16(x, 4), low), lo = _mm_and_si128(x, low);
+    __m128i a = _mm_unpacklo_epi8(hi, lo), b = _mm_unpackhi_epi8(hi, lo);
+    const __m128i nine = _mm_set1_epi8(9), zero = _mm_set1_epi8('0'), more = _mm_set1_epi8(39);
+    a = _mm_add_epi8(_mm_add_epi8(a, zero), _mm_and_si128(_mm_cmpgt_epi8(a, nine), more));
+    b = _mm_add_epi8(_mm_add_epi8(b, zero), _mm_and_si128(_mm_cmpgt_epi8(b, nine), more));
+    _mm_storeu_si128((__m128i *)out, a);
+    _mm_storeu_si128((__m128i *)(out + 16), b);
+}
+#endif
+
 void vn_hex(const unsigned char *in, size_t size, char *out) {
     size_t i = 0;
+#if defined(__SSE2__)
+    for (; i + 16 <= size; i += 16) hex16(in + i, out + 2 * i);
+#endif
     for (; i + 4 <= size; i += 4) {
         uint32_t four;
         memcpy(&four, in + i, 4);
