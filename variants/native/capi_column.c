@@ -55,9 +55,42 @@ static void *aligned(size_t size) {
     return memory;
 }
 
+/* A digest buffer of at least KEEP_BYTES, once freed, is kept (one at most)
+ * for the next column that fits in it: memory the kernel hands out fresh is
+ * cleared page by page first, which for a million hex SHA-256 digests cost
+ * about as much as their hex. Its capacity is in the ALIGNMENT bytes before it. */
+#define KEEP_BYTES ((size_t)16 << 20)
+static unsigned char *kept; /* atomic */
+
+static size_t capacity(const unsigned char *data) {
+    size_t size;
+    memcpy(&size, data - ALIGNMENT, sizeof size);
+    return size;
+}
+
+static unsigned char *data_new(size_t size) {
+    if (size < KEEP_BYTES) return aligned(size);
+    unsigned char *data = __atomic_exchange_n(&kept, NULL, __ATOMIC_ACQ_REL);
+    if (data != NULL && capacity(data) >= size && capacity(data) / 2 <= size) return data;
+    if (data != NULL) free(data - ALIGNMENT);
+    unsigned char *block = aligned(ALIGNMENT + size);
+    if (block == NULL) return NULL;
+    memcpy(block, &size, sizeof size);
+    return block + ALIGNMENT;
+}
+
+static void data_free(unsigned char *data, size_t size) {
+    if (data == NULL || size < KEEP_BYTES) {
+        free(data);
+        return;
+    }
+    unsigned char *old = __atomic_exchange_n(&kept, data, __ATOMIC_ACQ_REL);
+    if (old != NULL) free(old - ALIGNMENT);
+}
+
 static void digests_drop(struct digests *d) {
     if (__atomic_sub_fetch(&d->refs, 1, __ATOMIC_ACQ_REL) != 0) return;
-    free(d->data);
+    data_free(d->data, d->count * d->width);
     free(d->validity);
     free(d->offsets);
     free(d);
@@ -78,7 +111,7 @@ static struct digests *digests_new(int algorithm, int hex, size_t count, int nul
     d->count = count;
     d->width = (size_t)vn_digest_size(algorithm) * (hex ? 2 : 1);
     d->large = hex && count * d->width > (size_t)INT32_MAX;
-    d->data = aligned(count * d->width);
+    d->data = data_new(count * d->width);
     int ok = d->data != NULL;
     if (ok && nullable) {
         d->validity = aligned((count + 7) / 8);
