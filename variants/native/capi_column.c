@@ -55,12 +55,15 @@ static void *aligned(size_t size) {
     return memory;
 }
 
-/* A digest buffer of at least KEEP_BYTES, once freed, is kept (one at most)
- * for the next column that fits in it: memory the kernel hands out fresh is
- * cleared page by page first, which for a million hex SHA-256 digests cost
- * about as much as their hex. Its capacity is in the ALIGNMENT bytes before it. */
-#define KEEP_BYTES ((size_t)16 << 20)
-static unsigned char *kept; /* atomic */
+/* Digest buffers of at least KEEP_BYTES, once freed, are kept (KEPT at
+ * most) for the next columns that fit in them: memory the kernel hands out
+ * fresh is cleared page by page first, which for a million hex SHA-256
+ * digests cost about as much as their hex. A buffer's capacity is in the
+ * ALIGNMENT bytes before it. Release callbacks free buffers on any thread,
+ * without the GIL: each slot is taken and filled by an atomic exchange. */
+#define KEEP_BYTES ((size_t)4 << 20)
+#define KEPT 4
+static unsigned char *kept[KEPT];
 
 static size_t capacity(const unsigned char *data) {
     size_t size;
@@ -70,9 +73,13 @@ static size_t capacity(const unsigned char *data) {
 
 static unsigned char *data_new(size_t size) {
     if (size < KEEP_BYTES) return aligned(size);
-    unsigned char *data = __atomic_exchange_n(&kept, NULL, __ATOMIC_ACQ_REL);
-    if (data != NULL && capacity(data) >= size && capacity(data) / 2 <= size) return data;
-    if (data != NULL) free(data - ALIGNMENT);
+    for (int k = 0; k < KEPT; k++) {
+        unsigned char *data = __atomic_exchange_n(&kept[k], NULL, __ATOMIC_ACQ_REL);
+        if (data == NULL) continue;
+        if (capacity(data) >= size && capacity(data) / 2 <= size) return data; /* it fits */
+        data = __atomic_exchange_n(&kept[k], data, __ATOMIC_ACQ_REL); /* back, for another */
+        if (data != NULL) free(data - ALIGNMENT); /* one put there meanwhile: one less kept */
+    }
     unsigned char *block = aligned(ALIGNMENT + size);
     if (block == NULL) return NULL;
     memcpy(block, &size, sizeof size);
@@ -84,8 +91,10 @@ static void data_free(unsigned char *data, size_t size) {
         free(data);
         return;
     }
-    unsigned char *old = __atomic_exchange_n(&kept, data, __ATOMIC_ACQ_REL);
-    if (old != NULL) free(old - ALIGNMENT);
+    for (int k = 0; k < KEPT && data != NULL; k++) {
+        data = __atomic_exchange_n(&kept[k], data, __ATOMIC_ACQ_REL); /* keeps the newest */
+    }
+    if (data != NULL) free(data - ALIGNMENT);
 }
 
 static void digests_drop(struct digests *d) {

@@ -11,6 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include "arrow_abi.h"
 #include "native.h"
 
@@ -184,6 +188,22 @@ struct part {
     int started;
 };
 
+/* Copy a window's digests to the column past the cache where it can (as
+ * vn_hex_many): the column is too large for it, and a line written whole
+ * need not be read first. */
+static void store_many(unsigned char *to, const unsigned char *from, size_t bytes) {
+#if defined(__SSE2__)
+    if ((uintptr_t)to % 16 == 0 && bytes % 16 == 0) {
+        for (size_t i = 0; i < bytes; i += 16) {
+            _mm_stream_si128((__m128i *)(to + i), _mm_loadu_si128((const __m128i *)(from + i)));
+        }
+        _mm_sfence();
+        return;
+    }
+#endif
+    memcpy(to, from, bytes);
+}
+
 /* Rows [begin, end) of a part, a window at a time. */
 static void *digest_part(void *arg) {
     struct part *p = arg;
@@ -196,18 +216,31 @@ static void *digest_part(void *arg) {
     for (size_t start = p->begin; !p->failed && start < p->end; start += WINDOW) {
         const size_t rows = p->end - start < WINDOW ? p->end - start : WINDOW;
         size_t n = 0;
-        for (size_t i = start; i < start + rows; i++) {
-            if (!valid(r->validity, r->first + i)) {
-                memset(p->out + i * width, 0, width);
-                continue;
+        if (!r->validity && r->layout == VN_ROWS_OFFSETS32) { /* the common case, unswitched */
+            const int32_t *o = (const int32_t *)r->index + r->first;
+            for (size_t i = start; i < start + rows; i++) {
+                data[n] = r->data + o[i];
+                lengths[n++] = (size_t)(o[i + 1] - o[i]);
             }
-            data[n] = row(r, i, &lengths[n]);
-            which[n++] = i;
+        } else {
+            for (size_t i = start; i < start + rows; i++) {
+                if (!valid(r->validity, r->first + i)) {
+                    memset(p->out + i * width, 0, width);
+                    continue;
+                }
+                data[n] = row(r, i, &lengths[n]);
+                which[n++] = i;
+            }
         }
-        /* binary digests of a window without nulls go straight to their place */
-        unsigned char *to = !p->hex && n == rows ? p->out + start * width : digests;
-        vn_digest_many(p->algorithm, n, data, lengths, to, 1);
-        if (to != digests) continue;
+        vn_digest_many(p->algorithm, n, data, lengths, digests, 1);
+        if (n == rows) { /* a window without nulls: its digests in one stretch */
+            if (p->hex) {
+                vn_hex_many(digests, size, n, (char *)p->out + start * width);
+            } else {
+                store_many(p->out + start * width, digests, n * size);
+            }
+            continue;
+        }
         for (size_t k = 0; k < n; k++) {
             if (p->hex) {
                 vn_hex(digests + k * size, size, (char *)p->out + which[k] * width);

@@ -206,6 +206,9 @@ int vn_digest_size(int algorithm);
 /* `size` bytes at `in` as 2 * size lowercase hexadecimal digits at `out`
  * (no NUL), by a table: every hexdigest of both bridges. */
 void vn_hex(const unsigned char *in, size_t size, char *out);
+/* The same for `count` digests of `size` bytes one after another, to
+ * 2 * size * count digits: a column's, stored past the cache where it can. */
+void vn_hex_many(const unsigned char *in, size_t size, size_t count, char *out);
 
 /* ---- many.c: many messages at once --------------------------------------- */
 
