@@ -7,6 +7,8 @@
     nox -s cross          # native C kernels on x86-64, AArch64, RISC-V 64 under qemu-user
     nox -s sanitize       # native variants with ASan and UBSan (tsan: ThreadSanitizer)
     nox -s fuzz           # libFuzzer over the native state machine, against OpenSSL
+    nox -s engines        # digest_column in DuckDB, Polars, pandas 3, Dask distributed
+    nox -s peers          # digest_column against DuckDB, polars-hash, chdb (bench/peers.py)
     nox -s bench          # the study: every interpreter and mode, variant, length
     nox -s bench -- --mode quick --interpreters 3.12,pypy3 --variants 'helpers*'
     nox -s memory         # memray: peak memory and allocations per variant (CPython)
@@ -141,7 +143,7 @@ CI_SESSIONS = [
     "lint",
     *(f"tests-{label}" for label in ("3.11", "3.13", "pypy3")),
     *(f"dropin-{label}" for label in ("3.9", "3.10", "3.12", "3.14", "3.15", "pypy8")),
-    *("cross", "sanitize", "tsan", "fuzz"),
+    *("cross", "sanitize", "tsan", "fuzz", "engines"),
 ]
 CI_POSARGS = {"tests-3.11": ["--slow"]}  # the 4 GiB messages, once
 
@@ -155,14 +157,8 @@ def ci(session: nox.Session) -> None:
 
 
 #: The tests that run against the sanitized builds: both native bridges' cases.
-NATIVE_TESTS = [
-    "test_native.py",
-    "test_many.py",
-    "test_agreement.py",
-    "test_vectors.py",
-    "test_behaviour.py",
-    "test_column.py",
-]
+NATIVE_TESTS = ["test_native.py", "test_many.py", "test_agreement.py", "test_vectors.py"]
+NATIVE_TESTS += ["test_behaviour.py", "test_column.py"]
 
 
 @nox.session(python=_python("3.11"))
@@ -201,6 +197,28 @@ def fuzz(session: nox.Session) -> None:
     session.run(sys.executable, "tests/fuzz/fuzz.py", *session.posargs, external=True)
 
 
+# --- columns in the engines (tests/test_engines.py) and against the peers (bench/peers.py) --
+#: Kept out of the other test environments: Dask brings a dozen packages, chdb 530 MB.
+ENGINES = ["duckdb", "polars", "pandas>=3", "pyarrow", "dask[distributed]"]
+PEERS = ["duckdb", "polars", "polars-hash", "pyarrow", "chdb"]
+
+
+@nox.session(python=_python("3.11"))
+def engines(session: nox.Session) -> None:
+    """digest_column in DuckDB, Polars, pandas 3 and Dask distributed (a missing one fails)."""
+    session.install(".[test]", *ENGINES, env=DEFAULT_BUILD)
+    session.chdir("tests")
+    env = {"PYTHONDONTWRITEBYTECODE": "1", "VARIANTS_REQUIRE_ENGINES": "1"}
+    session.run("python", "-m", "pytest", "test_engines.py", *session.posargs, env=env)
+
+
+@nox.session(python=_python("3.11"), reuse_venv=True)
+def peers(session: nox.Session) -> None:
+    """digest_column against DuckDB, polars-hash, chdb: results/peers/, the README's table."""
+    session.install(".", *PEERS, env=DEFAULT_BUILD)
+    session.run("python", "-m", "bench.peers", "--require-all", "--write", *session.posargs)
+
+
 # --- the study: python -m bench envs, then run, memory or bytecode ------------------------
 
 
@@ -208,17 +226,8 @@ def _study(session: nox.Session, command: str, *envs_args: str) -> None:
     """Each interpreter's environment (``python -m bench envs``: made, or reused while the
     sources have not changed), then ``python -m bench command`` with the options after --."""
     session.run("python", "-m", "bench.envs", *envs_args, *session.posargs)
-    if Path("bench/__main__.py").exists():
-        pythons = str(envs.pythons_file())
-        session.run("python", "-m", "bench", command, "--pythons", pythons, *session.posargs)
-        return
-    ready = envs.recorded()  # until bench/__main__.py lands: the modules of each command
-    if command == "memory":  # one environment's python, no labels
-        session.run("python", "-m", "bench.memory", "--python", *ready.values(), *session.posargs)
-        return
-    module = {"run": "bench.study", "bytecode": "bench.bytecode"}[command]
-    pythons_args = [f"--python={label}={path}" for label, path in ready.items()]
-    session.run("python", "-m", module, *pythons_args, *session.posargs)
+    pythons = str(envs.pythons_file())
+    session.run("python", "-m", "bench", command, "--pythons", pythons, *session.posargs)
 
 
 @nox.session(python=_python("3.12"))
