@@ -10,13 +10,12 @@
     nox -s engines        # digest_column in DuckDB, Polars, pandas 3, Dask distributed
     nox -s peers          # digest_column against DuckDB, polars-hash, chdb (bench/peers.py)
     nox -s bench          # the study: every interpreter and mode, variant, length
-    nox -s bench -- --mode quick --interpreters 3.12,pypy3 --variants 'helpers*'
+    nox -s bench -- --mode quick --modes 3.12,pypy3 --variants 'helpers*'
     nox -s memory         # memray: peak memory and allocations per variant (CPython)
     nox -s bytecode       # bytecode and machine instructions per block, per interpreter
 
-The interpreters are bench/interpreters.py's table (CPython 3.14, 3.15 and PyPy 8 run in a
-Debian sid tree, the free-threaded 3.13t is built: tools/debian.py makes them when first
-needed); the study's environments are bench/envs.py's.
+Interpreters: bench/interpreters.py (3.14, 3.15, PyPy 8 in a Debian sid tree and the built
+3.13t: tools/debian.py makes them when first needed); the study's environments: bench/envs.py.
 """
 
 from __future__ import annotations
@@ -40,8 +39,7 @@ DEFAULT_BUILD = {"VARIANTS_BUILD": "default"}
 
 
 def _python(label: str) -> str:
-    """The path of a host interpreter (pyenv's or the system's) for nox to make a venv from;
-    the label itself when it is not here, which nox then reports."""
+    """A host interpreter's path for nox's venvs (the label, which nox reports, if absent)."""
     argv, _ = interpreters.find(label)
     return argv[0] if argv else label
 
