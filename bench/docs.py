@@ -22,11 +22,10 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 from bench import answers, report, results
 from bench.answers import Report
 from bench.fmt import DASH, human_bytes, minutes, ratio, size_label, table
-from bench.layout import DOCS, README, RESULTS, ROOT, newest
+from bench.layout import DOCS, README, RESULTS, ROOT, STUDY, newest
 from bench.table import NOT_SETTLED, RatioTable
 
 START, END = "<!-- results:start -->", "<!-- results:end -->"
-STUDY = DOCS / "study.md"
 FIGURES = DOCS / "bench"
 
 

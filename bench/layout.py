@@ -20,6 +20,7 @@ ROOT = BENCH.parent
 RESULTS = ROOT / "results"
 DOCS = ROOT / "docs"
 README = ROOT / "README.md"
+STUDY = DOCS / "study.md"
 
 
 def newest(kind: str, needs: str, results: Path = RESULTS) -> Optional[Path]:

@@ -1,7 +1,7 @@
 """digest_column against the engines that hash columns today, side by side in one process.
 
     python -m bench.peers                      # measure: results/peers/<date-time>/
-    python -m bench.peers --write              # ... and the table in the README's Columns section
+    python -m bench.peers --write              # ... and the table in README.md and docs/study.md
     python -m bench.peers --report --write     # no measuring: the table from the newest run
     python -m bench.peers --rows 2000 --rounds 1 --python ENV/bin/python
 
@@ -55,9 +55,9 @@ from types import ModuleType
 from typing import Any, Callable, Dict, List, Mapping, NamedTuple, Optional, Sequence, Tuple
 
 from bench.fmt import DASH, table
-from bench.layout import README, RESULTS, module_command
+from bench.layout import README, RESULTS, STUDY, module_command
 from bench.machine import cpu_model, interpreter_info, interpreter_title, stamp, today
-from bench.stats import Estimate, ratio, time_of
+from bench.stats import Estimate, Values, ratio, time, time_of
 from bench.timing import measure
 
 START, END = "<!-- peers:start -->", "<!-- peers:end -->"
@@ -359,18 +359,20 @@ def measured(python: str, argv: Sequence[str], threads: int, cpus: int) -> Dict[
         return record
 
 
+def rounds(values: Sequence[float]) -> Values:
+    """The values of one measuring process, keyed (process, round) as bench.stats takes them."""
+    return {(0, i): v for i, v in enumerate(values)}
+
+
 def estimate(values: Sequence[float]) -> Estimate:
     """A time (lower quartile) with the 95% bootstrap interval of that quartile over rounds."""
-    ones = dict.fromkeys(range(len(values)), 1.0)
-    found = ratio(dict(enumerate(values)), ones)
-    assert found is not None
-    return found
+    return time(rounds(values))
 
 
 def per_row(values: Sequence[float], rows: int) -> str:
     """ns a row with the interval's half width: ``23.1 ±1.2%``."""
     e = estimate(values)
-    return f"{e.value / rows * 1e9:.1f} ±{e.spread * 100:.0f}%" if values else DASH
+    return f"{e.value / rows * 1e9:.1f} ±{e.half_width * 100:.0f}%" if values else DASH
 
 
 def derived(candidates: Dict[str, Any]) -> Dict[str, List[float]]:
@@ -398,9 +400,7 @@ def render(runs: Sequence[Dict[str, Any]], machine: Dict[str, Any]) -> str:
             line = [row.peer, row.form]
             for values in cases.values():
                 mine, base = values.get(row.key), values.get("duckdb/hex")
-                speed = (
-                    ratio(dict(enumerate(base)), dict(enumerate(mine))) if mine and base else None
-                )
+                speed = ratio(rounds(base), rounds(mine)) if mine and base else None
                 shown = per_row(mine, run["rows"]) if mine else DASH
                 line.append(f"{shown} ({speed.value:.3g}x)" if speed else shown)
             if any(cell != DASH for cell in line[2:]):
@@ -490,12 +490,12 @@ def targets(runs: Sequence[Dict[str, Any]]) -> str:
         mine = cases.get(t.case, {}).get(t.mine)
         if t.other in SHAPES:
             base = cases.get((t.other, t.case[1]), {}).get(t.mine)
-            found = ratio(dict(enumerate(mine)), dict(enumerate(base))) if mine and base else None
+            found = ratio(rounds(mine), rounds(base)) if mine and base else None
             figure, met = (found.value, found.value <= t.bound) if found else (None, False)
             shown, bound = f"{figure:.2f}x" if figure else DASH, f"<= {t.bound}x"
         elif t.other:
             base = cases.get(t.case, {}).get(t.other)
-            found = ratio(dict(enumerate(base)), dict(enumerate(mine))) if mine and base else None
+            found = ratio(rounds(base), rounds(mine)) if mine and base else None
             figure, met = (found.value, found.value >= t.bound) if found else (None, False)
             shown, bound = f"{figure:.2f}x" if figure else DASH, f">= {t.bound}x"
         else:
@@ -531,10 +531,10 @@ def caption(runs: Sequence[Dict[str, Any]], machine: Dict[str, Any]) -> str:
     )
 
 
-def replace_section(text: str, section: str) -> str:
-    """``text`` with the part between the markers replaced by ``section``."""
+def replace_section(text: str, section: str, name: str = "README.md") -> str:
+    """``text`` (of the file ``name``) with the part between the markers replaced by ``section``."""
     if START not in text or END not in text:
-        raise SystemExit(f"README.md has no {START} ... {END} markers")
+        raise SystemExit(f"{name} has no {START} ... {END} markers")
     head, rest = text.split(START, 1)
     return f"{head}{START}\n{section}\n{END}{rest.split(END, 1)[1]}"
 
@@ -593,9 +593,10 @@ def main(argv: Sequence[str]) -> int:
     goals = targets(data["runs"])
     found.with_name("peers.md").write_text(f"{text}\n\nIssue 18's targets:\n\n{goals}\n")
     print(text, goals, sep="\n\n")
-    if args.write:
-        README.write_text(replace_section(README.read_text(), text))
-        print(f"README.md: the peers' table from {found.parent.name}")
+    if args.write:  # the README's Columns section and the study's
+        for path in (README, STUDY):
+            path.write_text(replace_section(path.read_text(), text, path.name))
+            print(f"{path.name}: the peers' table from {found.parent.name}")
     return 0
 
 
