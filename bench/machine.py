@@ -76,6 +76,9 @@ def interpreter_info() -> Dict[str, Union[str, bool]]:
     if FREE_THREADED:
         is_enabled = getattr(sys, "_is_gil_enabled", None)
         info["gil_enabled"] = bool(is_enabled()) if is_enabled else False
+    jit = getattr(sys, "_jit", None)  # CPython 3.14 on: whether its JIT compiler is on
+    if jit is not None:
+        info["jit_enabled"] = bool(jit.is_enabled())
     if PYPY:
         pypy = sys.pypy_version_info  # type: ignore[attr-defined]
         info["pypy_version"] = ".".join(str(part) for part in pypy[:3])
@@ -89,4 +92,6 @@ def interpreter_title(info: Dict[str, object]) -> str:
         title += ", free-threaded"
     if info.get("pypy_version"):
         title += f" (PyPy {info['pypy_version']})"
+    if "jit_enabled" in info:
+        title += ", JIT on" if info["jit_enabled"] else ", JIT off"
     return title
