@@ -247,7 +247,9 @@ def count(
     args = ["measure", "--library", str(library), "--variants", ",".join(names)]
     args += ["--algorithms", ",".join(algorithms)]
     argv, _, cwd = column.command("callgrind", *args, results=results, before=valgrind)
-    fixed = {"PATH": "/usr/bin:/bin", "PYTHONHASHSEED": "0", "PYTHONDONTWRITEBYTECODE": "1"}
+    # sbin: a Debian tree's entry script runs chroot and mount, which live there
+    path = "/usr/sbin:/usr/bin:/sbin:/bin"
+    fixed = {"PATH": path, "PYTHONHASHSEED": "0", "PYTHONDONTWRITEBYTECODE": "1"}
     fixed.update(LC_ALL="C", **column.mode.env)
     try:
         done = subprocess.run(
