@@ -70,10 +70,15 @@ def test_ensure_interpreter_only_finds_what_it_does_not_make(
     assert debian.ensure_interpreter("3.12") == [str(program)]
 
 
-@pytest.mark.skipif(
-    os.name != "posix" or os.geteuid() != 0 or interpreters.find("3.14")[0] is None,
-    reason="needs root and the sid tree (python3 tools/debian.py ensure sid)",
+#: Inside a tree (a suite run by its entry script) the tree cannot be entered again.
+IN_A_TREE = Path("/var/lib/variants-tree.json").exists()
+needs_tree = pytest.mark.skipif(
+    os.name != "posix" or os.geteuid() != 0 or IN_A_TREE or interpreters.find("3.14")[0] is None,
+    reason="needs root and the sid tree (python3 tools/debian.py ensure sid), from the host",
 )
+
+
+@needs_tree
 def test_a_command_in_the_tree_sees_the_host_paths(tmp_path: Path) -> None:
     (tmp_path / "probe.txt").write_text("from the host")
     argv, _ = interpreters.find("3.14")
@@ -84,3 +89,16 @@ def test_a_command_in_the_tree_sees_the_host_paths(tmp_path: Path) -> None:
     )
     assert done.stdout.split(None, 1)[0] == str(tmp_path)
     assert "from the host (3, 14)" in done.stdout
+
+
+@needs_tree
+def test_the_entry_script_needs_no_sbin_on_the_callers_path(tmp_path: Path) -> None:
+    # CI's PATH had no sbin folders, where chroot lives: entering failed at once
+    argv, _ = interpreters.find("3.14")
+    assert argv is not None
+    code = "import os; print(os.environ['PATH'])"
+    env = {**os.environ, "PATH": "/usr/bin:/bin"}
+    done = subprocess.run(
+        [*argv, "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True, check=True
+    )
+    assert done.stdout.strip() == "/usr/bin:/bin"  # the command inside has the caller's PATH

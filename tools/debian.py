@@ -80,9 +80,13 @@ PACKAGES: Dict[str, Tuple[str, ...]] = {
     ),
 }
 
+#: Where the tools that make and enter a tree live (debootstrap, chroot: sbin folders, which a
+#: caller's PATH may lack).
+SYSTEM_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+
 #: The environment of the steps that fill a tree (not the caller's).
 APT_ENV: Dict[str, str] = {
-    "PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
+    "PATH": SYSTEM_PATH,
     "HOME": "/root",
     "LANG": "C.UTF-8",
     "DEBIAN_FRONTEND": "noninteractive",
@@ -120,6 +124,8 @@ def run(
     """Run a command, logging it; TreeError if it fails or is missing. Its output goes to
     ``output`` if given, else to our stderr (a command line's stdout holds only results)."""
     log("$ " + shlex.join(argv))
+    if env is None:  # the caller's environment, with the sbin folders debootstrap lives in
+        env = {**os.environ, "PATH": os.environ.get("PATH", "") + os.pathsep + SYSTEM_PATH}
     try:
         subprocess.run(
             list(argv),
@@ -169,7 +175,7 @@ def ensure_host_packages(packages: Sequence[str], log: Log) -> None:
     missing = [package for package in packages if package not in have]
     if missing:
         require_root("installing " + " ".join(missing))
-        env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+        env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive", "PATH": SYSTEM_PATH}
         run(["apt-get", "update", "-q"], log, env=env)
         run(["apt-get", "install", "-y", "-q", "--no-install-recommends", *missing], log, env=env)
 
@@ -188,10 +194,16 @@ if [ "$(id -u)" != 0 ]; then
     exit 126
 fi
 [ "$#" -gt 0 ] || set -- /bin/sh
+# unshare, mount and chroot live in sbin folders that the caller's PATH may lack (as CI's did):
+# they are looked up with those folders appended; the command inside gets the caller's PATH.
+caller_path=${{PATH:-/usr/local/bin:/usr/bin:/bin}}
+PATH=$caller_path:{system_path}
+export PATH
 exec unshare --mount --propagation private -- /bin/sh -c '
 set -e
 tree=$1
-shift
+caller_path=$2
+shift 2
 mount -t proc proc "$tree/proc"
 mount --rbind /sys "$tree/sys"
 mount --rbind /dev "$tree/dev"
@@ -212,14 +224,15 @@ for dir in $dirs; do
 done
 IFS=$old_ifs
 set +f
-exec chroot "$tree" /bin/sh -c "cd \"\$0\" 2>/dev/null || cd /; exec \"\$@\"" "$here" "$@"
-' enter "$tree" "$@"
+exec chroot "$tree" /bin/sh -c "PATH=\$1; shift; cd \"\$0\" 2>/dev/null || cd /; exec \"\$@\"" \
+    "$here" "$caller_path" "$@"
+' enter "$tree" "$caller_path" "$@"
 """
 
 
 def entry_text(tree: Path, suite: str) -> str:
     """The entry script of the tree at ``tree``."""
-    return ENTRY.format(tree=shlex.quote(str(tree)), suite=suite)
+    return ENTRY.format(tree=shlex.quote(str(tree)), suite=suite, system_path=SYSTEM_PATH)
 
 
 def _in_tree(tree: Path, suite: str, argv: Sequence[str]) -> List[str]:
