@@ -24,4 +24,5 @@ Layout, in the order data flows:
 * ``bytecode``: bytecode, calls and instructions per block, per mode
 * ``memory``: peak memory and allocations (memray)
 * ``compare``: quick "A against B" case sets (native, batch, cli, variants, tricks)
+* ``peers``, ``peers_measure``: digest_column against DuckDB, polars-hash, chdb (its own environment)
 """
