@@ -10,7 +10,7 @@ Layout, in the order data flows:
 * ``__main__``: the commands (run, quick, compare, report, stability, bytecode, memory, envs)
 * ``interpreters``: the one table of interpreters and modes (the study's columns)
 * ``envs``: each interpreter's environment; ``layout``: where things live
-* ``columns``: the modes of a run, and how to start a bench module in one
+* ``columns``: the modes of a run, and how to call a bench function in one (``Column.call``)
 * ``machine``: the CPU, the running interpreter, steal time
 * ``stats``: a case's time, ratios and their rerun intervals over processes (the report's API)
 * ``timing``: the one timing core (loop timers, calibration, JIT warm-up, interleaving)
@@ -24,5 +24,5 @@ Layout, in the order data flows:
 * ``bytecode``: bytecode, calls and instructions per block, per mode
 * ``memory``: peak memory and allocations (memray)
 * ``compare``: quick "A against B" case sets (native, batch, cli, variants, tricks)
-* ``peers``, ``peers_measure``: digest_column against DuckDB, polars-hash, chdb (its own environment)
+* ``peers``, ``peers_measure``: digest_column against DuckDB, polars-hash, chdb
 """

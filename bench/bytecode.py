@@ -168,14 +168,19 @@ def elsewhere(filename: str, code: types.CodeType) -> bool:
     return code.co_filename != filename
 
 
-def count_bytecode(names: Sequence[str]) -> Dict[str, Any]:
+def names(variants: str) -> List[str]:
+    """The rows ``variants`` (names or globs, comma-separated; "": all) names here."""
+    return targets.select([p for p in variants.split(",") if p])
+
+
+def count_bytecode(variants: str) -> Dict[str, Any]:
     """Bytecode counts of every interpreted variant's block functions, under this interpreter."""
     from variants._shell import ALGORITHMS
 
     view = memoryview(jdk_pattern(64 * BLOCKS))
     message = jdk_pattern(64)
     rows: List[Dict[str, Any]] = []
-    for name in names:
+    for name in names(variants):
         target = targets.load(name)
         if target.unavailable or target.kind != "interpreted":
             continue
@@ -202,14 +207,14 @@ def count_bytecode(names: Sequence[str]) -> Dict[str, Any]:
     return {"interpreter": interpreter_info(), "counter": Counts.counter(), "rows": rows}
 
 
-def time_rows(names: Sequence[str], rounds: int) -> Dict[str, List[float]]:
+def time_rows(variants: str, rounds: int) -> Dict[str, List[float]]:
     """Seconds per block (block functions) and per byte (digest at 16 KiB), interleaved."""
     from variants._shell import ALGORITHMS
 
     view = memoryview(jdk_pattern(64 * BLOCKS))
     data = jdk_pattern(TIMED_LENGTH)
     timed: List[Tuple[str, float, Timed]] = []
-    for name in names:
+    for name in names(variants):
         target = targets.load(name)
         if target.unavailable:
             continue
@@ -358,23 +363,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--report", type=Path, help="only rewrite the report of a finished run")
 
 
-def main(argv: Sequence[str]) -> int:
-    """In a mode's environment (``bench bytecode`` starts it): count, time or list here."""
-    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("command", choices=("count", "time", "names"))
-    parser.add_argument("--variants", default="")
-    parser.add_argument("--rounds", type=int, default=5)
-    args = parser.parse_args(argv)
-    names = targets.select([p for p in args.variants.split(",") if p])
-    if args.command == "count":
-        print(json.dumps(count_bytecode(names)))
-    elif args.command == "time":
-        print(json.dumps(time_rows(names, args.rounds)))
-    else:
-        print(json.dumps(names))
-    return 0
-
-
 def drive(args: argparse.Namespace) -> int:
     if args.report:
         data = json.loads((args.report / "bytecode.json").read_text())
@@ -390,19 +378,14 @@ def drive(args: argparse.Namespace) -> int:
     machine: Dict[str, Dict[Tuple[str, str], Dict[str, Any]]] = {}
     problems: Dict[str, str] = {}
 
-    def selection(column: Column) -> List[str]:
-        return ["--variants", column.mode.variants or args.variants]
-
     def counted(column: Column) -> str:
-        label = column.label
-        bytecode[label] = column.run_json(
-            "bytecode", "count", *selection(column), results=args.results
-        )
+        label, chosen = column.label, column.mode.variants or args.variants
+        bytecode[label] = column.call("bytecode.count_bytecode", args.results, variants=chosen)
         if args.no_callgrind:
             problems[label] = "--no-callgrind"
             return f"{label}: bytecode counted"
-        names = column.run_json("bytecode", "names", *selection(column))
-        machine[label], problem = callgrind.count(column, names, targets.ALGORITHMS, args.results)
+        rows = column.call("bytecode.names", args.results, variants=chosen)
+        machine[label], problem = callgrind.count(column, rows, targets.ALGORITHMS, args.results)
         if problem:
             problems[label] = problem
         why = f"; not under valgrind: {problem}" if problem else ""
@@ -414,8 +397,8 @@ def drive(args: argparse.Namespace) -> int:
             print(f"  {line}", flush=True)
     times: Dict[str, Dict[str, List[float]]] = {label: {} for label in labels}
     for turn, column in enumerate([*chosen, *reversed(chosen), *chosen]):
-        rounds = ["--rounds", str(args.rounds)]
-        got = column.run_json("bytecode", "time", *selection(column), *rounds)
+        selected = column.mode.variants or args.variants
+        got = column.call("bytecode.time_rows", args.results, variants=selected, rounds=args.rounds)
         for key, samples in got.items():
             times[column.label].setdefault(key, []).extend(samples)
         print(f"  timed {column.label} (turn {turn + 1}, {time.perf_counter() - started:.0f} s)",
@@ -434,7 +417,3 @@ def drive(args: argparse.Namespace) -> int:
     print(text)
     print(f"bytecode: {folder / 'bytecode.md'} in {time.perf_counter() - started:.0f} s")
     return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))

@@ -4,7 +4,7 @@
 
 Instruction counts do not depend on what else the machine is doing, so they
 answer the style question without the noise of a shared machine. Each
-interpreter runs ``bench.callgrind measure`` under ``valgrind
+interpreter runs ``bench.callgrind.count_here`` under ``valgrind
 --tool=callgrind --instr-atstart=no``: it warms every case up natively (under
 PyPy with lower JIT thresholds, until the JIT is quiet), then counts, for each
 row and algorithm, one ``constructor(message).digest()`` of a short and of a
@@ -22,9 +22,8 @@ With a JIT (``PYTHON_JIT=1`` on CPython 3.14/3.15, PyPy) the counts include the
 machine code the JIT wrote: valgrind translates every instruction the process
 executes, wherever it lies (callgrind files it under the object ``???``,
 anonymous memory; ``--smc-check=all-non-file`` catches code written or patched
-there). Measured on 3.14.10 and 3.15.2, helpers' MD5 of 512 bytes ran 310,448
-(3.14) and 734,766 (3.15) instructions in JIT code, none with the JIT off, and
-two runs counted every row the same to the instruction. What callgrind cannot
+there); two runs count every row the same to the instruction (``python -m bench
+stability`` on two bytecode runs checks it). What callgrind cannot
 do there: name the Python function a piece of JIT code belongs to (it has no
 symbols), or count the compiling itself, which happens during the warm-up,
 before the counts. Under a Debian tree's interpreter valgrind runs inside the
@@ -34,10 +33,10 @@ valgrind (or a machine without valgrind) is reported with the reason.
 
 from __future__ import annotations
 
-import argparse
 import ctypes
 import gc
 import hashlib
+import json
 import re
 import shutil
 import subprocess
@@ -136,14 +135,14 @@ def long_message(target: targets.Target) -> int:
     return LONG if python_speed else LONG_FAST
 
 
-def count_here(names: Sequence[str], algorithms: Sequence[str], library: Path) -> None:
+def count_here(names: Sequence[str], algorithms: Sequence[str], library: str) -> None:
     """Count every row and algorithm (run under valgrind): the dumps carry the names.
 
     Everything is warmed up first, uninstrumented (fast); then the
     instrumentation is switched on once (switching it flushes valgrind's
     translations, which costs) and each count collects only its own call.
     """
-    marks = ctypes.CDLL(str(library))
+    marks = ctypes.CDLL(library)
     marks.bench_stop.argtypes = [ctypes.c_char_p]
     Jit.watch()
     lower_jit_thresholds()
@@ -212,12 +211,8 @@ def parse(text: str) -> Dict[Tuple[str, str], Dict[str, Any]]:
 def count(
     column: Column, names: Sequence[str], algorithms: Sequence[str], results: Path = RESULTS
 ) -> Tuple[Dict[Tuple[str, str], Dict[str, Any]], Optional[str]]:
-    """Count in ``column``'s mode with valgrind: (counts by (row, algorithm), None), or ({}, why).
-
-    In a mode with a JIT (``PYTHON_JIT=1``, PyPy) valgrind counts the machine code the JIT
-    wrote too: it translates every instruction the process executes, wherever it lies, and
-    ``--smc-check=all-non-file`` makes it notice code written or patched in anonymous memory.
-    """
+    """Count in ``column``'s mode with valgrind: (counts by (row, algorithm), None), or ({}, why)
+    (with a JIT, of the machine code it wrote too: the module's docstring)."""
     try:
         library = marks_library(results / ".callgrind")
     except Unavailable as exc:
@@ -244,9 +239,10 @@ def count(
         "--smc-check=all-non-file",
     ]
     valgrind.append(f"--callgrind-out-file={out}")
-    args = ["measure", "--library", str(library), "--variants", ",".join(names)]
-    args += ["--algorithms", ",".join(algorithms)]
-    argv, _, cwd = column.command("callgrind", *args, results=results, before=valgrind)
+    call = {"names": list(names), "algorithms": list(algorithms), "library": str(library)}
+    argv, _, cwd = column.command(
+        "layout", "callgrind.count_here", json.dumps(call), results=results, before=valgrind
+    )
     # sbin: a Debian tree's entry script runs chroot and mount, which live there
     path = "/usr/sbin:/usr/bin:/sbin:/bin"
     fixed = {"PATH": path, "PYTHONHASHSEED": "0", "PYTHONDONTWRITEBYTECODE": "1"}
@@ -263,20 +259,3 @@ def count(
     counts = parse(out.read_text(errors="replace"))
     out.unlink()
     return counts, None
-
-
-def main(argv: Sequence[str]) -> int:
-    """(Under valgrind, in a mode's environment: ``bench.callgrind count`` starts it.)"""
-    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    sub = parser.add_subparsers(dest="command", required=True)
-    here = sub.add_parser("measure", help="(under valgrind) count in this interpreter")
-    here.add_argument("--library", type=Path, required=True)
-    here.add_argument("--variants", default="")
-    here.add_argument("--algorithms", default=",".join(targets.ALGORITHMS))
-    args = parser.parse_args(argv)
-    count_here([n for n in args.variants.split(",") if n], args.algorithms.split(","), args.library)
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))

@@ -69,8 +69,12 @@ class Column:
         argv, env, cwd = self.command(module, *args, results=results)
         done = subprocess.run(argv, env=env, cwd=cwd, capture_output=True, text=True)
         if done.returncode:
-            raise SystemExit(f"{self.label}: bench.{module} {' '.join(args)}:\n{done.stderr}")
+            raise SystemExit(f"{self.label} ({self.python}): bench.{module}:\n{done.stderr}")
         return json.loads(done.stdout)
+
+    def call(self, function: str, results: Path = RESULTS, **kwargs: Any) -> Any:
+        """``bench.<function>(**kwargs)`` ("bytecode.count") in this mode; what it returns."""
+        return self.run_json("layout", function, json.dumps(kwargs), results=results)
 
     def list(self, args: argparse.Namespace, grid: Grid, results: Path) -> None:
         options = ["--variants", self.mode.variants or args.variants]
@@ -78,11 +82,7 @@ class Column:
         options += ["--grid", json.dumps(asdict(grid))]
         options += ["--pypy-lib"] if args.pypy_lib else []
         options += ["--no-references"] if self.mode.variants else []
-        argv, env, cwd = self.command("worker", "list", *options, results=results)
-        done = subprocess.run(argv, capture_output=True, text=True, env=env, cwd=cwd)
-        if done.returncode:
-            raise SystemExit(f"{self.label} ({self.python}) cannot list the cases:\n{done.stderr}")
-        self.listing = json.loads(done.stdout)
+        self.listing = self.run_json("worker", "list", *options, results=results)
 
 
 def pythons_of(args: argparse.Namespace) -> Dict[str, str]:

@@ -287,8 +287,8 @@ def shown(seconds: float) -> str:
     return f"{seconds / (scale or 1e-9):.4g} {unit}"
 
 
-def compare_here(args: argparse.Namespace) -> int:
-    """Run one case set in this process; print its table; the number of targets missed."""
+def compare_here(args: argparse.Namespace) -> Tuple[str, int]:
+    """Run one case set in this process: its table, and the number of targets missed."""
     rows = [["comparison", "baseline", "candidate", "speed (95%)", "target", "note"]]
     missed = 0
     args.cleanup, args.peaks = [], {}
@@ -328,19 +328,17 @@ def compare_here(args: argparse.Namespace) -> int:
             shutil.rmtree(folder, ignore_errors=True)
     import platform
 
-    print(
+    text = [
         f"{platform.python_implementation()} {platform.python_version()}: {args.set}, "
-        f"lower quartiles of {args.rounds} interleaved rounds; {missed} target(s) missed"
-    )
-    print(table(rows, "lrrrll"))
+        f"lower quartiles of {args.rounds} interleaved rounds; {missed} target(s) missed",
+        table(rows, "lrrrll"),
+    ]
     if args.peaks:
         peak = max(args.peaks.values())
-        print(
-            f"\nvariants-sum peak RSS {peak / MIB:.1f} MiB (target under 64 MiB: "
-            f"{'met' if peak < 64 * MIB else 'MISSED'})"
-        )
+        met = "met" if peak < 64 * MIB else "MISSED"
+        text.append(f"\nvariants-sum peak RSS {peak / MIB:.1f} MiB (target under 64 MiB: {met})")
         missed += peak >= 64 * MIB
-    return missed
+    return "\n".join(text), missed
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -352,46 +350,28 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--strict", action="store_true", help="exit 1 if a target is missed")
 
 
+#: What a mode's process needs of the options (``remote``).
+OPTIONS = ("set", "rounds", "length", "size", "files", "variants", "algorithms")
+
+
+def remote(options: Dict[str, Any]) -> Tuple[str, int]:
+    """In a mode's process (``command`` starts it there): the set, as ``compare_here`` runs it."""
+    return compare_here(argparse.Namespace(**options))
+
+
 def command(args: argparse.Namespace) -> int:
     """Run the set here (no --python) or under each mode of the environments given."""
     from bench import columns
 
     if not args.python and not args.pythons:
-        missed = compare_here(args)
+        text, missed = compare_here(args)
+        print(text)
         return 1 if args.strict and missed else 0
-    options = [
-        args.set,
-        "--rounds",
-        str(args.rounds),
-        "--length",
-        str(args.length),
-        "--size",
-        args.size,
-        "--files",
-        str(args.files),
-        "--variants",
-        args.variants,
-        "--algorithms",
-        args.algorithms,
-    ] + (["--strict"] if args.strict else [])
-    status = 0
+    options = {name: getattr(args, name) for name in OPTIONS}
+    missed = 0
     for column in columns.columns_of(args):
         print(f"## {column.label}", flush=True)
-        argv, env, cwd = column.command("compare", *options, results=args.results)
-        status |= subprocess.run(argv, env=env, cwd=cwd).returncode
-    return status
-
-
-def main(argv: Sequence[str]) -> int:
-    """In a mode's environment (``bench compare`` starts it): run one set here."""
-    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    add_arguments(parser)
-    parser.add_argument("--variants", default="")
-    parser.add_argument("--algorithms", default="md5,sha256")
-    args = parser.parse_args(argv)
-    missed = compare_here(args)
+        text, more = column.call("compare.remote", args.results, options=options)
+        print(text, flush=True)
+        missed += more
     return 1 if args.strict and missed else 0
-
-
-if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))

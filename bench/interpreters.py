@@ -33,25 +33,6 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Dict, List, Mapping, Optional, Tuple, TypeVar
 
-__all__ = [
-    "INTERPRETERS",
-    "MODES",
-    "Interpreter",
-    "Mode",
-    "command",
-    "entry_script",
-    "find",
-    "interpreter",
-    "launcher",
-    "mode",
-    "modes_of",
-    "select",
-    "study_interpreters",
-    "study_modes",
-    "tree_binds",
-    "tree_path",
-]
-
 
 @dataclass(frozen=True)
 class Interpreter:
@@ -177,11 +158,6 @@ def modes_of(interpreter_label: str) -> Tuple[Mode, ...]:
 def study_interpreters() -> Tuple[Interpreter, ...]:
     """The interpreters nox -s bench measures, in table order."""
     return tuple(row for row in INTERPRETERS if row.study)
-
-
-def study_modes() -> Tuple[Mode, ...]:
-    """Every mode (each runs in a study interpreter), in table order."""
-    return MODES
 
 
 def select(patterns: str) -> Tuple[Mode, ...]:

@@ -10,8 +10,10 @@ holds nothing but a link to ``bench/``: ``bench`` is importable there and
 
 from __future__ import annotations
 
+import importlib
+import json
 import os
-import subprocess
+import sys
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple
 
@@ -50,26 +52,13 @@ def module_command(
     return [python, "-m", f"bench.{module}", *args], env, import_folder(results)
 
 
-def run_in(python: str, module: str, args: Sequence[str], results: Path = RESULTS) -> int:
-    """Run ``python -m bench.<module> args`` (another environment's interpreter); its status.
-
-    The quick tools take ``--python PATH`` to run against the package installed
-    in that environment, compiled variants included.
-    """
-    argv, env, cwd = module_command(python, module, *args, results=results)
-    return subprocess.run(argv, env=env, cwd=cwd).returncode
+def call(argv: Sequence[str]) -> None:
+    """``python -m bench.layout MODULE.FUNCTION JSON`` (``Column.call`` starts it in a mode):
+    ``bench.MODULE.FUNCTION(**JSON)``, what it returns printed as JSON."""
+    module, function = argv[0].rsplit(".", 1)
+    found = getattr(importlib.import_module(f"bench.{module}"), function)
+    print(json.dumps(found(**json.loads(argv[1]))))
 
 
-def split_python(argv: Sequence[str]) -> Tuple[Optional[str], List[str]]:
-    """(the value of ``--python PATH`` if given, the other arguments)."""
-    rest: List[str] = []
-    python: Optional[str] = None
-    it = iter(argv)
-    for arg in it:
-        if arg == "--python":
-            python = next(it, None)
-        elif arg.startswith("--python="):
-            python = arg.split("=", 1)[1]
-        else:
-            rest.append(arg)
-    return python, rest
+if __name__ == "__main__":
+    call(sys.argv[1:])

@@ -29,12 +29,11 @@ import argparse
 import json
 import os
 import subprocess
-import sys
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any, Dict, List, NamedTuple, Sequence, Tuple
+from typing import Any, Dict, List, NamedTuple, Tuple
 
 from bench import columns, targets
 from bench.cases import jdk_pattern
@@ -66,10 +65,11 @@ class Job(NamedTuple):
 # --- in the environment -------------------------------------------------------------------
 
 
-def track(job: Job, stream_bytes: int, path: Path) -> Dict[str, Any]:
+def track(variant: str, algorithm: str, case: str, stream_bytes: int, file: str) -> Dict[str, Any]:
     """Hash one case of one variant under memray's tracker; what memray recorded."""
     import memray
 
+    job, path = Job(variant, algorithm, case), Path(file)
     constructor = targets.load(job.variant).constructors[job.algorithm]
     chunk = jdk_pattern(CHUNK)
     sizes = {"one-call": ONE_CALL, "one-call-short": ONE_CALL_SHORT, "objects": OBJECTS}
@@ -96,17 +96,17 @@ def track(job: Job, stream_bytes: int, path: Path) -> Dict[str, Any]:
     }
 
 
-def probe(names: Sequence[str], algorithms: Sequence[str]) -> Dict[str, Any]:
+def probe(variants: str, algorithms: str) -> Dict[str, Any]:
     """What this environment runs, and how long 64 KiB takes for each (to order the jobs)."""
     chunk = jdk_pattern(CHUNK)
     speed: Dict[str, float] = {}
     unavailable: Dict[str, str] = {}
-    for name in names:
+    for name in targets.select([p for p in variants.split(",") if p]):
         target = targets.load(name)
         if target.unavailable:
             unavailable[name] = target.unavailable
             continue
-        for alg in algorithms:
+        for alg in algorithms.split(","):
             if alg in target.constructors:
                 started = time.perf_counter()
                 target.constructors[alg](chunk).digest()
@@ -201,29 +201,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--report", type=Path, help="only rewrite the report of a finished run")
 
 
-def main(argv: Sequence[str]) -> int:
-    """In the environment (``bench memory`` starts it): one tracked case, or the probe."""
-    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    sub = parser.add_subparsers(dest="command", required=True)
-    worker = sub.add_parser("track", help="one tracked case, JSON")
-    worker.add_argument("variant")
-    worker.add_argument("algorithm")
-    worker.add_argument("case", choices=CASES)
-    worker.add_argument("--stream-bytes", type=int, required=True)
-    worker.add_argument("--file", type=Path, required=True)
-    prober = sub.add_parser("probe", help="what runs, how fast, JSON")
-    prober.add_argument("--names", default="")
-    prober.add_argument("--algorithms", default="md5,sha256")
-    args = parser.parse_args(argv)
-    if args.command == "track":
-        job = Job(args.variant, args.algorithm, args.case)
-        print(json.dumps(track(job, args.stream_bytes, args.file)))
-    else:
-        names = targets.select([p for p in args.names.split(",") if p])
-        print(json.dumps(probe(names, args.algorithms.split(","))))
-    return 0
-
-
 def drive(args: argparse.Namespace) -> int:
     """The first mode given (``--modes 3.12``; CPython: memray has no PyPy build)."""
     if args.report:
@@ -234,9 +211,7 @@ def drive(args: argparse.Namespace) -> int:
     stream_bytes = args.stream_mib << 20
     folder: Path = args.out or RESULTS / "memory" / stamp()
     folder.mkdir(parents=True, exist_ok=True)
-    probed = column.run_json(
-        "memory", "probe", "--names", args.variants, "--algorithms", args.algorithms
-    )
+    probed = column.call("memory.probe", variants=args.variants, algorithms=args.algorithms)
     speed: Dict[str, float] = probed["speed"]
     jobs = [
         Job(*key.split("|"), case)  # type: ignore[call-arg]
@@ -259,8 +234,8 @@ def drive(args: argparse.Namespace) -> int:
 
     def one(job: Job) -> Dict[str, Any]:
         path = folder / f"{job.stem}.bin"
-        result: Dict[str, Any] = column.run_json(
-            "memory", "track", *job, "--stream-bytes", str(stream_bytes), "--file", str(path)
+        result: Dict[str, Any] = column.call(
+            "memory.track", **job._asdict(), stream_bytes=stream_bytes, file=str(path)
         )
         with lock:
             done.append(result)
@@ -300,7 +275,3 @@ def drive(args: argparse.Namespace) -> int:
     print(text)
     print(f"memory: done in {info['seconds']:.0f} s; {folder / 'memory.md'}")
     return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
