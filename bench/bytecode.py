@@ -33,7 +33,7 @@ from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 from pathlib import Path
-from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple
 
 from bench import callgrind, columns, targets
 from bench.cases import jdk_pattern
@@ -276,6 +276,26 @@ def merge(
     return list(rows.values())
 
 
+#: The report's tables: (title, the row's key, significant digits).
+PIVOTS = (
+    ("Machine instructions per byte (callgrind)", "instructions_per_byte", 4),
+    ("Bytecode instructions executed per block", "bytecode_per_block", 4),
+    ("Python-level calls per block", "python_calls_per_block", 3),
+    ("Calls into C per block (builtins, struct)", "c_calls_per_block", 3),
+    ("Static size: instructions of the block function (dis, nested code included)", "static", 6),
+    ("The shell: bytecode outside the block function for one 64-byte message", "shell_bytecode", 6),
+    ("Time per byte, 16 KiB digest (ns)", "ns_per_byte", 3),
+    ("Time per executed bytecode instruction (ns)", "ns_per_bytecode", 3),
+    ("Time per machine instruction (ns)", "ns_per_instruction", 3),
+)
+
+
+def value(row: Dict[str, Any], key: str) -> Any:
+    """``row[key]``; of "static" (dis's sizes), the block function's own instructions."""
+    found = row.get(key)
+    return (found or {}).get("instructions") if key == "static" else found
+
+
 def report(data: Dict[str, Any]) -> str:
     labels = list(data["interpreters"])
     rows = data["rows"]
@@ -283,11 +303,10 @@ def report(data: Dict[str, Any]) -> str:
     for r in rows:
         by.setdefault((r["variant"], r["algorithm"]), {})[r["interpreter"]] = r
 
-    def pivot(title: str, value: Union[str, Callable[[Dict[str, Any]], Any]], digits: int) -> str:
+    def pivot(title: str, key: str, digits: int) -> str:
         lines = [["variant", "algorithm", *labels]]
-        read = (lambda r: r.get(value)) if isinstance(value, str) else value
         for (variant, alg), per in by.items():
-            cells = [count(read(per[x]), digits) if x in per else "—" for x in labels]
+            cells = [count(value(per[x], key), digits) if x in per else "—" for x in labels]
             if any(c != "—" for c in cells):
                 lines.append([variant, alg, *cells])
         return f"### {title}\n\n" + table(lines, "ll" + "r" * len(labels)) + "\n"
@@ -309,27 +328,7 @@ def report(data: Dict[str, Any]) -> str:
         "machine code the JIT wrote); bytecode on "
         f"{BLOCKS} blocks; times untraced, process CPU time, lower quartiles.",
         "",
-        pivot("Machine instructions per byte (callgrind)", "instructions_per_byte", 4),
-        pivot("Bytecode instructions executed per block", "bytecode_per_block", 4),
-        pivot("Python-level calls per block", "python_calls_per_block", 3),
-        pivot("Calls into C per block (builtins, struct)", "c_calls_per_block", 3),
-        pivot(
-            "Static size: instructions of the block function (dis, nested code included)",
-            lambda r: (r.get("static") or {}).get("instructions"),
-            6,
-        ),
-        pivot(
-            "The shell: bytecode outside the block function for one 64-byte message",
-            "shell_bytecode",
-            6,
-        ),
-        pivot(
-            "Time per byte, 16 KiB digest (ns)",
-            "ns_per_byte",
-            3,
-        ),
-        pivot("Time per executed bytecode instruction (ns)", "ns_per_bytecode", 3),
-        pivot("Time per machine instruction (ns)", "ns_per_instruction", 3),
+        *(pivot(title, key, digits) for title, key, digits in PIVOTS),
     ]
     why = [["interpreter", "shape", "algorithm", "bytecode ×", "machine instructions ×", "time ×"]]
     keys = ("bytecode_per_block", "instructions_per_byte", "seconds_per_byte")

@@ -17,12 +17,13 @@ import json
 import shutil
 import sys
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from bench import answers, report, results
 from bench.answers import Report
 from bench.fmt import DASH, human_bytes, minutes, ratio, size_label, table
 from bench.layout import DOCS, README, RESULTS, ROOT, STUDY, newest
+from bench.memory import markdown as memory_table
 from bench.table import NOT_SETTLED, RatioTable
 
 START, END = "<!-- results:start -->", "<!-- results:end -->"
@@ -96,26 +97,20 @@ def trust_lines(r: Report) -> List[str]:
     ]
 
 
-def throughput(run: results.Run, length: int) -> str:
-    """MB/s of every row at ``length`` bytes (digest), modes as columns."""
-    cols = run.columns
-    rows = [["variant", "algorithm", *cols]]
-    for alg in run.algorithms():
-        for s in report.subjects(run, fastest=False):
-            cells = [report.pick(run, s, c, "digest", alg, length) for c in cols]
-            if any(cells):
-                rows.append([s.label, alg, *(ratio(m.mb_per_s) if m else DASH for m in cells)])
-    return table(rows, "ll" + "r" * len(cols))
-
-
-def bridge_times(run: results.Run) -> str:
-    n = min(run.lengths("getAndDigest"), default=64)
-    rows = [["bridge", "algorithm", *run.columns]]
-    for s in report.bridges(run):
-        for alg in run.algorithms():
-            found = [report.pick(run, s, c, "getAndDigest", alg, n) for c in run.columns]
-            if any(found):
-                rows.append([s.label, alg, *(f"{m.time * 1e9:.0f}" if m else DASH for m in found)])
+def per_mode(
+    run: results.Run,
+    subjects: Sequence[Tuple[report.Subject, str]],
+    bench: str,
+    length: int,
+    shown: Callable[[results.Measured], str],
+    header: str = "variant",
+) -> str:
+    """``shown(case)`` of each (subject, algorithm) at ``length`` bytes, modes as columns."""
+    rows = [[header, "algorithm", *run.columns]]
+    for s, alg in subjects:
+        found = [report.pick(run, s, c, bench, alg, length) for c in run.columns]
+        if any(found):
+            rows.append([s.label, alg, *(shown(m) if m else DASH for m in found)])
     return table(rows, "ll" + "r" * len(run.columns))
 
 
@@ -146,6 +141,10 @@ def section(t: RatioTable) -> List[str]:
     return [f"### {t.title}", "", f"{t.meaning}.", "", t.markdown(), ""]
 
 
+def ns(m: results.Measured) -> str:
+    return f"{m.time * 1e9:.0f}"
+
+
 def page(r: Report, figures: Sequence[str] = ()) -> List[str]:
     """A run's whole page: its answers first, then every table, figures, builds."""
     run = r.run
@@ -157,11 +156,15 @@ def page(r: Report, figures: Sequence[str] = ()) -> List[str]:
     out += section(jit) if jit else []
     long = run.length(report.LONG)
     out += [f"**Throughput, MB/s**, {size_label(long)} messages (digest):", ""]
-    out += [throughput(run, long), ""]
+    rows = [(s, a) for a in run.algorithms() for s in report.subjects(run, fastest=False)]
+    out += [per_mode(run, rows, "digest", long, lambda m: ratio(m.mb_per_s)), ""]
     for t in r.tables:
         out += section(t) if t.key not in ("seeds", "twins-jit") else []
         if t.key == "bridges":
-            out += ["Time per call (ns):", "", bridge_times(run), ""]
+            n = min(run.lengths("getAndDigest"), default=64)
+            rows = [(s, a) for s in report.bridges(run) for a in run.algorithms()]
+            calls = per_mode(run, rows, "getAndDigest", n, ns, "bridge")
+            out += ["Time per call (ns):", "", calls, ""]
     out += [f"![{Path(f).stem}]({f})" for f in figures] + ([""] if figures else [])
     if run.builds:
         out += ["**Build times** (seconds, as each environment's build recorded them):", ""]
@@ -197,28 +200,17 @@ def readme_section(r: Optional[Report]) -> str:
     return "\n".join([*lines, END])
 
 
-def memory_lines(memory: Dict[str, Any]) -> List[str]:
-    info = memory["info"]
-    rows = [
-        ["variant", "algorithm", "peak, streamed", "peak, 1 MiB in one call", "objects per block"]
-    ]
-    by: Dict[Tuple[str, str], Dict[str, Dict[str, Any]]] = {}
-    for x in memory["results"]:
-        by.setdefault((x["variant"], x["algorithm"]), {})[x["case"]] = x
-    for (variant, alg), cases in by.items():
-        peaks = [
-            human_bytes(cases[c]["peak"]) if c in cases else DASH for c in ("stream", "one-call")
-        ]
-        objects = cases.get("objects")
-        per = f"{objects['allocations'] / (16384 // 64 + 1):.0f}" if objects else DASH
-        rows.append([variant, alg, *peaks, per])
+def memory_lines(data: Dict[str, Any]) -> List[str]:
+    info = data["info"]
+    columns = {"variant": "variant", "algorithm": "algorithm", "stream": "peak, streamed"}
+    columns.update({"one-call": "peak, 1 MiB in one call", "objects": "objects per block"})
     version = f"{info['interpreter']['implementation']} {info['interpreter']['version']}"
     return [
         f"**Memory** (`nox -s memory`, {version}, {info['date']}, "
         f"{human_bytes(info['stream_bytes'])} streamed in 64 KiB chunks); the whole table with "
         "its flags is the run's `memory.md`:",
         "",
-        table(rows, "llrrr"),
+        memory_table(data, columns),
         "",
     ]
 

@@ -37,7 +37,7 @@ from typing import Any, Dict, List, NamedTuple, Tuple
 
 from bench import columns, targets
 from bench.cases import jdk_pattern
-from bench.fmt import human_bytes, table
+from bench.fmt import DASH, human_bytes, table
 from bench.layout import RESULTS
 from bench.machine import cpu_label, interpreter_info, interpreter_title, stamp, today
 
@@ -145,34 +145,39 @@ def flags(r: Dict[str, Dict[str, Any]]) -> List[str]:
     return out
 
 
-def report(data: Dict[str, Any]) -> str:
-    info = data["info"]
+def markdown(data: Dict[str, Any], columns: Dict[str, str]) -> str:
+    """The table of a run: a row per variant and algorithm, ``columns`` {what: its header}
+    from "variant", "algorithm", the cases (their peaks), "allocations" (streamed),
+    "objects" (per block) and "flag"."""
     by: Dict[Tuple[str, str], Dict[str, Dict[str, Any]]] = {}
     for r in data["results"]:
         by.setdefault((r["variant"], r["algorithm"]), {})[r["case"]] = r
+    body = []
+    for (variant, algorithm), r in by.items():
+        cells = {"variant": variant, "algorithm": algorithm, "flag": "; ".join(flags(r))}
+        cells.update({case: human_bytes(r[case]["peak"]) for case in CASES if case in r})
+        if "objects" in r:
+            cells["objects"] = f"{r['objects']['allocations'] / (OBJECTS // 64 + 1):.0f}"
+        if "stream" in r:
+            cells["allocations"] = str(r["stream"]["allocations"])
+        body.append([cells.get(key) or ("no growth" if key == "flag" else DASH) for key in columns])
+    align = "".join("l" if key in ("variant", "algorithm", "flag") else "r" for key in columns)
+    return table([list(columns.values()), *body], align)
+
+
+def report(data: Dict[str, Any]) -> str:
+    info = data["info"]
     stream = human_bytes(info["stream_bytes"])
     short = human_bytes(info["stream_bytes"] // 16)
-    rows = [
-        [
-            *["variant", "algorithm", f"peak, {stream} streamed", f"peak, {short} streamed"],
-            *["peak, 1 MiB in one call", "peak, 64 KiB in one call"],
-            *[f"allocations, {stream} streamed", "objects allocated per block", "flag"],
-        ]
-    ]
-    for (variant, algorithm), r in by.items():
-
-        def peak(case: str, r: Dict[str, Dict[str, Any]] = r) -> str:
-            return human_bytes(r[case]["peak"]) if case in r else "—"
-
-        objects = r.get("objects")
-        per_block = f"{objects['allocations'] / (OBJECTS // 64 + 1):.0f}" if objects else "—"
-        allocs = str(r["stream"]["allocations"]) if "stream" in r else "—"
-        rows.append(
-            [
-                *[variant, algorithm, peak("stream"), peak("stream-short"), peak("one-call")],
-                *[peak("one-call-short"), allocs, per_block, "; ".join(flags(r)) or "no growth"],
-            ]
-        )
+    columns = {"variant": "variant", "algorithm": "algorithm"}
+    columns.update(
+        {"stream": f"peak, {stream} streamed", "stream-short": f"peak, {short} streamed"}
+    )
+    columns.update(
+        {"one-call": "peak, 1 MiB in one call", "one-call-short": "peak, 64 KiB in one call"}
+    )
+    columns.update({"allocations": f"allocations, {stream} streamed"})
+    columns.update({"objects": "objects allocated per block", "flag": "flag"})
     lines = [
         "# Memory: what each variant allocates (memray)",
         "",
@@ -182,7 +187,7 @@ def report(data: Dict[str, Any]) -> str:
         f"including Python's small-object allocator, on {OBJECTS // 1024} KiB in one call, per "
         "64-byte block.",
         "",
-        table(rows, "ll" + "r" * 6 + "l"),
+        markdown(data, columns),
         "",
     ]
     if info.get("flamegraph"):
