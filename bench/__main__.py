@@ -21,11 +21,12 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import Callable, Dict, List, Sequence
+from typing import Callable, Dict, List, Sequence, Tuple
 
 from bench import bytecode, columns, compare, memory, stability, study
 from bench.layout import RESULTS
 
+Action = Callable[[argparse.Namespace], int]
 OWN = {
     "run": "the study: every mode found, measured until its ratios settle (bench.study)",
     "quick": "the study in a few minutes: two passes, lengths to 16 KiB, nothing settles",
@@ -64,6 +65,17 @@ def quick(args: argparse.Namespace) -> int:
     return measure(args)
 
 
+#: Each command's options (besides the shared ones) and what runs it.
+COMMANDS: Dict[str, Tuple[Callable[[argparse.ArgumentParser], None], Action]] = {
+    "run": (study.add_arguments, measure),
+    "quick": (study.add_arguments, quick),
+    "compare": (compare.add_arguments, compare.command),
+    "bytecode": (bytecode.add_arguments, bytecode.drive),
+    "memory": (memory.add_arguments, memory.drive),
+    "stability": (stability.add_arguments, stability.command),
+}
+
+
 def parser() -> argparse.ArgumentParser:
     top = argparse.ArgumentParser(
         prog="python -m bench",
@@ -73,27 +85,11 @@ def parser() -> argparse.ArgumentParser:
     )
     commands = top.add_subparsers(dest="command", required=True)
     shared = common()
-    table: Dict[str, Callable[[argparse.Namespace], int]] = {
-        "run": measure,
-        "quick": quick,
-        "compare": compare.command,
-        "bytecode": bytecode.drive,
-        "memory": memory.drive,
-        "stability": stability.command,
-    }
-    adders = {
-        "run": study.add_arguments,
-        "quick": study.add_arguments,
-        "compare": compare.add_arguments,
-        "bytecode": bytecode.add_arguments,
-        "memory": memory.add_arguments,
-        "stability": stability.add_arguments,
-    }
-    for name, action in table.items():
+    for name, (add_arguments, action) in COMMANDS.items():
         module = sys.modules[action.__module__]
         doc = OWN.get(name) or (module.__doc__ or "").strip().splitlines()[0]
         sub = commands.add_parser(name, parents=[] if name == "stability" else [shared], help=doc)
-        adders[name](sub)
+        add_arguments(sub)
         sub.set_defaults(action=action)
     for name in ("report", "envs"):
         commands.add_parser(name, help=f"bench.{name} (its own options)", add_help=False)

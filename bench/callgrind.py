@@ -182,19 +182,15 @@ _PART = re.compile(r"^desc: Trigger: Client Request: (\S+)$|^totals: (\d+)$", re
 
 def parse(text: str) -> Dict[Tuple[str, str], Dict[str, Any]]:
     """Instructions per byte of each (row, algorithm), from callgrind's combined dumps."""
-    counts: Dict[Tuple[str, str, int], Dict[int, int]] = {}
+    lowest: Dict[Tuple[str, str], Dict[int, List[int]]] = {}  # every repeat's count, by length
     name: Optional[str] = None
     for match in _PART.finditer(text):
         if match.group(1):
             name = match.group(1)
         elif name:
-            row, alg, rep, size = name.split("|")
-            counts.setdefault((row, alg, int(rep)), {})[int(size)] = int(match.group(2))
+            row, alg, _, size = name.split("|")
+            lowest.setdefault((row, alg), {}).setdefault(int(size), []).append(int(match.group(2)))
             name = None
-    lowest: Dict[Tuple[str, str], Dict[int, List[int]]] = {}
-    for (row, alg, _), by_length in counts.items():
-        for length, total in by_length.items():
-            lowest.setdefault((row, alg), {}).setdefault(length, []).append(total)
     found: Dict[Tuple[str, str], Dict[str, Any]] = {}
     for key, totals in lowest.items():
         if len(totals) == 2:

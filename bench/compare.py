@@ -12,19 +12,15 @@ quartiles, ``bench.stats``: one process, so the interval is over its rounds), an
 against a target where the set has one: the least speed, the baseline's time over the
 candidate's. ``--python`` runs the set under each mode of that environment's interpreter.
 
-``native``: on CPython a 64-byte getAndDigest in at most 0.65x hashlib's time (MD5's no
-    slower than CPython's builtin ``_md5``), ``update(16 B)`` no slower, one-shot MD5 at least
-    1.05x and SHA-256 1.0x hashlib's throughput at 1 KiB to 1 MiB; on PyPy faster than its
-    hashlib at every length.
-``batch``: ``md5_many`` of 256 x 4 KiB at least 5x the hashlib loop (8x with AVX-512),
-    ``sha256_many`` 1.7x; 1M x 32 B, 10x and 8x; ``threads=2`` over 256 x 64 KiB 1.8x
-    ``threads=1`` (wall clock).
-``cli``: whole processes (wall clock, the file in the page cache): ``-a md5`` 1.1x ``md5sum``,
-    ``-a sha256`` 3x ``sha256sum``; ``-j 2`` over many files 1.6x ``-j 1``; peak RSS (GNU
-    time) under 64 MiB.
-``variants``: every variant against hashlib, a compiled twin against its source.
-``tricks``: every shape ``tools/gen_streamlined.py`` can write, block function alone, against
-    the first shape of its algorithm; the committed shapes are marked.
+The sets (each target, the least speed, is in its code and in the table's "target" column):
+``native``, the drop-in against hashlib (and CPython's own ``_md5``): getAndDigest of 64
+bytes, ``update(16 B)``, one-shot digests of 1 KiB to 1 MiB; ``batch``, ``md5_many`` and
+``sha256_many`` against the hashlib loop, and ``threads=2`` against ``threads=1`` (wall
+clock); ``cli``, whole ``variants-sum`` processes against ``md5sum``/``sha256sum`` and ``-j 2``
+against ``-j 1`` (wall clock, the files in the page cache), with the peak RSS (GNU time);
+``variants``, every variant against hashlib, a compiled twin against its source;
+``tricks``, every shape ``tools/gen_streamlined.py`` can write, block function alone,
+against the first shape of its algorithm (the committed shapes are marked).
 """
 
 from __future__ import annotations

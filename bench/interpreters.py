@@ -238,14 +238,15 @@ def _find_pyenv(row: Interpreter) -> Tuple[Optional[List[str]], str]:
         (path.name for path in versions.glob(row.label + "*") if exact.fullmatch(path.name)),
         key=_version_key,
     )
-    for name in reversed(names):
-        program = versions / name / "bin" / row.program
-        if _executable(program):
-            return [str(program)], ""
-    found = _on_path(row.program)
-    if found:
-        return [found], ""
-    return None, f"no {row.program} in {versions} (pyenv install {row.label}) nor on PATH"
+    programs = [versions / name / "bin" / row.program for name in reversed(names)]
+    why = f"no {row.program} in {versions} (pyenv install {row.label}) nor on PATH"
+    return _first(programs, row.program, why)
+
+
+def _first(programs: List[Path], program: str, why: str) -> Tuple[Optional[List[str]], str]:
+    """The first of ``programs`` that can run, else ``program`` on PATH, else (None, why)."""
+    found = next((str(p) for p in programs if _executable(p)), None) or _on_path(program)
+    return ([found], "") if found else (None, why)
 
 
 def find(label: str) -> Tuple[Optional[List[str]], str]:
@@ -262,12 +263,8 @@ def find(label: str) -> Tuple[Optional[List[str]], str]:
         return ([found], "") if found else (None, f"no {row.program} on PATH")
     if row.where == "built":
         program = freethreaded_prefix() / "bin" / row.program
-        if _executable(program):
-            return [str(program)], ""
-        found = _on_path(row.program)
-        if found:
-            return [found], ""
-        return None, f"no {program} (python3 tools/debian.py freethreaded builds it)"
+        why = f"no {program} (python3 tools/debian.py freethreaded builds it)"
+        return _first([program], row.program, why)
     tree, entry = tree_path(row.where), entry_script(row.where)
     inside = Path("/usr/bin") / row.program
     if not _executable(entry):
