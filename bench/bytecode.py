@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import argparse
 import dis
-import json
 import sys
 import time
 import types
@@ -39,6 +38,7 @@ from bench import callgrind, columns, targets
 from bench.cases import jdk_pattern
 from bench.columns import Column
 from bench.fmt import count, ratio, table
+from bench.layout import save
 from bench.machine import cpu_label, interpreter_info, interpreter_title, stamp, today
 from bench.stats import time_of
 from bench.timing import Timed, call_timer
@@ -364,8 +364,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def drive(args: argparse.Namespace) -> int:
     if args.report:
-        data = json.loads((args.report / "bytecode.json").read_text())
-        (args.report / "bytecode.md").write_text(report(data))
+        save(args.report, "bytecode", report)
         return 0
     chosen = columns.columns_of(args)
     labels = [c.label for c in chosen]
@@ -410,9 +409,6 @@ def drive(args: argparse.Namespace) -> int:
     }  # fmt: skip
     data = {"cpu": cpu_label(), "date": today(), "seconds": time.perf_counter() - started,
             "interpreters": described, "rows": merge(labels, bytecode, machine, times)}  # fmt: skip
-    (folder / "bytecode.json").write_text(json.dumps(data, indent=1))
-    text = report(data)
-    (folder / "bytecode.md").write_text(text)
-    print(text)
+    print(save(folder, "bytecode", report, data))
     print(f"bytecode: {folder / 'bytecode.md'} in {time.perf_counter() - started:.0f} s")
     return 0

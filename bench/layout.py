@@ -15,7 +15,7 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 BENCH = Path(__file__).resolve().parent
 ROOT = BENCH.parent
@@ -29,6 +29,18 @@ def newest(kind: str, needs: str, results: Path = RESULTS) -> Optional[Path]:
     """The newest finished run of ``kind`` under ``results`` (one that has written ``needs``)."""
     runs = sorted((results / kind).glob("2*/" + needs))
     return runs[-1].parent if runs else None
+
+
+def save(folder: Path, kind: str, report: Callable[[Any], str], data: Any = None) -> str:
+    """Write ``kind``.json (``data``; None: keep the folder's) and ``kind``.md, the report of
+    it, into a run's ``folder``; the report."""
+    if data is None:
+        data = json.loads((folder / f"{kind}.json").read_text())
+    else:
+        (folder / f"{kind}.json").write_text(json.dumps(data, indent=1))
+    text = report(data)
+    (folder / f"{kind}.md").write_text(text)
+    return text
 
 
 def import_folder(results: Path = RESULTS) -> Path:

@@ -26,7 +26,6 @@ environment. memray has no PyPy build: CPython only.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import subprocess
 import threading
@@ -38,7 +37,7 @@ from typing import Any, Dict, List, NamedTuple, Tuple
 from bench import columns, targets
 from bench.cases import jdk_pattern
 from bench.fmt import DASH, human_bytes, table
-from bench.layout import RESULTS
+from bench.layout import save
 from bench.machine import cpu_label, interpreter_info, interpreter_title, stamp, today
 
 CHUNK = 64 * 1024
@@ -209,12 +208,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def drive(args: argparse.Namespace) -> int:
     """The first mode given (``--modes 3.12``; CPython: memray has no PyPy build)."""
     if args.report:
-        data = json.loads((args.report / "memory.json").read_text())
-        (args.report / "memory.md").write_text(report(data))
+        save(args.report, "memory", report)
         return 0
     column = columns.columns_of(args)[0]
     stream_bytes = args.stream_mib << 20
-    folder: Path = args.out or RESULTS / "memory" / stamp()
+    folder: Path = args.out or args.results / "memory" / stamp()
     folder.mkdir(parents=True, exist_ok=True)
     probed = column.call("memory.probe", variants=args.variants, algorithms=args.algorithms)
     speed: Dict[str, float] = probed["speed"]
@@ -274,9 +272,6 @@ def drive(args: argparse.Namespace) -> int:
         if r["file"] != worst["file"]:
             (folder / r["file"]).unlink(missing_ok=True)
     data = {"info": info, "results": results}
-    (folder / "memory.json").write_text(json.dumps(data, indent=1))
-    text = report(data)
-    (folder / "memory.md").write_text(text)
-    print(text)
+    print(save(folder, "memory", report, data))
     print(f"memory: done in {info['seconds']:.0f} s; {folder / 'memory.md'}")
     return 0
