@@ -7,7 +7,8 @@ through ``bench.layout.module_command``.
 
 Layout, in the order data flows:
 
-* ``__main__``: the commands (run, quick, compare, report, stability, bytecode, memory, envs)
+* ``__main__``: the commands (run, quick, compare, report, stability, bytecode, memory, envs,
+  docs, peers)
 * ``interpreters``: the one table of interpreters and modes (the study's columns)
 * ``envs``: each interpreter's environment; ``layout``: where things live
 * ``columns``: the modes of a run, and how to call a bench function in one (``Column.call``)

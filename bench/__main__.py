@@ -9,6 +9,8 @@
     python -m bench compare native --python 3.11=...   # one "A against B" case set, quickly
     python -m bench bytecode --python 3.14=...    # bytecode and machine instructions per mode
     python -m bench memory --python 3.11=...      # memray: peak memory and allocations
+    python -m bench docs --write                  # the README's and docs/study.md's results
+    python -m bench peers --report --write        # digest_column against DuckDB, chdb, ...
 
 The commands that measure share one set of options (the interpreters' environments, the
 modes, the variants, the algorithms, the results folder); ``--python LABEL=PATH`` names an
@@ -65,6 +67,9 @@ def quick(args: argparse.Namespace) -> int:
     return measure(args)
 
 
+#: The commands with parsers of their own, in their modules (``python -m bench.envs`` is the
+#: same as ``python -m bench envs``).
+OWN_PARSERS = ("report", "envs", "docs", "peers")
 #: Each command's options (besides the shared ones) and what runs it.
 COMMANDS: Dict[str, Tuple[Callable[[argparse.ArgumentParser], None], Action]] = {
     "run": (study.add_arguments, measure),
@@ -81,7 +86,7 @@ def parser() -> argparse.ArgumentParser:
         prog="python -m bench",
         description=(__doc__ or "").splitlines()[0],
         formatter_class=argparse.RawDescriptionHelpFormatter,
-        epilog="report and envs take their own options: python -m bench report --help",
+        epilog=f"{', '.join(OWN_PARSERS)} take their own options: python -m bench report --help",
     )
     commands = top.add_subparsers(dest="command", required=True)
     shared = common()
@@ -91,13 +96,13 @@ def parser() -> argparse.ArgumentParser:
         sub = commands.add_parser(name, parents=[] if name == "stability" else [shared], help=doc)
         add_arguments(sub)
         sub.set_defaults(action=action)
-    for name in ("report", "envs"):
+    for name in OWN_PARSERS:
         commands.add_parser(name, help=f"bench.{name} (its own options)", add_help=False)
     return top
 
 
 def main(argv: Sequence[str]) -> int:
-    if argv and argv[0] in ("report", "envs"):  # their own parsers, in their modules
+    if argv and argv[0] in OWN_PARSERS:
         from importlib import import_module
 
         owner: Callable[[List[str]], int] = import_module(f"bench.{argv[0]}").main
