@@ -46,8 +46,9 @@ CACHE = ROOT / ".nox" / "envs"
 PYTHONS = "pythons.json"
 #: The environment of a build with every variant of the study (variants/_settings.py).
 STUDY_BUILD = {"VARIANTS_BUILD": "study"}
-#: What ``pip install .`` builds from: a new digest of these makes new environments.
-BUILD_INPUTS = ("variants", "build_support", "tools", "setup.py", "pyproject.toml", "MANIFEST.in")
+#: What ``pip install .`` builds from: a new digest of these makes new environments. Not
+#: tools/: the build reads none of it (the generators' output is committed under variants/).
+BUILD_INPUTS = ("variants", "build_support", "setup.py", "pyproject.toml", "MANIFEST.in")
 #: The package's long description: copied for the build but not in the digest (it changes
 #: no code, and every study run rewrites its results section).
 README = "README.md"

@@ -44,12 +44,16 @@ def save(folder: Path, kind: str, report: Callable[[Any], str], data: Any = None
 
 
 def import_folder(results: Path = RESULTS) -> Path:
-    """A folder holding only a link to this package (made on first use)."""
+    """A folder holding only a link to this package (made on first use, and made again where
+    it links to another checkout's, or to one that is gone: several clones share /tmp)."""
     folder = results / ".bench-import"
     link = folder / "bench"
-    if not link.exists():
+    if not (link.is_symlink() and link.resolve() == BENCH):
         folder.mkdir(parents=True, exist_ok=True)
-        link.symlink_to(BENCH, target_is_directory=True)
+        fresh = folder / f".bench-{os.getpid()}"
+        fresh.unlink(missing_ok=True)
+        fresh.symlink_to(BENCH, target_is_directory=True)
+        os.replace(fresh, link)  # atomic: a process beside this one sees the old or the new
     return folder
 
 

@@ -10,16 +10,21 @@ The API the report reads (small and stable; standard library only)::
     Estimate.settled -> bool                    # MIN_PROCESSES processes and half_width <= TARGET
     Estimate.processes, Estimate.n              # worker processes and values (the smaller side)
     TARGET = 0.03                               # the half-width the default run measures down to
-    time_of(values: Sequence[float]) -> float   # lower quartile (one process's time of a case)
+    time_of(values: Sequence[float]) -> float   # the fastest value (one process's time of a case)
 
 ``process`` is the study's pass: each pass starts a fresh worker process per
 mode (JMH's forks), and the values of one pass of every mode were taken in the
 same stretch of time, so a ratio across modes pairs them by pass.
 
-*Within a process*, a case's time is the lower quartile of its values, not
-their median: on a shared machine a third or more of the values run slow
-(interpreted code by 1.3-1.5x, C code barely), and the lower quartile stays in
-the uncontended state while at least a quarter of the values are.
+*Within a process*, a case's time is its fastest value (the values are
+already means over a calibrated loop): on a shared machine a third or more of
+the values run slow (interpreted code by 1.3-1.5x, C code barely), often more
+than a quarter of a process's eight, so a lower quartile or a median lands in
+the contended state now and then and the uncontended one at other times. On the
+two default runs 20261201-114041 and 20261201-115157 (3,161 ratios, 4 processes
+each) the per-process log-ratios spread by 9.9 % with lower quartiles, 11.5 %
+with medians and 4.4 % with minima; recomputed with minima, 91.7 % of the two
+runs' ratios agreed within 10 % instead of 75.1 % (docs/study.md).
 
 *Across processes* the time moves again (where the process's memory lands,
 its hash seed, which core it gets: see docs/study.md), and a rerun of the
@@ -31,7 +36,7 @@ second run with as many processes lands inside it 95 % of the time (a plain
 confidence interval of the mean would hold a rerun's figure only 83-91 % of
 the time). ``bench.stability`` checks exactly that share. From five processes
 on, a process further than CLIP robust standard deviations from the median of
-the others (one that ran contended for most of its values: its lower quartile
+the others (one that ran contended for all of its values: its fastest value
 is a contended value) is pulled in to that bound first, so that one bad process
 can neither decide a ratio nor blow its interval up; with normal spread this
 changes nothing. With one process
@@ -49,8 +54,8 @@ from typing import Dict, List, Mapping, Optional, Sequence, Tuple
 
 Values = Mapping[Tuple[int, int], float]
 
-#: Which quantile of a process's values is a case's time there.
-LOW = 0.25
+#: Which quantile of a process's values is a case's time there (0: the fastest).
+LOW = 0.0
 #: The half-width (relative) of a settled ratio's interval, and the fewest
 #: processes behind one: with two, the interval is a guess about the spread.
 TARGET = 0.03
@@ -82,7 +87,7 @@ def quantile(values: Sequence[float], q: float) -> float:
 
 
 def time_of(values: Sequence[float]) -> float:
-    """A case's time in one process: the lower quartile of its values."""
+    """A case's time in one process: its fastest value (the LOW quantile)."""
     return quantile(values, LOW)
 
 
@@ -152,7 +157,7 @@ def _estimate(logs: Sequence[float], n: int) -> Estimate:
 
 
 def time(values: Values) -> Estimate:
-    """A case's time: the geometric mean of its per-process lower quartiles."""
+    """A case's time: the geometric mean of its per-process times (time_of)."""
     per = by_process(values)
     if len(per) == 1:
         (only,) = per.values()

@@ -79,7 +79,7 @@ SETTINGS: Dict[str, Settings] = {
     "quick": Settings(
         2, 2, 0.001, 90.0, 3, (0.05, 0.5), Grid((64, 1024, 16384), batches=((4096, 8),)), 0.25
     ),
-    "default": Settings(3, 20, 0.001, 540.0, 8, (0.1, 1.0), Grid(), 0.1),
+    "default": Settings(3, 20, 0.001, 720.0, 8, (0.1, 1.0), Grid(), 0.1),
     "rigorous": Settings(
         5, 30, 0.01, 3600.0, 10, (1.0, 5.0), Grid(get_max=1 << 20, block_max=16384), None
     ),

@@ -23,7 +23,7 @@ import pytest
 bench_package.load()
 
 from bench import __main__ as entry  # noqa: E402
-from bench import callgrind, columns, interpreters, report, stability, stats, study  # noqa: E402
+from bench import callgrind, columns, interpreters, layout, report, stability, stats, study  # noqa: E402
 from bench.cases import Case  # noqa: E402
 
 
@@ -52,14 +52,25 @@ def test_a_quick_study_on_this_interpreter_reaches_the_report(tmp_path: Path) ->
     assert record["interpreters"]["here"]["mode"]["label"] == "here"
 
 
-def test_modes_share_their_interpreter_environment() -> None:
+def test_the_import_folder_links_to_this_checkout_whatever_was_there(tmp_path: Path) -> None:
+    # several clones share one results folder (/tmp in tests): a link to another checkout's
+    # bench/, or to one that was removed, is replaced
+    (tmp_path / ".bench-import").mkdir()
+    (tmp_path / ".bench-import" / "bench").symlink_to(tmp_path / "gone")
+    folder = layout.import_folder(tmp_path)
+    assert (folder / "bench").resolve() == layout.BENCH
+    assert sorted(p.name for p in folder.iterdir()) == ["bench"]
+    assert layout.import_folder(tmp_path) == folder
+
+
+def test_modes_share_their_interpreter_environment(tmp_path: Path) -> None:
     args = argparse.Namespace(python=["3.11=/venv/bin/python"], pythons=None, modes="")
     chosen = columns.columns_of(args)
     labels = [c.label for c in chosen]
     assert labels == [m.label for m in interpreters.modes_of("3.11")]
     assert all(c.python == "/venv/bin/python" for c in chosen)
     portable = next(c for c in chosen if c.mode.variants)
-    argv, env, _ = portable.command("worker", "serve", results=Path("/tmp"))
+    argv, env, _ = portable.command("worker", "serve", results=tmp_path)
     assert argv[0] == "/venv/bin/python" and argv[-2:] == ["bench.worker", "serve"]
     assert env["VARIANTS_NATIVE_PORTABLE"] == "1"
     assert json.loads(json.dumps(portable.record()))["env"] == {"VARIANTS_NATIVE_PORTABLE": "1"}
