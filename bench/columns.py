@@ -64,17 +64,23 @@ class Column:
         at = len(interpreters.launcher(interpreters.interpreter(self.mode.interpreter)))
         return [*argv[:at], *before, *argv[at:]], {**env, **extra}, cwd
 
-    def run_json(self, module: str, *args: str, results: Path = RESULTS) -> Any:
-        """Run ``bench.<module> ARGS`` in this mode; its standard output, read as JSON."""
+    def run_json(
+        self, module: str, *args: str, results: Path = RESULTS, errors: bool = False
+    ) -> Any:
+        """Run ``bench.<module> ARGS`` in this mode; its standard output, read as JSON (its
+        standard error kept for the message if it fails, or shown as it comes: ``errors``)."""
         argv, env, cwd = self.command(module, *args, results=results)
-        done = subprocess.run(argv, env=env, cwd=cwd, capture_output=True, text=True)
+        stderr = None if errors else subprocess.PIPE
+        done = subprocess.run(argv, env=env, cwd=cwd, stdout=subprocess.PIPE, stderr=stderr)
         if done.returncode:
-            raise SystemExit(f"{self.label} ({self.python}): bench.{module}:\n{done.stderr}")
+            why = done.stderr.decode(errors="replace") if done.stderr else "(above)"
+            raise SystemExit(f"{self.label} ({self.python}): bench.{module} failed: {why}")
         return json.loads(done.stdout)
 
     def call(self, function: str, results: Path = RESULTS, **kwargs: Any) -> Any:
-        """``bench.<function>(**kwargs)`` ("bytecode.count") in this mode; what it returns."""
-        return self.run_json("layout", function, json.dumps(kwargs), results=results)
+        """``bench.<function>(**kwargs)`` ("bytecode.count") in this mode; what it returns
+        (its standard error shown as it comes)."""
+        return self.run_json("layout", function, json.dumps(kwargs), results=results, errors=True)
 
     def list(self, args: argparse.Namespace, grid: Grid, results: Path) -> None:
         options = ["--variants", self.mode.variants or args.variants]
