@@ -7,8 +7,8 @@
     python -m bench compare tricks                            # the generator's shapes
 
 Each case set is a list of ``Pair``: a baseline and a candidate, timed in turn round after
-round by the one timing core (``bench.timing``), compared as the study compares (lower
-quartiles, ``bench.stats``: one process, so the interval is over its rounds), and checked
+round by the one timing core (``bench.timing``), compared as the study compares (fastest
+values, ``bench.stats``: one process, so the interval is over its rounds), and checked
 against a target where the set has one: the least speed, the baseline's time over the
 candidate's. ``--python`` runs the set under each mode of that environment's interpreter.
 
@@ -326,7 +326,7 @@ def compare_here(args: argparse.Namespace) -> Tuple[str, int]:
 
     text = [
         f"{platform.python_implementation()} {platform.python_version()}: {args.set}, "
-        f"lower quartiles of {args.rounds} interleaved rounds; {missed} target(s) missed",
+        f"fastest of {args.rounds} interleaved rounds; {missed} target(s) missed",
         table(rows, "lrrrll"),
     ]
     if args.peaks:

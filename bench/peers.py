@@ -13,8 +13,8 @@ threads=1``, ``POLARS_MAX_THREADS=1``, chdb ``SETTINGS max_threads=1``,
 ``threads=1``; the process's CPU time) and every CPU (``threads=0`` and the
 engines' thread counts set to the CPUs; the wall clock, where the CPUs are
 free). The candidates of one column and algorithm (``bench.peers_measure``) are
-timed in turn, round after round (``bench.timing``); a time is the lower quartile of
-its rounds (``bench.stats``), with the 95% bootstrap interval of that quartile; the
+timed in turn, round after round (``bench.timing``); a time is the fastest of its
+rounds (``bench.stats``), with its 95% interval over the rounds; the
 speed is DuckDB's time of the same column, algorithm and threads over this one's.
 
 This side uses the standard library only: the engines, pyarrow and ``variants`` are
@@ -111,8 +111,8 @@ def rounds(values: Sequence[float]) -> Values:
 
 
 def per_row(values: Sequence[float], rows: int) -> str:
-    """ns a row with the half width of its time's 95% interval (the lower quartile's, bootstrap
-    over rounds): ``23.1 ±1.2%``."""
+    """ns a row with the half width of its time's 95% interval (``bench.stats``, over the
+    rounds of one process): ``23.1 ±1.2%``."""
     e = time(rounds(values))
     return f"{e.value / rows * 1e9:.1f} ±{e.half_width * 100:.0f}%" if values else DASH
 
@@ -228,7 +228,7 @@ def caption(runs: Sequence[Dict[str, Any]], machine: Dict[str, Any]) -> str:
         f"{machine['cpu']} ({flags}), {first['cpus']} CPUs; "
         f"{interpreter_title(first['interpreter'])}, {machine['date']}; {engines}{missing}. "
         f"variants' kernels: {kernels or 'none (no native variant)'}. "
-        f"Lower quartiles of {rounds}, each with half its 95% interval; speed: DuckDB's "
+        f"Fastest of {rounds}, each with half its 95% interval; speed: DuckDB's "
         f"`md5`/`sha256` time over this line's. Every output was checked against hashlib, "
         f"all rows (chdb's on several threads as a multiset: it gives them in any order "
         f"without ORDER BY). chdb's digest alone: `sum(length(MD5(s)))` less `sum(length(s))`, "

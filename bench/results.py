@@ -120,7 +120,7 @@ class Measured:
 
     @cached_property
     def time(self) -> float:
-        """Its time: over the processes (passes), each one's lower quartile (bench.stats)."""
+        """Its time: over the processes (passes), each one's fastest value (bench.stats)."""
         return stats.time(self.values).value
 
     @property
