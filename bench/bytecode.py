@@ -40,7 +40,7 @@ from bench.columns import Column
 from bench.fmt import count, ratio, table
 from bench.layout import save
 from bench.machine import cpu_label, interpreter_info, interpreter_title, stamp, today
-from bench.stats import time_of
+from bench.stats import LOW, time_of
 from bench.timing import Timed, call_timer
 
 BLOCKS = 64
@@ -247,25 +247,19 @@ def merge(
     rows: Dict[Tuple[str, str, str], Dict[str, Any]] = {}
 
     def row(label: str, variant: str, alg: str) -> Dict[str, Any]:
-        key = (label, variant, alg)
-        if key not in rows:
-            rows[key] = {"interpreter": label, "variant": variant, "algorithm": alg}
-        return rows[key]
+        empty = {"interpreter": label, "variant": variant, "algorithm": alg}
+        return rows.setdefault((label, variant, alg), empty)
 
     for label in labels:
         for r in bytecode[label]["rows"]:
             row(label, r["variant"], r["algorithm"]).update(r)
         for (variant, alg), counted in machine.get(label, {}).items():
-            found = row(label, variant, alg)
-            found["instructions_per_byte"] = counted["instructions_per_byte"]
-            found["instructions_short_message"] = counted["instructions_short_message"]
+            kept = ("instructions_per_byte", "instructions_short_message")
+            row(label, variant, alg).update({k: counted[k] for k in kept})
         for key, samples in times.get(label, {}).items():
             what, variant, alg = key.split("|")
-            found = row(label, variant, alg)
-            if what == "digest":
-                found["seconds_per_byte"] = time_of(samples)
-            else:
-                found["seconds_per_block"] = time_of(samples)
+            per = "seconds_per_byte" if what == "digest" else "seconds_per_block"
+            row(label, variant, alg)[per] = time_of(samples)
     for r in rows.values():
         if r.get("seconds_per_block") and r.get("bytecode_per_block"):
             r["ns_per_bytecode"] = r["seconds_per_block"] / r["bytecode_per_block"] * 1e9
@@ -294,6 +288,15 @@ def value(row: Dict[str, Any], key: str) -> Any:
     """``row[key]``; of "static" (dis's sizes), the block function's own instructions."""
     found = row.get(key)
     return (found or {}).get("instructions") if key == "static" else found
+
+
+def estimator(data: Dict[str, Any]) -> str:
+    """How the run took a time from its values (``bench.stats.LOW``; before it was recorded,
+    the lower quartile)."""
+    low = data.get("low", 0.25)
+    return (
+        "fastest values" if low == 0 else "lower quartiles" if low == 0.25 else f"{low:g} quantiles"
+    )
 
 
 def report(data: Dict[str, Any]) -> str:
@@ -326,7 +329,7 @@ def report(data: Dict[str, Any]) -> str:
         "least of five counts each; valgrind's virtual CPU has no SHA-NI, so native's and "
         "OpenSSL's SHA-256 counts are of their fallback code; with a JIT on, they include the "
         "machine code the JIT wrote); bytecode on "
-        f"{BLOCKS} blocks; times untraced, process CPU time, lower quartiles.",
+        f"{BLOCKS} blocks; times untraced, process CPU time, {estimator(data)}.",
         "",
         *(pivot(title, key, digits) for title, key, digits in PIVOTS),
     ]
@@ -408,7 +411,8 @@ def drive(args: argparse.Namespace) -> int:
         for c in chosen
     }  # fmt: skip
     data = {"cpu": cpu_label(), "date": today(), "seconds": time.perf_counter() - started,
-            "interpreters": described, "rows": merge(labels, bytecode, machine, times)}  # fmt: skip
+            "interpreters": described, "rows": merge(labels, bytecode, machine, times),
+            "low": LOW}  # fmt: skip
     print(save(folder, "bytecode", report, data))
     print(f"bytecode: {folder / 'bytecode.md'} in {time.perf_counter() - started:.0f} s")
     return 0
