@@ -406,6 +406,17 @@ static struct scheduler *new_scheduler(int core, int index) {
 
 /* ---- digests --------------------------------------------------------------- */
 
+/* Scheduler `s` set for the digests of `algorithm`: its IV, in every lane. */
+static void start_digests(struct scheduler *s, int algorithm) {
+    vn_state iv;
+    vn_init(&iv, algorithm, NULL);
+    memcpy(s->iv, iv.state, sizeof s->iv);
+    for (int j = 0; j < 8; j++) {
+        for (int i = 0; i < VN_MAX_LANES; i++) s->iv_rows[j][i] = s->iv[j];
+    }
+    s->algorithm = algorithm;
+}
+
 /* The digests of messages [0, count) with many-kernel `index` (usable). */
 static void digest_range(int index, int algorithm, size_t count, const unsigned char *const *data,
                          const size_t *lengths, unsigned char *out) {
@@ -421,13 +432,7 @@ static void digest_range(int index, int algorithm, size_t count, const unsigned 
         }
         return;
     }
-    vn_state iv;
-    vn_init(&iv, algorithm, NULL);
-    memcpy(s->iv, iv.state, sizeof s->iv);
-    for (int j = 0; j < 8; j++) {
-        for (int i = 0; i < VN_MAX_LANES; i++) s->iv_rows[j][i] = s->iv[j];
-    }
-    s->algorithm = algorithm;
+    start_digests(s, algorithm);
     s->count = count;
     s->data = data;
     s->lengths = lengths;
@@ -462,13 +467,7 @@ int vn_digest_padded_with(int index, int algorithm, size_t blocks, size_t count,
     struct scheduler *s = new_scheduler(core, index);
     if (!s) return -2;
     const size_t size = (size_t)vn_digest_size(algorithm), stride = 64 * blocks;
-    vn_state iv;
-    vn_init(&iv, algorithm, NULL);
-    memcpy(s->iv, iv.state, sizeof s->iv);
-    for (int j = 0; j < 8; j++) {
-        for (int i = 0; i < VN_MAX_LANES; i++) s->iv_rows[j][i] = s->iv[j];
-    }
-    s->algorithm = algorithm;
+    start_digests(s, algorithm);
     struct batch *waiting = NULL;
     for (size_t first = 0, k = 0; first < count; first += (size_t)s->width, k ^= 1) {
         struct batch *b = &s->batch[k];
