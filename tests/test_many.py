@@ -7,6 +7,7 @@ result is a hashlib list comprehension's.
 
 from __future__ import annotations
 
+import ctypes
 import errno
 import hashlib
 import os
@@ -14,7 +15,7 @@ import random
 import sys
 from pathlib import Path
 from types import ModuleType
-from typing import Any, Iterator, List
+from typing import Any, Iterator, List, Optional, Tuple
 
 import pytest
 
@@ -124,6 +125,29 @@ def test_every_kind_of_message_across_windows(module: ModuleType, algorithm: str
         for hexdigest in (False, True):
             got = module.digest_many_with(kernel, algorithm, messages, hexdigest)
             assert got == expected(algorithm, reference, hexdigest), (kernel, hexdigest)
+
+
+def arena_allocator() -> Tuple[Optional[int], ...]:
+    """CPython's arena allocator (context, alloc, free), by ctypes (None elsewhere)."""
+    if not hasattr(ctypes, "pythonapi"):
+        return (None,)
+    fields = (ctypes.c_void_p * 3)()
+    ctypes.pythonapi.PyObject_GetArenaAllocator(fields)
+    return tuple(fields)
+
+
+@pytest.mark.parametrize("algorithm", ALGORITHMS)
+def test_a_large_batch_of_short_messages(bridge: Bridge, algorithm: str) -> None:
+    """Enough rows (70,000) that C makes the result objects in arenas it faults in ahead
+    (capi_many.c: prefault_begin); binary and hex, and the objects are the usual ones."""
+    rng = random.Random(5)
+    messages = [rng.randbytes(rng.choice([32, 60])) for _ in range(70_000)]
+    before = arena_allocator()
+    for hexdigest in (False, True):
+        got = bridge.digest_many(algorithm, messages, hexdigest, 1)
+        assert got == expected(algorithm, messages, hexdigest)
+        assert {type(d) for d in got} == {str if hexdigest else bytes}
+        assert arena_allocator() == before  # put back
 
 
 def test_the_messages_are_left_as_they_were(bridge: Bridge) -> None:
