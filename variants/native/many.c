@@ -29,6 +29,11 @@
  * million 32-byte messages the per-lane bookkeeping would cost more than the
  * hashing.
  *
+ * The batch API pads the short bytes of a list itself, as it reads them with
+ * the GIL held, and hands them over padded already: vn_digest_padded_with
+ * runs them from the IV a kernel's width at a time, with no bookkeeping per
+ * message.
+ *
  * Memory: one allocation per call (or per thread), of about 18 KiB, whatever
  * the number or the length of the messages.
  */
