@@ -7,13 +7,15 @@ result is a hashlib list comprehension's.
 
 from __future__ import annotations
 
+import ctypes
 import errno
 import hashlib
 import os
 import random
+import sys
 from pathlib import Path
 from types import ModuleType
-from typing import Any, Iterator, List
+from typing import Any, Iterator, List, Optional, Tuple
 
 import pytest
 
@@ -94,6 +96,71 @@ def test_long_and_short_messages_together(module: ModuleType, algorithm: str) ->
     rng.shuffle(messages)
     for kernel in kernel_ids(module, algorithm):
         assert module.digest_many_with(kernel, algorithm, messages) == expected(algorithm, messages)
+
+
+class Subclass(bytes):
+    """A bytes subclass: read through the buffer protocol, as any other buffer."""
+
+
+def every_kind(count: int, seed: int) -> List[Any]:
+    """``count`` messages of lengths around one and two padded blocks and longer, as bytes
+    (most of them, as a list of bytes is), bytearray, memoryview and a bytes subclass."""
+    rng = random.Random(seed)
+    data = jdk_pattern(512)
+    kinds = [bytes] * 6 + [bytearray, memoryview, Subclass]
+    lengths = [0, 1, 31, 32, 55, 56, 63, 64, 65, 119, 120, 200]
+    return [
+        rng.choice(kinds)(data[rng.randrange(256) :][: rng.choice(lengths)]) for _ in range(count)
+    ]
+
+
+@pytest.mark.parametrize("algorithm", ALGORITHMS)
+def test_every_kind_of_message_across_windows(module: ModuleType, algorithm: str) -> None:
+    """More messages than one of C's windows (4096): the short bytes are padded in place of
+    their objects, the others (longer, or not bytes) take the scheduler; each digest lands
+    at its message's index, with every many-kernel, binary and hex."""
+    messages = every_kind(9000, seed=len(algorithm))
+    reference = [bytes(m) for m in messages]
+    for kernel in kernel_ids(module, algorithm):
+        for hexdigest in (False, True):
+            got = module.digest_many_with(kernel, algorithm, messages, hexdigest)
+            assert got == expected(algorithm, reference, hexdigest), (kernel, hexdigest)
+
+
+def arena_allocator() -> Tuple[Optional[int], ...]:
+    """CPython's arena allocator (context, alloc, free), by ctypes (None elsewhere)."""
+    if not hasattr(ctypes, "pythonapi"):
+        return (None,)
+    fields = (ctypes.c_void_p * 3)()
+    ctypes.pythonapi.PyObject_GetArenaAllocator(fields)
+    return tuple(fields)
+
+
+@pytest.mark.parametrize("algorithm", ALGORITHMS)
+def test_a_large_batch_of_short_messages(bridge: Bridge, algorithm: str) -> None:
+    """Enough rows (70,000) that C makes the result objects in arenas it faults in ahead
+    (capi_many.c: prefault_begin); binary and hex, and the objects are the usual ones."""
+    rng = random.Random(5)
+    messages = [rng.randbytes(rng.choice([32, 60])) for _ in range(70_000)]
+    before = arena_allocator()
+    for hexdigest in (False, True):
+        got = bridge.digest_many(algorithm, messages, hexdigest, 1)
+        assert got == expected(algorithm, messages, hexdigest)
+        assert {type(d) for d in got} == {str if hexdigest else bytes}
+        assert arena_allocator() == before  # put back
+
+
+def test_the_messages_are_left_as_they_were(bridge: Bridge) -> None:
+    """No reference to a message is kept or lost, after a result or an error."""
+    messages = [m for m in every_kind(6000, seed=1) if len(m) > 1]  # b"", b"x": shared
+    bad: List[Any] = [*messages[:4500], memoryview(b"abcdef")[::2], *messages[4500:]]
+    before = [sys.getrefcount(m) for m in messages]
+    for _ in range(3):
+        for algorithm in ALGORITHMS:
+            assert len(bridge.digest_many(algorithm, messages, False, 1)) == len(messages)
+            with pytest.raises(BufferError, match=r"messages\[4500\]"):
+                bridge.digest_many(algorithm, bad, True, 1)
+    assert [sys.getrefcount(m) for m in messages] == before
 
 
 @pytest.mark.parametrize("threads", [0, 1, 2, 3, 7])

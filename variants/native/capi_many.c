@@ -5,14 +5,19 @@
  * (small files opened, read and hashed in C by files.c: its many small files).
  */
 #include <string.h>
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
 
 #include "capi.h"
+#include "padding.h"
 
 
 /* The bytes of the `count` objects of `items`, for C with the GIL released.
  * bytes are read in place (immutable, and held by the caller's tuple); any
  * other buffer is held in views[] until release_all. On an error, hashlib's,
- * naming the object's index (`first` + its place in items), and nothing is held. */
+ * naming the object's index (`first` + its place in items, or places[] of
+ * it), and nothing is held. */
 struct buffers {
     const unsigned char **data;
     size_t *lengths;
@@ -32,7 +37,7 @@ static void release_all(struct buffers *b) {
 }
 
 static int get_all(struct buffers *b, PyObject *const *items, Py_ssize_t count, const char *what,
-                   Py_ssize_t first) {
+                   Py_ssize_t first, const Py_ssize_t *places) {
     Py_ssize_t others = 0;
     for (Py_ssize_t i = 0; i < count; i++) others += !PyBytes_CheckExact(items[i]);
     b->held = 0;
@@ -57,7 +62,7 @@ static int get_all(struct buffers *b, PyObject *const *items, Py_ssize_t count, 
             PyObject *type, *value, *traceback;
             PyErr_Fetch(&type, &value, &traceback);
             PyErr_NormalizeException(&type, &value, &traceback);
-            PyErr_Format(type, "%s[%zd]: %S", what, first + i, value);
+            PyErr_Format(type, "%s[%zd]: %S", what, first + (places ? places[i] : i), value);
             Py_XDECREF(type);
             Py_XDECREF(value);
             Py_XDECREF(traceback);
@@ -74,23 +79,189 @@ static int get_all(struct buffers *b, PyObject *const *items, Py_ssize_t count, 
 /* Messages a call of digest_many hashes at a time on one thread. */
 #define MANY_WINDOW 4096
 
+/* A window's messages sorted for the lanes (one thread, a many-kernel with
+ * lanes): the bytes objects shorter than a block are padded right away,
+ * with the GIL held, into blocks of ours (one padded block, or two for 56
+ * to 63 bytes); so C hashes them without the GIL and without a reference to
+ * their objects, and in full lanes. The others ("rest": longer, or not
+ * bytes) go through get_all and the scheduler. Numbers are places in the
+ * window. */
+struct window {
+    unsigned char *one, *two; /* MANY_WINDOW * 64 and * 128 bytes */
+    size_t *job_one, *job_two;
+    Py_ssize_t *rest;
+    size_t ones, twos;
+    Py_ssize_t rests;
+    unsigned char *out_rest; /* the rest's digests, MANY_WINDOW * 32 bytes */
+};
+
+#define PREFETCH 16
+
+static void sort_window(struct window *w, int algorithm, PyObject *const *items, Py_ssize_t n) {
+    w->ones = w->twos = 0;
+    w->rests = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *item = items[i];
+#if defined(__GNUC__)
+        /* the objects further on, header and bytes (a miss each, else) */
+        if (i + PREFETCH < n) {
+            __builtin_prefetch(items[i + PREFETCH]);
+            __builtin_prefetch((const char *)items[i + PREFETCH] + 64);
+        }
+#endif
+        if (PyBytes_CheckExact(item)) {
+            const Py_ssize_t length = PyBytes_GET_SIZE(item);
+            const unsigned char *data = (const unsigned char *)PyBytes_AS_STRING(item);
+            if (length < 56) {
+                pad(algorithm, data, (uint64_t)length, w->one + 64 * w->ones);
+                w->job_one[w->ones++] = (size_t)i;
+                continue;
+            }
+            if (length < 64) {
+                pad(algorithm, data, (uint64_t)length, w->two + 128 * w->twos);
+                w->job_two[w->twos++] = (size_t)i;
+                continue;
+            }
+        }
+        w->rest[w->rests++] = i;
+    }
+}
+
+/* Fresh memory for the result objects, faulted in a megabyte at a time.
+ *
+ * A million digests are a million new objects, 64 or 80 MB of memory that
+ * pymalloc maps an arena (1 MiB) at a time as they are made, and that the
+ * kernel then maps a page at a time, at the first write to each: about as
+ * long as all the rest of digest_many together (a measurement on a
+ * virtual machine: 25 of 62 ns a row went to the system). While a call
+ * makes its result objects (the GIL held, no Python code run), the arena
+ * allocator is the one in place wrapped by ours, which maps each new arena
+ * in at once (MADV_POPULATE_WRITE: one call, not 256 faults); it is put back
+ * before anything else can run. Only in a process of one interpreter (one
+ * GIL guards every allocation, so no other thread reads the allocator
+ * meanwhile), and without effect where the kernel lacks the advice (EINVAL,
+ * ignored) or the memory is not a mapping of its own. */
+#if defined(__linux__) && defined(MADV_POPULATE_WRITE) && !defined(Py_GIL_DISABLED)
+#define PREFAULT 1
+/* calls making fewer objects than this keep the allocator as it is: all of
+ * the last arena is mapped in, which a small result would not fill */
+#define PREFAULT_ROWS 65536
+
+static PyObjectArenaAllocator prefault_wrapped;
+
+static void *prefault_alloc(void *ctx, size_t size) {
+    (void)ctx;
+    void *arena = prefault_wrapped.alloc(prefault_wrapped.ctx, size);
+    if (arena != NULL) (void)madvise(arena, size, MADV_POPULATE_WRITE);
+    return arena;
+}
+
+static void prefault_free(void *ctx, void *arena, size_t size) {
+    (void)ctx;
+    prefault_wrapped.free(prefault_wrapped.ctx, arena, size);
+}
+
+/* Our allocator in place (1), or not (0: several interpreters). */
+static int prefault_begin(void) {
+    if (PyInterpreterState_Next(PyInterpreterState_Head()) != NULL) return 0;
+    PyObjectArenaAllocator ours = {NULL, prefault_alloc, prefault_free};
+    PyObject_GetArenaAllocator(&prefault_wrapped);
+    PyObject_SetArenaAllocator(&ours);
+    return 1;
+}
+
+static void prefault_end(int began) {
+    if (began) PyObject_SetArenaAllocator(&prefault_wrapped);
+}
+#endif
+
+/* New bytes objects of `size` bytes each from out, at slot[0 .. count). */
+static inline int fill_bytes(PyObject **slot, const unsigned char *out, Py_ssize_t count,
+                             size_t size) {
+    for (Py_ssize_t i = 0; i < count; i++) {
+        PyObject *item = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)size);
+        if (item == NULL) return -1;
+        memcpy(PyBytes_AS_STRING(item), out + (size_t)i * size, size);
+        slot[i] = item;
+    }
+    return 0;
+}
+
 /* The digests at out, count * size bytes, as bytes or hex strings into
  * result[start:start + count]. */
 static int fill_digests(PyObject *result, Py_ssize_t start, const unsigned char *out,
                         Py_ssize_t count, int size, int hex) {
-    for (Py_ssize_t i = 0; i < count; i++) {
-        const unsigned char *digest = out + (size_t)i * (size_t)size;
-        PyObject *item;
-        if (hex) {
-            item = PyUnicode_New(2 * size, 127);
-            if (item != NULL) vn_hex(digest, (size_t)size, (char *)PyUnicode_1BYTE_DATA(item));
-        } else {
-            item = PyBytes_FromStringAndSize((const char *)digest, size);
+    PyObject **slot = ((PyListObject *)result)->ob_item + start;
+    if (hex) {
+        for (Py_ssize_t i = 0; i < count; i++) {
+            PyObject *item = PyUnicode_New(2 * size, 127);
+            if (item == NULL) return -1;
+            vn_hex(out + (size_t)i * (size_t)size, (size_t)size,
+                   (char *)PyUnicode_1BYTE_DATA(item));
+            slot[i] = item;
         }
-        if (item == NULL) return -1;
-        PyList_SET_ITEM(result, start + i, item);
+        return 0;
     }
-    return 0;
+    /* each size its own loop, so that the copy is a move or two, not a call of memcpy */
+    switch (size) {
+    case 16:
+        return fill_bytes(slot, out, count, 16);
+    case 28:
+        return fill_bytes(slot, out, count, 28);
+    default:
+        return fill_bytes(slot, out, count, 32);
+    }
+}
+
+/* Hash window [start, start + n) of messages into out (n * size bytes), the
+ * GIL released while C hashes; -1 with an exception set. `w` NULL: every
+ * message through get_all and the scheduler (on `threads` threads). */
+static int digest_window(struct window *w, PyObject **held, PyObject *const *items,
+                         Py_ssize_t start, Py_ssize_t n, int algorithm, long kernel,
+                         long threads, unsigned char *out) {
+    const int size = vn_digest_size(algorithm);
+    Py_ssize_t rests = n;
+    if (w != NULL) {
+        sort_window(w, algorithm, items, n);
+        rests = w->rests;
+        for (Py_ssize_t j = 0; j < rests; j++) held[j] = Py_NewRef(items[w->rest[j]]);
+    } else {
+        for (Py_ssize_t i = 0; i < n; i++) held[i] = Py_NewRef(items[i]);
+    }
+    struct buffers b = {NULL, NULL, NULL, 0};
+    int status = 0;
+    if (rests) status = get_all(&b, held, rests, "messages", start, w ? w->rest : NULL);
+    if (status == 0) {
+        Py_BEGIN_ALLOW_THREADS
+        if (w != NULL) {
+            status = vn_digest_padded_with((int)kernel, algorithm, 1, w->ones, w->one,
+                                           w->job_one, out);
+            if (status == 0) {
+                status = vn_digest_padded_with((int)kernel, algorithm, 2, w->twos, w->two,
+                                               w->job_two, out);
+            }
+            if (status == 0 && rests) {
+                status = vn_digest_many_with((int)kernel, algorithm, (size_t)rests, b.data,
+                                             b.lengths, w->out_rest, 1);
+                for (Py_ssize_t j = 0; status == 0 && j < rests; j++) {
+                    memcpy(out + (size_t)w->rest[j] * (size_t)size,
+                           w->out_rest + (size_t)j * (size_t)size, (size_t)size);
+                }
+            }
+        } else {
+            status = vn_digest_many_with((int)kernel, algorithm, (size_t)n, b.data, b.lengths,
+                                         out, (int)threads);
+        }
+        Py_END_ALLOW_THREADS
+        if (status == -1) {
+            PyErr_Format(PyExc_ValueError, "no many-kernel %ld runs on this CPU", kernel);
+        } else if (status < 0) {
+            PyErr_NoMemory();
+        }
+        if (rests) release_all(&b);
+    }
+    for (Py_ssize_t j = 0; j < rests; j++) Py_DECREF(held[j]);
+    return status < 0 ? -1 : 0;
 }
 
 PyDoc_STRVAR(digest_many_doc,
@@ -98,6 +269,17 @@ PyDoc_STRVAR(digest_many_doc,
              "The digests of the messages (an iterable of bytes-like objects) with algorithm "
              "(0: md5, 1: sha224, 2: sha256), in order, hashed in the lanes of the many-kernel "
              "number `kernel` (-1: the chosen one) on `threads` threads without the GIL.");
+
+static void *window_part(size_t bytes) { return PyMem_Malloc(bytes ? bytes : 1); }
+
+static void free_window(struct window *w) {
+    PyMem_Free(w->one);
+    PyMem_Free(w->two);
+    PyMem_Free(w->job_one);
+    PyMem_Free(w->job_two);
+    PyMem_Free(w->rest);
+    PyMem_Free(w->out_rest);
+}
 
 static PyObject *module_digest_many(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
     (void)module;
@@ -115,13 +297,15 @@ static PyObject *module_digest_many(PyObject *module, PyObject *const *args, Py_
         PyErr_Format(PyExc_ValueError, "threads must be 1 or more, not %ld", threads);
         return NULL;
     }
+    /* a kernel this CPU cannot run: the scheduler's error at the first window */
+    const int lanes = vn_many_lanes((int)kernel, algorithm);
 #if defined(Py_GIL_DISABLED)
     /* Without a GIL another thread could change a list while it is read: a copy. */
     PyObject *messages = PySequence_Tuple(args[1]);
 #else
     /* A list or tuple as it is (a copy would touch every message once more): each
-     * window of messages is read with the GIL held and held by references of ours
-     * while C hashes it without the GIL. */
+     * window of messages is read with the GIL held, the short bytes copied and
+     * the others held by references of ours while C hashes them without the GIL. */
     PyObject *messages = PySequence_Fast(args[1], "messages must be an iterable");
 #endif
     if (messages == NULL) return NULL;
@@ -132,10 +316,23 @@ static PyObject *module_digest_many(PyObject *module, PyObject *const *args, Py_
      * about as much as hashing a short message); several threads need them all at once. */
     const Py_ssize_t window = threads > 1 ? (count ? count : 1) : MANY_WINDOW;
     const Py_ssize_t most = count < window ? (count ? count : 1) : window;
+    struct window w = {NULL, NULL, NULL, NULL, NULL, 0, 0, 0, NULL};
+    struct window *sorted = threads == 1 && lanes == 1 ? &w : NULL;
     PyObject *result = PyList_New(count);
     unsigned char *out = PyMem_Malloc((size_t)size * (size_t)most);
     PyObject **held = PyMem_Malloc(sizeof *held * (size_t)most);
-    if (result == NULL || out == NULL || held == NULL) {
+    int failed = result == NULL || out == NULL || held == NULL;
+    if (sorted != NULL && !failed) {
+        const size_t slots = (size_t)most;
+        w.one = window_part(64 * slots);
+        w.two = window_part(128 * slots);
+        w.job_one = window_part(sizeof *w.job_one * slots);
+        w.job_two = window_part(sizeof *w.job_two * slots);
+        w.rest = window_part(sizeof *w.rest * slots);
+        w.out_rest = window_part((size_t)size * slots);
+        failed = !w.one || !w.two || !w.job_one || !w.job_two || !w.rest || !w.out_rest;
+    }
+    if (failed) {
         if (result != NULL) PyErr_NoMemory();
         goto fail;
     }
@@ -145,28 +342,26 @@ static PyObject *module_digest_many(PyObject *module, PyObject *const *args, Py_
             PyErr_SetString(PyExc_RuntimeError, "the messages changed size during digest_many");
             goto fail;
         }
-        PyObject **items = PySequence_Fast_ITEMS(messages) + start;
-        for (Py_ssize_t i = 0; i < n; i++) held[i] = Py_NewRef(items[i]);
-        struct buffers b;
-        int status = -2;
-        if (get_all(&b, held, n, "messages", start) == 0) {
-            Py_BEGIN_ALLOW_THREADS
-            status = vn_digest_many_with((int)kernel, algorithm, (size_t)n, b.data, b.lengths, out,
-                                         (int)threads);
-            Py_END_ALLOW_THREADS
-            release_all(&b);
+        PyObject *const *items = PySequence_Fast_ITEMS(messages) + start;
+        if (digest_window(sorted, held, items, start, n, algorithm, kernel, threads, out) < 0) {
+            goto fail;
         }
-        for (Py_ssize_t i = 0; i < n; i++) Py_DECREF(held[i]);
-        if (status == -1) {
-            PyErr_Format(PyExc_ValueError, "no many-kernel %ld runs on this CPU", kernel);
-        }
-        if (status < 0 || fill_digests(result, start, out, n, size, hex) < 0) goto fail;
+#if defined(PREFAULT)
+        const int began = count >= PREFAULT_ROWS ? prefault_begin() : 0;
+        const int filled = fill_digests(result, start, out, n, size, hex);
+        prefault_end(began);
+#else
+        const int filled = fill_digests(result, start, out, n, size, hex);
+#endif
+        if (filled < 0) goto fail;
     }
+    free_window(&w);
     PyMem_Free(held);
     PyMem_Free(out);
     Py_DECREF(messages);
     return result;
 fail:
+    free_window(&w);
     PyMem_Free(held);
     PyMem_Free(out);
     Py_XDECREF(result);
@@ -314,7 +509,7 @@ static PyObject *module_absorb_many(PyObject *module, PyObject *const *args, Py_
             goto done;
         }
     }
-    if (get_all(&b, PySequence_Fast_ITEMS(chunks), count, "chunks", 0) < 0) goto done;
+    if (get_all(&b, PySequence_Fast_ITEMS(chunks), count, "chunks", 0, NULL) < 0) goto done;
     for (Py_ssize_t i = 0; i < count; i++) {
         if (!start_locking(order[i])) {
             PyErr_NoMemory();

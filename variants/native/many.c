@@ -29,6 +29,11 @@
  * million 32-byte messages the per-lane bookkeeping would cost more than the
  * hashing.
  *
+ * The batch API pads the short bytes of a list itself, as it reads them with
+ * the GIL held, and hands them over padded already: vn_digest_padded_with
+ * runs them from the IV a kernel's width at a time, with no bookkeeping per
+ * message.
+ *
  * Memory: one allocation per call (or per thread), of about 18 KiB, whatever
  * the number or the length of the messages.
  */
@@ -406,6 +411,17 @@ static struct scheduler *new_scheduler(int core, int index) {
 
 /* ---- digests --------------------------------------------------------------- */
 
+/* Scheduler `s` set for the digests of `algorithm`: its IV, in every lane. */
+static void start_digests(struct scheduler *s, int algorithm) {
+    vn_state iv;
+    vn_init(&iv, algorithm, NULL);
+    memcpy(s->iv, iv.state, sizeof s->iv);
+    for (int j = 0; j < 8; j++) {
+        for (int i = 0; i < VN_MAX_LANES; i++) s->iv_rows[j][i] = s->iv[j];
+    }
+    s->algorithm = algorithm;
+}
+
 /* The digests of messages [0, count) with many-kernel `index` (usable). */
 static void digest_range(int index, int algorithm, size_t count, const unsigned char *const *data,
                          const size_t *lengths, unsigned char *out) {
@@ -421,13 +437,7 @@ static void digest_range(int index, int algorithm, size_t count, const unsigned 
         }
         return;
     }
-    vn_state iv;
-    vn_init(&iv, algorithm, NULL);
-    memcpy(s->iv, iv.state, sizeof s->iv);
-    for (int j = 0; j < 8; j++) {
-        for (int i = 0; i < VN_MAX_LANES; i++) s->iv_rows[j][i] = s->iv[j];
-    }
-    s->algorithm = algorithm;
+    start_digests(s, algorithm);
     s->count = count;
     s->data = data;
     s->lengths = lengths;
@@ -438,6 +448,54 @@ static void digest_range(int index, int algorithm, size_t count, const unsigned 
     if (s->shorts & 1) digest_short(s, 1);
     if (s->shorts & 2) digest_short(s, 2);
     free(s);
+}
+
+/* ---- messages padded already ------------------------------------------ */
+
+int vn_many_lanes(int index, int algorithm) {
+    if (algorithm < VN_MD5 || algorithm > VN_SHA256) return -1;
+    const int core = many_core(algorithm);
+    if (index < 0) index = vn_kernel_chosen(core);
+    if (!vn_kernel_usable(core, index)) return -1;
+    return vn_many_kernel(core, index) != NULL;
+}
+
+/* Two batches take turns, as in digest_short: batch k's digests are taken
+ * while batch k+1 is in the kernel, when the kernel's stores of k's state
+ * have landed. The padding was written a whole window before. */
+int vn_digest_padded_with(int index, int algorithm, size_t blocks, size_t count,
+                          const unsigned char *padded, const size_t *job, unsigned char *out) {
+    if (vn_many_lanes(index, algorithm) != 1 || blocks < 1 || blocks > 2) return -1;
+    if (!count) return 0;
+    const int core = many_core(algorithm);
+    if (index < 0) index = vn_kernel_chosen(core);
+    struct scheduler *s = new_scheduler(core, index);
+    if (!s) return -2;
+    const size_t size = (size_t)vn_digest_size(algorithm), stride = 64 * blocks;
+    start_digests(s, algorithm);
+    struct batch *waiting = NULL;
+    for (size_t first = 0, k = 0; first < count; first += (size_t)s->width, k ^= 1) {
+        struct batch *b = &s->batch[k];
+        const size_t left = count - first;
+        b->count = left < (size_t)s->width ? (int)left : s->width;
+        reset_batch(s, b);
+        for (int i = 0; i < b->count; i++) {
+            b->lanes.data[i] = padded + stride * (first + (size_t)i);
+            b->job[i] = job[first + (size_t)i];
+        }
+        run_kernel(s, &b->lanes, b->count, blocks);
+        if (waiting) {
+            for (int i = 0; i < waiting->count; i++) {
+                emit(algorithm, &waiting->lanes, i, out + waiting->job[i] * size);
+            }
+        }
+        waiting = b;
+    }
+    for (int i = 0; i < waiting->count; i++) {
+        emit(algorithm, &waiting->lanes, i, out + waiting->job[i] * size);
+    }
+    free(s);
+    return 0;
 }
 
 struct part {

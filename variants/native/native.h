@@ -235,6 +235,19 @@ int vn_digest_many_with(int index, int algorithm, size_t count, const unsigned c
                         const size_t *lengths, unsigned char *out, int threads);
 int vn_absorb_many_with(int index, vn_state *const *states, size_t count,
                         const unsigned char *const *data, const size_t *lengths);
+/* Whether many-kernel `index` of the algorithm's many core (the chosen one
+ * if index < 0) has lanes: 1, 0 for the portable one (one message after
+ * another), -1 if there is no such kernel or this CPU cannot run it. */
+int vn_many_lanes(int index, int algorithm);
+/* The digests of `count` messages padded already (padding.h's pad), each
+ * `blocks` (1 or 2) blocks at padded + 64 * blocks * i, all from the IV, in
+ * the lanes of many-kernel `index` (which must have lanes: vn_many_lanes):
+ * message i's digest to out + job[i] * vn_digest_size(algorithm). Short
+ * messages copied into place while their objects could be read (the batch
+ * API's): no pointer to them is needed after. Return 0, -1 (doing nothing)
+ * for a kernel without lanes, -2 without memory. */
+int vn_digest_padded_with(int index, int algorithm, size_t blocks, size_t count,
+                          const unsigned char *padded, const size_t *job, unsigned char *out);
 
 /* ---- files.c: small files, read and hashed ------------------------------- */
 
