@@ -46,9 +46,11 @@ CACHE = ROOT / ".nox" / "envs"
 PYTHONS = "pythons.json"
 #: The environment of a build with every variant of the study (variants/_settings.py).
 STUDY_BUILD = {"VARIANTS_BUILD": "study"}
-#: What ``pip install .`` builds from: a new digest of these makes new environments. Not
-#: tools/: the build reads none of it (the generators' output is committed under variants/).
+#: What ``pip install .`` builds from: a new digest of these makes new environments. Of
+#: tools/ only the generator that writes the compiled twins' sources (build_support/compiled.py
+#: loads it) and its helper: tools/debian.py and the rest change no build.
 BUILD_INPUTS = ("variants", "build_support", "setup.py", "pyproject.toml", "MANIFEST.in")
+BUILD_INPUTS += ("tools/gen_streamlined.py", "tools/generated.py")
 #: The package's long description: copied for the build but not in the digest (it changes
 #: no code, and every study run rewrites its results section).
 README = "README.md"
@@ -170,7 +172,9 @@ def study_env(
         (source / path).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(ROOT / path, source / path)
     times = folder / "build-times.json"
-    env = {**binds, **STUDY_BUILD, "VARIANTS_BUILD_TIMES": str(times)}
+    # Every variant this interpreter can build is required: one that fails to build fails
+    # the environment, rather than leaving the study without its row.
+    env = {**binds, **STUDY_BUILD, "VARIANTS_REQUIRE_ALL": "1", "VARIANTS_BUILD_TIMES": str(times)}
     pip = [*python, "-m", "pip", "install", "-q", "--disable-pip-version-check"]
     run([*pip, *_requirements(label, source)], env=env, log=log)
     shutil.rmtree(source)

@@ -5,6 +5,7 @@ that decides when an environment is remade, reuse of a ready one and the records
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import bench_package
@@ -38,6 +39,18 @@ def test_the_build_inputs_are_the_checkouts_files() -> None:
     files = envs.project_files()
     assert Path("setup.py") in files and Path("variants/__init__.py") in files
     assert not any(p.parts[0] in ("tests", "bench", "results") for p in files)
+
+
+def test_every_file_the_build_loads_is_a_build_input() -> None:
+    # build_support loads the twins' generator from tools/: an environment built without it
+    # had no compiled variants (and its digest did not follow the generator)
+    files = envs.project_files()
+    loaded = set()
+    for module in (bench_package.ROOT / "build_support").glob("*.py"):
+        loaded |= set(re.findall(r'load\("([^"]+)"\)', module.read_text()))
+    assert "tools/gen_streamlined.py" in loaded
+    assert {Path(name) for name in loaded} <= set(files)
+    assert Path("tools/generated.py") in files and Path("tools/debian.py") not in files
 
 
 def test_a_ready_environment_is_reused_and_recorded(tmp_path: Path) -> None:
