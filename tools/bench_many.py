@@ -22,22 +22,14 @@ import os
 import platform
 import sys
 import time
+from pathlib import Path
 from typing import Callable, Dict, List, Tuple
 
 import variants
 from variants import native
 
-
-def cpu_model() -> str:
-    """The CPU's model name, as /proc/cpuinfo gives it (else what platform knows)."""
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8") as info:
-            for line in info:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or platform.machine()
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # bench/ is stdlib-only
+from bench.machine import cpu_model
 
 
 def load() -> str:
