@@ -6,8 +6,10 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 from types import ModuleType
 
@@ -102,3 +104,26 @@ def test_the_entry_script_needs_no_sbin_on_the_callers_path(tmp_path: Path) -> N
         [*argv, "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True, check=True
     )
     assert done.stdout.strip() == "/usr/bin:/bin"  # the command inside has the caller's PATH
+
+
+@needs_tree
+def test_the_current_folder_is_bound_over_what_the_tree_holds_there() -> None:
+    # CI clones outside the default binds; an earlier run had left a folder at that path in the
+    # tree, the folder was then not bound, and pip in the tree found no project there
+    tree = debian.ensure_tree("sid")
+    host = Path(tempfile.mkdtemp(prefix="variants-bind-", dir="/var/cache"))
+    stale = tree / host.relative_to("/")
+    try:
+        (host / "probe.txt").write_text("from the host")
+        stale.mkdir(parents=True)
+        (stale / "left.txt").write_text("left by an earlier command")
+        argv, _ = interpreters.find("3.14")
+        assert argv is not None
+        code = "import os; print(sorted(os.listdir()), open('probe.txt').read())"
+        done = subprocess.run(
+            [*argv, "-c", code], cwd=host, capture_output=True, text=True, check=True
+        )
+        assert done.stdout.strip() == "['probe.txt'] from the host"
+    finally:
+        shutil.rmtree(host)
+        shutil.rmtree(stale, ignore_errors=True)

@@ -9,8 +9,9 @@ which exist and where each lives):
   **entry script** beside it, ``enter-<suite>``, that runs its arguments as a command inside the
   tree: a private mount namespace (``unshare --mount``), /proc, /sys and /dev mounted, the host's
   working directories bound at the same paths (/work, /tmp, /var/tmp, pip's cache, the current
-  directory and ``$VARIANTS_DEBIAN_BINDS``, colon-separated; only where the tree has nothing of
-  its own), the host's resolv.conf, then ``chroot``, in the same directory, with
+  directory and ``$VARIANTS_DEBIAN_BINDS``, colon-separated; never over the tree's system
+  folders, /usr, /etc, /lib and the like, but over anything else the tree holds at that path),
+  the host's resolv.conf, then ``chroot``, in the same directory, with
   the caller's environment. The mounts vanish with the command, however it ends. The host's CA
   bundle is copied into the tree after each install, so that pip there trusts what the host
   trusts (``PIP_CERT`` and the like name the same path inside).
@@ -183,8 +184,8 @@ def ensure_host_packages(packages: Sequence[str], log: Log) -> None:
 # --- entering a tree -----------------------------------------------------------------------
 
 #: The entry script; {tree} and {suite} are filled in. Inside ``unshare --mount`` it mounts the
-#: kernel's file systems, binds each host directory where the tree has nothing of its own
-#: (missing or empty there, so never /usr or /etc), then chroots into the same directory.
+#: kernel's file systems, binds each host directory (never over the tree's /usr, /etc, /lib and
+#: the like; over anything else at that path in the tree), then chroots into the same directory.
 ENTRY = r"""#!/bin/sh
 # Runs its arguments (default: a shell) inside the Debian {suite} tree {tree},
 # with the host's working directories at the same paths. Written by tools/debian.py.
@@ -215,12 +216,27 @@ old_ifs=$IFS
 IFS=:
 set -f
 dirs="/work:/tmp:/var/tmp:${{HOME:-/root}}/.cache/pip:$here:${{VARIANTS_DEBIAN_BINDS:-}}"
+bound=
 for dir in $dirs; do
     case "$dir" in /*) ;; *) continue ;; esac
     [ -d "$dir" ] || continue
-    [ -z "$(ls -A "$tree$dir" 2>/dev/null)" ] || continue
+    # never over the system folders of the tree, nor into the tree itself
+    case "$dir" in
+        /|/usr|/usr/*|/etc|/etc/*|/bin|/bin/*|/sbin|/sbin/*|/lib|/lib/*|/lib32|/lib32/*) continue ;;
+        /lib64|/lib64/*|/libx32|/libx32/*|/boot|/boot/*|/proc|/proc/*|/sys|/sys/*) continue ;;
+        /dev|/dev/*|/run|/run/*|/var) continue ;;
+    esac
+    case "$dir/" in "$tree"/*) continue ;; esac
+    # a folder under one bound already is there; whatever the tree holds at the path (an earlier
+    # command may have left a folder there: the clone path of CI once) is covered, not trusted
+    inside=no
+    for done_dir in $bound; do
+        [ -z "$done_dir" ] || case "$dir/" in "$done_dir"/*) inside=yes ;; esac
+    done
+    [ "$inside" = no ] || continue
     mkdir -p "$tree$dir"
     mount --rbind "$dir" "$tree$dir"
+    bound=$bound:$dir
 done
 IFS=$old_ifs
 set +f
