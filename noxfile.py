@@ -137,20 +137,34 @@ def _sanitized(session: nox.Session, sanitizer: str, options: Dict[str, str]) ->
 #: and PyPy, the default build on the other CPythons and on 3.14, 3.15 and PyPy 8 (in the
 #: Debian sid tree), the C on every architecture, sanitizers and a fuzzer. The free-threaded
 #: 3.13 is left to nox -s tests-3.13t by hand: building it takes 5 to 9 minutes here.
-CI_SESSIONS = [
-    "lint",
-    *(f"tests-{label}" for label in ("3.11", "3.13", "pypy3")),
-    *(f"dropin-{label}" for label in ("3.9", "3.10", "3.12", "3.14", "3.15", "pypy8")),
-    *("cross", "sanitize", "tsan", "fuzz", "engines"),
-]
+#: In two queues of about equal time (minutes from a fresh clone here), which .ci/run runs side
+#: by side, the second from a copy of the tree so that their builds never share a folder: most
+#: of a session (mypyc, pip, pytest) keeps one core busy, and the machine has two.
+CI_QUEUES = {
+    # 6 + 2 + 2 + 2 + 1 + 1
+    "first": ["tests-3.11", "dropin-3.9", "dropin-3.10", "sanitize", "dropin-3.15", "engines"],
+    # 1 + 4 + 2 + 2 + 1.5 + 1 + 0.5 + 1 + 2
+    "second": [
+        *("lint", "tests-3.13", "tests-pypy3", "dropin-3.12", "dropin-3.14", "dropin-pypy8"),
+        *("tsan", "cross", "fuzz"),
+    ],
+}
+CI_SESSIONS = [name for queue in CI_QUEUES.values() for name in queue]
 CI_POSARGS = {"tests-3.11": ["--slow"]}  # the 4 GiB messages, once
 
 
 @nox.session(python=False)
 def ci(session: nox.Session) -> None:
-    """Everything CI runs, in turn (see CI_SESSIONS); ``-- NAME ...`` leaves those out."""
-    for name in CI_SESSIONS:
-        if name not in session.posargs:
+    """Everything CI runs, in turn (see CI_SESSIONS); ``-- [--queue NAME] [NAME ...]``: only
+    that queue of CI_QUEUES, and leave those sessions out."""
+    args = list(session.posargs)
+    names = CI_SESSIONS
+    if args[:1] == ["--queue"]:
+        if len(args) < 2 or args[1] not in CI_QUEUES:
+            session.error(f"--queue takes one of {', '.join(CI_QUEUES)}")
+        names, args = CI_QUEUES[args[1]], args[2:]
+    for name in names:
+        if name not in args:
             session.notify(name, CI_POSARGS.get(name, []))
 
 
