@@ -23,10 +23,13 @@
  * Exit status 0 when everything agrees; each failure is printed.
  */
 #define _POSIX_C_SOURCE 200809L /* setenv */
+#define _DEFAULT_SOURCE         /* MAP_ANONYMOUS */
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "native.h"
 
@@ -220,16 +223,13 @@ static void many_check(int ok, const char *what, int core, int index, int algori
     }
 }
 
-/* Digest `count` messages of the given lengths, cut from the pool at random
- * places, with many-kernel `index` over `threads`, and check each against the
- * portable kernel. */
-static void check_batch(int core, int index, int algorithm, const size_t *lengths, size_t count,
-                        int threads, const char *what) {
+/* Digest `count` messages at `data` with many-kernel `index` over `threads`,
+ * and check each against the portable kernel. */
+static void check_messages(int core, int index, int algorithm, const unsigned char **data,
+                           const size_t *lengths, size_t count, int threads, const char *what) {
     const size_t size = (size_t)vn_digest_size(algorithm);
-    const unsigned char **data = malloc((count + 1) * sizeof *data);
     unsigned char *out = malloc((count + 1) * size), expected[32];
-    if (!data || !out) exit(2);
-    for (size_t i = 0; i < count; i++) data[i] = pool + below(POOL_SIZE - lengths[i] + 1);
+    if (!out) exit(2);
     memset(out, 0xa5, (count + 1) * size);
     const int status = vn_digest_many_with(index, algorithm, count, data, lengths, out, threads);
     many_check(status == 0, what, core, index, algorithm, count, (size_t)threads);
@@ -245,8 +245,40 @@ static void check_batch(int core, int index, int algorithm, const size_t *length
     size_t past = 0;
     for (size_t j = 0; j < size; j++) past += out[count * size + j] != 0xa5;
     many_check(wrong == 0 && past == 0, what, core, index, algorithm, count, wrong);
-    free(data);
     free(out);
+}
+
+/* The same, the messages cut from the pool at random places. */
+static void check_batch(int core, int index, int algorithm, const size_t *lengths, size_t count,
+                        int threads, const char *what) {
+    const unsigned char **data = malloc((count + 1) * sizeof *data);
+    if (!data) exit(2);
+    for (size_t i = 0; i < count; i++) data[i] = pool + below(POOL_SIZE - lengths[i] + 1);
+    check_messages(core, index, algorithm, data, lengths, count, threads, what);
+    free(data);
+}
+
+/* Messages shorter than a block that end where a page ends, before one that
+ * cannot be read: a kernel reading past them (a short kernel reads 64 bytes
+ * where it may) would crash here. */
+static void check_page_ends(int core, int index, int algorithm, size_t count) {
+    const size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    unsigned char *pages = mmap(NULL, 2 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+                                -1, 0);
+    const unsigned char **data = malloc(count * sizeof *data);
+    size_t *lengths = malloc(count * sizeof *lengths);
+    if (pages == MAP_FAILED || !data || !lengths || mprotect(pages + page, page, PROT_NONE)) {
+        exit(2);
+    }
+    memcpy(pages, pool, page);
+    for (size_t i = 0; i < count; i++) {
+        lengths[i] = i % 3 ? below(56) : i % 56; /* every length, and random ones */
+        data[i] = pages + page - lengths[i] - (i % 5 == 0 ? below(8) : 0);
+    }
+    check_messages(core, index, algorithm, data, lengths, count, 1, "at a page's end");
+    munmap(pages, 2 * page);
+    free(data);
+    free(lengths);
 }
 
 static void check_digests(int core, int index, int algorithm) {
@@ -276,6 +308,7 @@ static void check_digests(int core, int index, int algorithm) {
     lengths[3] = 150000;
     lengths[500] = 70000;
     check_batch(core, index, algorithm, lengths, 1000, 1, "short past long");
+    check_page_ends(core, index, algorithm, 8 * lanes + 3);
     /* threads: the same digests whatever their number */
     for (int threads = 2; threads <= 5; threads += 3) {
         for (size_t i = 0; i < 100; i++) lengths[i] = below(65536);

@@ -53,29 +53,30 @@ struct kernel {
     int lanes;
     const char *narrower;
     unsigned needs;
+    vn_short_fn *shorts; /* its short kernel (native.h), if it has one */
 };
 
 /* Each core's kernels, slowest first: the choice is the last one usable. */
 static const struct kernel md5_kernels[] = {
-    {"portable", "portable", vn_md5_generic, NULL, 1, NULL, 0},
+    {"portable", "portable", vn_md5_generic, NULL, 1, NULL, 0, NULL},
 #if defined(VN_AMD64)
-    {"amd64", "x86-64 scalar", vn_md5_amd64, NULL, 1, NULL, 0},
+    {"amd64", "x86-64 scalar", vn_md5_amd64, NULL, 1, NULL, 0, NULL},
 #elif defined(VN_ARM64)
-    {"arm64", "AArch64 scalar", vn_md5_arm64, NULL, 1, NULL, 0},
+    {"arm64", "AArch64 scalar", vn_md5_arm64, NULL, 1, NULL, 0, NULL},
 #elif defined(VN_RISCV64)
-    {"zbb", "RISC-V Zbb", vn_md5_riscv64_zbb, NULL, 1, NULL, NEEDS_ZBB},
+    {"zbb", "RISC-V Zbb", vn_md5_riscv64_zbb, NULL, 1, NULL, NEEDS_ZBB, NULL},
 #endif
 };
 
 static const struct kernel sha256_kernels[] = {
-    {"portable", "portable", vn_sha256_generic, NULL, 1, NULL, 0},
+    {"portable", "portable", vn_sha256_generic, NULL, 1, NULL, 0, NULL},
 #if defined(VN_AMD64)
-    {"shani", "x86-64 SHA-NI", vn_sha256_amd64_shani, NULL, 1, NULL, NEEDS_SHANI},
+    {"shani", "x86-64 SHA-NI", vn_sha256_amd64_shani, NULL, 1, NULL, NEEDS_SHANI, NULL},
 #elif defined(VN_ARM64)
-    {"sha2", "AArch64 SHA2", vn_sha256_arm64_sha2, NULL, 1, NULL, NEEDS_SHA2},
+    {"sha2", "AArch64 SHA2", vn_sha256_arm64_sha2, NULL, 1, NULL, NEEDS_SHA2, NULL},
 #elif defined(VN_RISCV64)
-    {"zbb", "RISC-V Zbb", vn_sha256_riscv64_zbb, NULL, 1, NULL, NEEDS_ZBB},
-    {"zknh", "RISC-V Zknh", vn_sha256_riscv64_zknh, NULL, 1, NULL, NEEDS_ZKNH},
+    {"zbb", "RISC-V Zbb", vn_sha256_riscv64_zbb, NULL, 1, NULL, NEEDS_ZBB, NULL},
+    {"zknh", "RISC-V Zknh", vn_sha256_riscv64_zknh, NULL, 1, NULL, NEEDS_ZKNH, NULL},
 #endif
 };
 
@@ -90,33 +91,36 @@ static const struct kernel sha256_kernels[] = {
  * AVX-512 and SHA-NI, avx512-shani; with one of them, that one; AVX2's
  * SHA-256 lanes only where there is neither. */
 static const struct kernel md5_many_kernels[] = {
-    {"portable", "one at a time", NULL, NULL, 1, NULL, 0},
+    {"portable", "one at a time", NULL, NULL, 1, NULL, 0, NULL},
 #if defined(VN_AMD64)
-    {"avx2-x8", "AVX2 x8", NULL, vn_md5_many_avx2_x8, 8, NULL, NEEDS_AVX2},
-    {"avx2-x16", "AVX2 x16 (2 sets of 8)", NULL, vn_md5_many_avx2_x16, 16, "avx2-x8", NEEDS_AVX2},
-    {"avx512-x8", "AVX-512 x8 (ymm)", NULL, vn_md5_many_avx512_x8, 8, NULL, NEEDS_AVX512},
-    {"avx512-x16", "AVX-512 x16", NULL, vn_md5_many_avx512_x16, 16, "avx512-x8", NEEDS_AVX512},
+    {"avx2-x8", "AVX2 x8", NULL, vn_md5_many_avx2_x8, 8, NULL, NEEDS_AVX2, NULL},
+    {"avx2-x16", "AVX2 x16 (2 sets of 8)", NULL, vn_md5_many_avx2_x16, 16, "avx2-x8", NEEDS_AVX2,
+     NULL},
+    {"avx512-x8", "AVX-512 x8 (ymm)", NULL, vn_md5_many_avx512_x8, 8, NULL, NEEDS_AVX512, NULL},
+    {"avx512-x16", "AVX-512 x16", NULL, vn_md5_many_avx512_x16, 16, "avx512-x8", NEEDS_AVX512,
+     vn_md5_short_avx512_x16},
     {"avx512-x32", "AVX-512 x32 (2 sets of 16)", NULL, vn_md5_many_avx512_x32, 32, "avx512-x16",
-     NEEDS_AVX512},
+     NEEDS_AVX512, vn_md5_short_avx512_x32},
 #elif defined(VN_ARM64)
-    {"neon-x4", "NEON x4", NULL, vn_md5_many_neon_x4, 4, NULL, 0},
-    {"neon-x8", "NEON x8 (2 sets of 4)", NULL, vn_md5_many_neon_x8, 8, "neon-x4", 0},
+    {"neon-x4", "NEON x4", NULL, vn_md5_many_neon_x4, 4, NULL, 0, NULL},
+    {"neon-x8", "NEON x8 (2 sets of 4)", NULL, vn_md5_many_neon_x8, 8, "neon-x4", 0, NULL},
 #endif
 };
 
 static const struct kernel sha256_many_kernels[] = {
-    {"portable", "one at a time", NULL, NULL, 1, NULL, 0},
+    {"portable", "one at a time", NULL, NULL, 1, NULL, 0, NULL},
 #if defined(VN_AMD64)
-    {"avx2-x8", "AVX2 x8", NULL, vn_sha256_many_avx2_x8, 8, NULL, NEEDS_AVX2},
-    {"avx512-x8", "AVX-512 x8 (ymm)", NULL, vn_sha256_many_avx512_x8, 8, NULL, NEEDS_AVX512},
-    {"avx512-x16", "AVX-512 x16", NULL, vn_sha256_many_avx512_x16, 16, "avx512-x8", NEEDS_AVX512},
+    {"avx2-x8", "AVX2 x8", NULL, vn_sha256_many_avx2_x8, 8, NULL, NEEDS_AVX2, NULL},
+    {"avx512-x8", "AVX-512 x8 (ymm)", NULL, vn_sha256_many_avx512_x8, 8, NULL, NEEDS_AVX512, NULL},
+    {"avx512-x16", "AVX-512 x16", NULL, vn_sha256_many_avx512_x16, 16, "avx512-x8", NEEDS_AVX512,
+     vn_sha256_short_avx512_x16},
     {"shani-x2", "SHA-NI x2 (interleaved pairs)", NULL, vn_sha256_many_shani_x2, 16, NULL,
-     NEEDS_SHANI},
+     NEEDS_SHANI, NULL},
     {"avx512-shani", "AVX-512 x16 or SHA-NI pairs", NULL, vn_sha256_many_avx512_shani, 16, NULL,
-     NEEDS_AVX512 | NEEDS_SHANI},
+     NEEDS_AVX512 | NEEDS_SHANI, vn_sha256_short_avx512_x16},
 #elif defined(VN_ARM64)
     {"sha2-x2", "AArch64 SHA2 x2 (interleaved pairs)", NULL, vn_sha256_many_sha2_x2, 16, NULL,
-     NEEDS_SHA2},
+     NEEDS_SHA2, NULL},
 #endif
 };
 
@@ -398,6 +402,10 @@ int vn_compress(int core, int index, uint32_t *state, const char *data, size_t b
 
 vn_many_fn *vn_many_kernel(int core, int index) {
     return valid(core, index) ? cores[core].kernels[index].many : NULL;
+}
+
+vn_short_fn *vn_short_kernel(int core, int index) {
+    return valid(core, index) ? cores[core].kernels[index].shorts : NULL;
 }
 
 int vn_kernel_lanes(int core, int index) {

@@ -3,7 +3,8 @@
  * sha256_many_amd64.c): each lane's block is loaded as it is, a row of 16
  * words, and the rows are transposed in registers into one vector per word.
  * Words come out in memory order (little-endian); SHA-256 swaps their bytes
- * afterwards.
+ * afterwards. And the padding of messages shorter than a block, in those
+ * registers, for the short kernels.
  */
 #ifndef VARIANTS_NATIVE_LANES_AMD64_H
 #define VARIANTS_NATIVE_LANES_AMD64_H
@@ -76,6 +77,37 @@ load_words_x16(__m512i x[16], const unsigned char *const *p, size_t offset) {
         x[8 + k] = _mm512_shuffle_i32x4(e1, f1, 0x88);
         x[12 + k] = _mm512_shuffle_i32x4(e1, f1, 0xdd);
     }
+}
+
+/* Words x[0..15] of 16 lanes' messages, loaded whole from 64 bytes each
+ * (little-endian words, or big-endian ones when `big_endian`), padded to one
+ * block in place: the bytes from each lane's length (lengths[lane] < 56) on
+ * masked to 0, the 0x80 after the message and the length in bits in the
+ * last two words (MD5: word 14; SHA-256: word 15). Bit offset s = 8 * length
+ * - 32 * j into word j (counted from the word's first byte in memory): from
+ * 32 on the word is the message's, from 0 to 31 its first s bits are, then
+ * 0x80 follows at bit s, below 0 the word is all padding zeros. */
+__attribute__((target("avx512f"), always_inline)) static inline void
+pad_short_x16(__m512i x[16], const uint32_t *lengths, int big_endian) {
+    const __m512i bits = _mm512_slli_epi32(_mm512_loadu_si512((const void *)lengths), 3);
+    const __m512i zero = _mm512_setzero_si512(), ones = _mm512_set1_epi32(-1);
+    const __m512i word = _mm512_set1_epi32(32);
+    const __m512i first = _mm512_set1_epi32(big_endian ? (int)0x80000000u : 0x80);
+    #pragma GCC unroll 14
+    for (int j = 0; j < 14; j++) {
+        const __m512i s = _mm512_sub_epi32(bits, _mm512_set1_epi32(32 * j));
+        const __mmask16 started = _mm512_cmpge_epi32_mask(s, zero);
+        const __m512i kept = _mm512_min_epi32(_mm512_max_epi32(s, zero), word);
+        const __m512i rest = _mm512_sub_epi32(word, kept);
+        /* the message's bits and the 0x80 after them, at the word's first bytes */
+        const __m512i mask =
+            big_endian ? _mm512_sllv_epi32(ones, rest) : _mm512_srlv_epi32(ones, rest);
+        const __m512i pad = big_endian ? _mm512_maskz_srlv_epi32(started, first, kept)
+                                       : _mm512_maskz_sllv_epi32(started, first, kept);
+        x[j] = _mm512_ternarylogic_epi32(x[j], mask, pad, 0xea); /* x & mask | pad */
+    }
+    x[14] = big_endian ? zero : bits;
+    x[15] = big_endian ? bits : zero;
 }
 
 #endif

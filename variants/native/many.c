@@ -27,7 +27,12 @@
  * the kernel's vector loads would stall on the byte stores of the padding
  * (store forwarding fails; a trial measured 15-25 ns a message), and for a
  * million 32-byte messages the per-lane bookkeeping would cost more than the
- * hashing.
+ * hashing. Where the kernel has a short kernel beside it (native.h:
+ * vn_short_fn; AVX-512's SHA-256 x16), the messages of one padded block
+ * skip the batches too, a full width at a time: read where they are, padded
+ * in registers, their digests stored straight from the state's registers
+ * (the padding and the state's round trip through memory were a third of a
+ * 32-byte message's time).
  *
  * The batch API pads the short bytes of a list itself, as it reads them with
  * the GIL held, and hands them over padded already: vn_digest_padded_with
@@ -59,6 +64,7 @@ struct ladder {
     unsigned char *ran[8]; /* each rung's flag (vn_note; the single-message kernel's for rung 0) */
     unsigned char pick[VN_MAX_LANES + 1];
     vn_blocks_fn *single;
+    vn_short_fn *shorts; /* the widest rung's short kernel, or NULL */
 };
 
 /* What the scheduler knows of the message in a lane, beside lanes.data[i]
@@ -136,6 +142,7 @@ static void build_ladder(struct ladder *ladder, int core, int index) {
         ladder->pick[n] = (unsigned char)rung;
     }
     ladder->single = vn_chosen(single_core);
+    ladder->shorts = vn_short_kernel(core, index);
 }
 
 /* ---- padding and digests ------------------------------------------------- */
@@ -187,6 +194,40 @@ static void pad_batch(struct scheduler *s, size_t *next, size_t blocks, struct b
     b->count = n;
 }
 
+/* Messages shorter than 56 bytes through the short kernel, its width at a
+ * time, each read where it is when its 64 bytes may be (block_readable),
+ * else from a copy padded with zeros. The index after the last message of
+ * the last full group: the ones after it, fewer than the width, are left to
+ * the batches. */
+static size_t digest_short_direct(struct scheduler *s) {
+    const size_t size = (size_t)vn_digest_size(s->algorithm);
+    const unsigned char *data[VN_MAX_LANES];
+    uint32_t lengths[VN_MAX_LANES];
+    unsigned char *out[VN_MAX_LANES];
+    unsigned char(*copy)[64] = (unsigned char(*)[64])s->batch[0].block;
+    size_t done = 0;
+    int n = 0;
+    for (size_t m = 0; m < s->count; m++) {
+        const size_t length = s->lengths[m];
+        if (length >= 56) continue;
+        data[n] = s->data[m];
+        if (!block_readable(data[n], length)) {
+            memset(copy[n], 0, 64);
+            if (length) memcpy(copy[n], data[n], length);
+            data[n] = copy[n];
+        }
+        lengths[n] = (uint32_t)length;
+        out[n] = s->out + m * size;
+        if (++n == s->width) {
+            vn_note(s->ladder.ran[s->ladder.rungs - 1]);
+            s->ladder.shorts(s->iv, (int)size, data, lengths, out);
+            n = 0;
+            done = m + 1;
+        }
+    }
+    return done;
+}
+
 /* Batch `b`'s lanes to the IV: a copy of the rows of the IV (a loop of
  * scalar stores cost a sixth of the per-message overhead). */
 static void reset_batch(const struct scheduler *s, struct batch *b) {
@@ -201,13 +242,13 @@ static void reset_batch(const struct scheduler *s, struct batch *b) {
  * lanes reset to the IV for batch i+2. */
 static void digest_short(struct scheduler *s, size_t blocks) {
     const size_t size = (size_t)vn_digest_size(s->algorithm);
+    size_t next = blocks == 1 && s->ladder.shorts ? digest_short_direct(s) : 0;
     for (int k = 0; k < 3; k++) {
         reset_batch(s, &s->batch[k]);
         for (int i = 0; i < VN_MAX_LANES; i++) {
             s->batch[k].lanes.data[i] = s->batch[k].block + 64 * blocks * (size_t)i;
         }
     }
-    size_t next = 0;
     int now = 0, waiting = -1;
     pad_batch(s, &next, blocks, &s->batch[0]);
     while (s->batch[now].count) {

@@ -34,6 +34,16 @@
  *   LOAD_WORDS(x, p, offset)
  *                   x[j] = word j of the block at p[lane] + offset, each lane
  *
+ * and, for a short kernel (native.h: vn_short_fn) beside it:
+ *
+ *   KERNEL_SHORT    its name
+ *   V_SET1(x)       x in every lane
+ *   SHORT_WORDS(x, p, lengths)
+ *                   x[j] = word j of message p[lane] padded to a block (its
+ *                   length lengths[lane] < 56), for VL lanes
+ *   STORE_DIGESTS(out, a, b, c, d)
+ *                   lane i's state words, little-endian, to out[i], VL lanes
+ *
  * The file undefines these at its end, so the next instance starts clean.
  */
 #include "md5_steps.h"
@@ -117,6 +127,38 @@ TARGET void KERNEL_NAME(vn_lanes *lanes, int count, size_t blocks) {
     V_STORE(&lanes->state[3][VL], d1);
 #endif
 }
+
+#if defined(KERNEL_SHORT)
+/* One padded block per lane from the IV, its words never stored: the state
+ * starts as constants and goes from registers to the digests. */
+TARGET void KERNEL_SHORT(const uint32_t *iv, int size, const unsigned char *const *data,
+                         const uint32_t *lengths, unsigned char *const *out) {
+    (void)size; /* always 16 */
+    const uint32_t *KT = md5_many_k;
+    __asm__("" : "+r"(KT)); /* see the top of the file */
+    int step = 0;
+    V x0[16];
+    SHORT_WORDS(x0, data, lengths);
+    V a0 = V_SET1(iv[0]), b0 = V_SET1(iv[1]), c0 = V_SET1(iv[2]), d0 = V_SET1(iv[3]);
+#if SETS == 2
+    V x1[16];
+    SHORT_WORDS(x1, data + VL, lengths + VL);
+    V a1 = a0, b1 = b0, c1 = c0, d1 = d0;
+#endif
+    MD5_STEPS(MANY_R1, MANY_R2, MANY_R3, MANY_R4)
+    STORE_DIGESTS(out, V_ADD(a0, V_SET1(iv[0])), V_ADD(b0, V_SET1(iv[1])),
+                  V_ADD(c0, V_SET1(iv[2])), V_ADD(d0, V_SET1(iv[3])));
+#if SETS == 2
+    STORE_DIGESTS(out + VL, V_ADD(a1, V_SET1(iv[0])), V_ADD(b1, V_SET1(iv[1])),
+                  V_ADD(c1, V_SET1(iv[2])), V_ADD(d1, V_SET1(iv[3])));
+#endif
+    (void)step;
+}
+#undef KERNEL_SHORT
+#undef V_SET1
+#undef SHORT_WORDS
+#undef STORE_DIGESTS
+#endif
 
 #undef MANY_ONE
 #undef MANY_STEP

@@ -83,6 +83,16 @@ typedef struct vn_lanes {
  * data[] as it was. MD5 uses state words 0..3, SHA-256 0..7. */
 typedef void vn_many_fn(vn_lanes *lanes, int count, size_t blocks);
 
+/* A short kernel, beside a many-kernel of the same width: the digests of
+ * exactly that many messages, each shorter than 56 bytes (one padded block),
+ * from the IV `iv`, in one call with no lanes: message i's 64 bytes are read
+ * at data[i] (all of them must be readable; those from lengths[i] on are
+ * ignored), padded in registers, and its digest's first `size` bytes (16,
+ * 28 or 32) written to out[i]. No padded copy is stored and read back, no
+ * state goes through memory. */
+typedef void vn_short_fn(const uint32_t *iv, int size, const unsigned char *const *data,
+                         const uint32_t *lengths, unsigned char *const *out);
+
 /* The kernels. The generic ones exist everywhere; the others only where
  * their architecture is the target. */
 vn_blocks_fn vn_md5_generic;
@@ -111,6 +121,9 @@ vn_many_fn vn_sha256_many_avx2_x8;
 vn_many_fn vn_sha256_many_avx512_x8;
 vn_many_fn vn_sha256_many_avx512_x16;
 vn_many_fn vn_sha256_many_avx512_shani;
+vn_short_fn vn_md5_short_avx512_x16;
+vn_short_fn vn_md5_short_avx512_x32;
+vn_short_fn vn_sha256_short_avx512_x16;
 #elif defined(VN_ARM64)
 vn_many_fn vn_md5_many_neon_x4;
 vn_many_fn vn_md5_many_neon_x8;
@@ -161,6 +174,8 @@ int vn_compress(int core, int index, uint32_t *state, const char *data, size_t b
  * there are too few left to fill it (-1: none; then, for one message, the
  * chosen single-message kernel). */
 vn_many_fn *vn_many_kernel(int core, int index);
+/* The short kernel beside many-kernel `index` of `core`, or NULL. */
+vn_short_fn *vn_short_kernel(int core, int index);
 /* Whether kernel `index` of `core` has run in this process: every place that
  * calls a kernel notes it (vn_note), so that the tests can prove that every
  * kernel this CPU can run was run. The flag of a kernel, and of the

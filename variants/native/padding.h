@@ -53,22 +53,35 @@ static inline void put_length(int algorithm, unsigned char *p, uint64_t length) 
 #define VN_SANITIZED 1
 #endif
 
+/* Whether the 64 bytes at p may be read though the message there, of n bytes,
+ * is shorter: when it has a byte and they lie in its first byte's page, as
+ * glibc's string functions read (a page is the smallest unit memory is
+ * mapped in, so the bytes past the message cannot fault; an empty message's
+ * pointer may point at the end of its buffer, and the next page be
+ * unmapped). Never under a sanitizer, which would see them as out of bounds. */
+static inline int block_readable(const unsigned char *p, size_t n) {
+#if defined(VN_SANITIZED)
+    (void)p;
+    (void)n;
+    return 0;
+#else
+    return n && ((uintptr_t)p & 4095) <= 4096 - 64;
+#endif
+}
+
 /* Copy n < 64 bytes with two overlapping moves of a fixed size rather than a
  * call to memcpy: most of the cost of padding a short message. */
 static inline void copy_short(unsigned char *to, const unsigned char *from, size_t n) {
 #if defined(__SSE2__) && !defined(VN_SANITIZED)
     /* Without a branch on n (which messages of mixed lengths mispredict): 64
      * bytes read and those past n masked to zeros, written whole to `to`
-     * (which has room for them), when the 64 bytes lie in one page, as
-     * glibc's string functions read: a page is the smallest unit memory is
-     * mapped in, so the bytes past the message cannot fault. (Not under a
-     * sanitizer, which would see them as out of bounds.) */
+     * (which has room for them), where they may be read (block_readable). */
     static const unsigned char mask[128] = {
         255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255,
         255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255,
         255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255,
         255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255};
-    if (n && ((uintptr_t)from & 4095) <= 4096 - 64) {
+    if (block_readable(from, n)) {
         const unsigned char *m = mask + 64 - n;
         for (int j = 0; j < 64; j += 16) {
             const __m128i v = _mm_loadu_si128((const __m128i *)(from + j));

@@ -23,6 +23,16 @@
  *   LOAD_WORDS(x, p, offset)
  *                   x[j] = big-endian word j of the block at p[lane] + offset
  *
+ * and, for a short kernel (native.h: vn_short_fn) beside it:
+ *
+ *   KERNEL_SHORT    its name
+ *   V_SET1(x)       x in every lane
+ *   SHORT_WORDS(x, p, lengths)
+ *                   x[j] = big-endian word j of message p[lane] padded to a
+ *                   block (its length lengths[lane] < 56)
+ *   STORE_DIGESTS(out, size, a, b, c, d, e, f, g, h)
+ *                   lane i's state words, big-endian, to out[i] (size bytes)
+ *
  * The file undefines these at its end, so the next instance starts clean.
  */
 #include "native.h"
@@ -58,6 +68,28 @@
     before(14) MANY_ROUND(c, d, e, f, g, h, a, b, 14)                     \
     before(15) MANY_ROUND(b, c, d, e, f, g, h, a, 15)
 
+/* The 64 rounds of a block whose words are w[0..15]. */
+#define MANY_ROUNDS64                         \
+    {                                         \
+        int base = 0;                         \
+        MANY_ROUNDS16(MANY_NONE)              \
+        for (base = 16; base < 64; base += 16) { \
+            MANY_ROUNDS16(MANY_SCHEDULE)      \
+        }                                     \
+    }
+/* The working variables plus the block's starting state, word i of it
+ * START(i). */
+#define MANY_ADD_START(START)   \
+    a = V_ADD(a, START(0));     \
+    b = V_ADD(b, START(1));     \
+    c = V_ADD(c, START(2));     \
+    d = V_ADD(d, START(3));     \
+    e = V_ADD(e, START(4));     \
+    f = V_ADD(f, START(5));     \
+    g = V_ADD(g, START(6));     \
+    h = V_ADD(h, START(7));
+#define MANY_FROM_STATE(i) V_LOAD(state[i])
+
 /* Lanes first .. first+count-1 (count at most VL; first a multiple of VL). */
 TARGET static inline void KERNEL_AT(vn_lanes *lanes, int first, int count, size_t blocks) {
     /* idle lanes hash the first lane's data again; their state is not used */
@@ -72,19 +104,8 @@ TARGET static inline void KERNEL_AT(vn_lanes *lanes, int first, int count, size_
         __asm__("" : "+r"(KT)); /* loaded at each use, not hoisted and spilled */
         V w[16];
         LOAD_WORDS(w, p, offset);
-        int base = 0;
-        MANY_ROUNDS16(MANY_NONE)
-        for (base = 16; base < 64; base += 16) {
-            MANY_ROUNDS16(MANY_SCHEDULE)
-        }
-        a = V_ADD(a, V_LOAD(state[0]));
-        b = V_ADD(b, V_LOAD(state[1]));
-        c = V_ADD(c, V_LOAD(state[2]));
-        d = V_ADD(d, V_LOAD(state[3]));
-        e = V_ADD(e, V_LOAD(state[4]));
-        f = V_ADD(f, V_LOAD(state[5]));
-        g = V_ADD(g, V_LOAD(state[6]));
-        h = V_ADD(h, V_LOAD(state[7]));
+        MANY_ROUNDS64
+        MANY_ADD_START(MANY_FROM_STATE)
         V_STORE(state[0], a);
         V_STORE(state[1], b);
         V_STORE(state[2], c);
@@ -100,7 +121,33 @@ TARGET void KERNEL_NAME(vn_lanes *lanes, int count, size_t blocks) {
     KERNEL_AT(lanes, 0, count, blocks);
 }
 
+#if defined(KERNEL_SHORT)
+/* One padded block per lane from the IV, its words never stored: the state
+ * starts as constants and goes from registers to the digests. */
+TARGET void KERNEL_SHORT(const uint32_t *iv, int size, const unsigned char *const *data,
+                         const uint32_t *lengths, unsigned char *const *out) {
+    const uint32_t *KT = vn_sha256_k;
+    __asm__("" : "+r"(KT)); /* loaded at each use, not hoisted and spilled */
+    V w[16];
+    SHORT_WORDS(w, data, lengths);
+#define MANY_FROM_IV(i) V_SET1(iv[i])
+    V a = V_SET1(iv[0]), b = V_SET1(iv[1]), c = V_SET1(iv[2]), d = V_SET1(iv[3]);
+    V e = V_SET1(iv[4]), f = V_SET1(iv[5]), g = V_SET1(iv[6]), h = V_SET1(iv[7]);
+    MANY_ROUNDS64
+    MANY_ADD_START(MANY_FROM_IV)
+#undef MANY_FROM_IV
+    STORE_DIGESTS(out, size, a, b, c, d, e, f, g, h);
+}
+#undef KERNEL_SHORT
+#undef V_SET1
+#undef SHORT_WORDS
+#undef STORE_DIGESTS
+#endif
+
 #undef MANY_ROUND
+#undef MANY_ROUNDS64
+#undef MANY_ADD_START
+#undef MANY_FROM_STATE
 #undef MANY_SCHEDULE
 #undef MANY_NONE
 #undef MANY_ROUNDS16
