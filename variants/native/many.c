@@ -37,7 +37,7 @@
  * The batch API pads the short bytes of a list itself, as it reads them with
  * the GIL held, and hands them over padded already: vn_digest_padded_with
  * runs them from the IV a kernel's width at a time, with no bookkeeping per
- * message.
+ * message (one-block ones through the short kernel, where there is one).
  *
  * Memory: one allocation per call (or per thread), of about 18 KiB, whatever
  * the number or the length of the messages.
@@ -514,8 +514,21 @@ int vn_digest_padded_with(int index, int algorithm, size_t blocks, size_t count,
     if (!s) return -2;
     const size_t size = (size_t)vn_digest_size(algorithm), stride = 64 * blocks;
     start_digests(s, algorithm);
+    size_t first = 0;
+    if (blocks == 1 && s->ladder.shorts) { /* full groups: no lanes, no emit */
+        const unsigned char *data[VN_MAX_LANES];
+        unsigned char *to[VN_MAX_LANES];
+        for (; count - first >= (size_t)s->width; first += (size_t)s->width) {
+            for (int i = 0; i < s->width; i++) {
+                data[i] = padded + stride * (first + (size_t)i);
+                to[i] = out + job[first + (size_t)i] * size;
+            }
+            vn_note(s->ladder.ran[s->ladder.rungs - 1]);
+            s->ladder.shorts(s->iv, (int)size, data, NULL, to);
+        }
+    }
     struct batch *waiting = NULL;
-    for (size_t first = 0, k = 0; first < count; first += (size_t)s->width, k ^= 1) {
+    for (size_t k = 0; first < count; first += (size_t)s->width, k ^= 1) {
         struct batch *b = &s->batch[k];
         const size_t left = count - first;
         b->count = left < (size_t)s->width ? (int)left : s->width;
@@ -532,7 +545,7 @@ int vn_digest_padded_with(int index, int algorithm, size_t blocks, size_t count,
         }
         waiting = b;
     }
-    for (int i = 0; i < waiting->count; i++) {
+    for (int i = 0; waiting && i < waiting->count; i++) {
         emit(algorithm, &waiting->lanes, i, out + waiting->job[i] * size);
     }
     free(s);

@@ -143,7 +143,7 @@ store_digests_x16(unsigned char *const *out, __m512i a, __m512i b, __m512i c, __
 #define KERNEL_SHORT vn_md5_short_avx512_x16
 #define V_SET1(x) _mm512_set1_epi32((int)(x))
 #define SHORT_WORDS(x, p, lengths) \
-    (load_words_x16((x), (p), 0), pad_short_x16((x), (lengths), 0))
+    (load_words_x16((x), (p), 0), (lengths) ? pad_short_x16((x), (lengths), 0) : (void)0)
 #define STORE_DIGESTS(out, a, b, c, d) store_digests_x16((out), (a), (b), (c), (d))
 #include "md5_many_lanes.h"
 
@@ -167,7 +167,7 @@ store_digests_x16(unsigned char *const *out, __m512i a, __m512i b, __m512i c, __
 #define KERNEL_SHORT vn_md5_short_avx512_x32
 #define V_SET1(x) _mm512_set1_epi32((int)(x))
 #define SHORT_WORDS(x, p, lengths) \
-    (load_words_x16((x), (p), 0), pad_short_x16((x), (lengths), 0))
+    (load_words_x16((x), (p), 0), (lengths) ? pad_short_x16((x), (lengths), 0) : (void)0)
 #define STORE_DIGESTS(out, a, b, c, d) store_digests_x16((out), (a), (b), (c), (d))
 #include "md5_many_lanes.h"
 

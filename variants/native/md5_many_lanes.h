@@ -40,7 +40,8 @@
  *   V_SET1(x)       x in every lane
  *   SHORT_WORDS(x, p, lengths)
  *                   x[j] = word j of message p[lane] padded to a block (its
- *                   length lengths[lane] < 56), for VL lanes
+ *                   length lengths[lane] < 56), for VL lanes; with lengths
+ *                   NULL, of the block at p[lane] as it is
  *   STORE_DIGESTS(out, a, b, c, d)
  *                   lane i's state words, little-endian, to out[i], VL lanes
  *
@@ -142,7 +143,7 @@ TARGET void KERNEL_SHORT(const uint32_t *iv, int size, const unsigned char *cons
     V a0 = V_SET1(iv[0]), b0 = V_SET1(iv[1]), c0 = V_SET1(iv[2]), d0 = V_SET1(iv[3]);
 #if SETS == 2
     V x1[16];
-    SHORT_WORDS(x1, data + VL, lengths + VL);
+    SHORT_WORDS(x1, data + VL, lengths ? lengths + VL : NULL);
     V a1 = a0, b1 = b0, c1 = c0, d1 = d0;
 #endif
     MD5_STEPS(MANY_R1, MANY_R2, MANY_R3, MANY_R4)

@@ -89,7 +89,8 @@ typedef void vn_many_fn(vn_lanes *lanes, int count, size_t blocks);
  * at data[i] (all of them must be readable; those from lengths[i] on are
  * ignored), padded in registers, and its digest's first `size` bytes (16,
  * 28 or 32) written to out[i]. No padded copy is stored and read back, no
- * state goes through memory. */
+ * state goes through memory. With lengths NULL, data[i] is a block padded
+ * already. */
 typedef void vn_short_fn(const uint32_t *iv, int size, const unsigned char *const *data,
                          const uint32_t *lengths, unsigned char *const *out);
 

@@ -256,7 +256,7 @@ AVX512_TARGET static inline void store_digests_x16(unsigned char *const *out, in
 #define KERNEL_SHORT vn_sha256_short_avx512_x16
 #define V_SET1(x) _mm512_set1_epi32((int)(x))
 #define SHORT_WORDS(x, p, lengths) \
-    (load_be_words_x16((x), (p), 0), pad_short_x16((x), (lengths), 1))
+    (load_be_words_x16((x), (p), 0), (lengths) ? pad_short_x16((x), (lengths), 1) : (void)0)
 #define STORE_DIGESTS(out, size, a, b, c, d, e, f, g, h) \
     store_digests_x16((out), (size), (a), (b), (c), (d), (e), (f), (g), (h))
 #include "sha256_many_lanes.h"

@@ -29,7 +29,8 @@
  *   V_SET1(x)       x in every lane
  *   SHORT_WORDS(x, p, lengths)
  *                   x[j] = big-endian word j of message p[lane] padded to a
- *                   block (its length lengths[lane] < 56)
+ *                   block (its length lengths[lane] < 56);
+ *                   with lengths NULL, the block at p[lane] as it is
  *   STORE_DIGESTS(out, size, a, b, c, d, e, f, g, h)
  *                   lane i's state words, big-endian, to out[i] (size bytes)
  *
