@@ -272,7 +272,7 @@ static void check_page_ends(int core, int index, int algorithm, size_t count) {
     }
     memcpy(pages, pool, page);
     for (size_t i = 0; i < count; i++) {
-        lengths[i] = i % 3 ? below(56) : i % 56; /* every length, and random ones */
+        lengths[i] = i % 3 ? below(64) : i % 64; /* every length, and random ones */
         data[i] = pages + page - lengths[i] - (i % 5 == 0 ? below(8) : 0);
     }
     check_messages(core, index, algorithm, data, lengths, count, 1, "at a page's end");

@@ -79,23 +79,26 @@ load_words_x16(__m512i x[16], const unsigned char *const *p, size_t offset) {
     }
 }
 
-/* Words x[0..15] of 16 lanes' messages, loaded whole from 64 bytes each
- * (little-endian words, or big-endian ones when `big_endian`), padded to one
- * block in place: the bytes from each lane's length (lengths[lane] < 56) on
- * masked to 0, the 0x80 after the message and the length in bits in the
- * last two words (MD5: word 14; SHA-256: word 15). Bit offset s = 8 * length
- * - 32 * j into word j (counted from the word's first byte in memory): from
- * 32 on the word is the message's, from 0 to 31 its first s bits are, then
- * 0x80 follows at bit s, below 0 the word is all padding zeros. */
+/* Block `block` of `blocks` of 16 lanes' messages padded in registers: x[]
+ * holds the block's words as loaded from the message (little-endian, or
+ * big-endian ones when `big_endian`; all zeros for a block past the bytes
+ * read), and is padded in place: the bytes from each lane's length (at most
+ * 64 * blocks - 9) on masked to 0, the 0x80 after the message, and in the
+ * last block the length in bits in its last two words (MD5: word 14;
+ * SHA-256: word 15). Bit offset s = 8 * length - 32 * (16 * block + j) into
+ * word j (counted from the word's first byte in memory): from 32 on the word
+ * is the message's, from 0 to 31 its first s bits are, then 0x80 follows at
+ * bit s, below 0 the word is all padding zeros. */
 __attribute__((target("avx512f"), always_inline)) static inline void
-pad_short_x16(__m512i x[16], const uint32_t *lengths, int big_endian) {
+pad_short_x16(__m512i x[16], const uint32_t *lengths, int big_endian, int block, int blocks) {
     const __m512i bits = _mm512_slli_epi32(_mm512_loadu_si512((const void *)lengths), 3);
     const __m512i zero = _mm512_setzero_si512(), ones = _mm512_set1_epi32(-1);
     const __m512i word = _mm512_set1_epi32(32);
     const __m512i first = _mm512_set1_epi32(big_endian ? (int)0x80000000u : 0x80);
-    #pragma GCC unroll 14
-    for (int j = 0; j < 14; j++) {
-        const __m512i s = _mm512_sub_epi32(bits, _mm512_set1_epi32(32 * j));
+    const int last = block == blocks - 1, words = last ? 14 : 16;
+    #pragma GCC unroll 16
+    for (int j = 0; j < words; j++) {
+        const __m512i s = _mm512_sub_epi32(bits, _mm512_set1_epi32(32 * (16 * block + j)));
         const __mmask16 started = _mm512_cmpge_epi32_mask(s, zero);
         const __m512i kept = _mm512_min_epi32(_mm512_max_epi32(s, zero), word);
         const __m512i rest = _mm512_sub_epi32(word, kept);
@@ -106,8 +109,10 @@ pad_short_x16(__m512i x[16], const uint32_t *lengths, int big_endian) {
                                        : _mm512_maskz_sllv_epi32(started, first, kept);
         x[j] = _mm512_ternarylogic_epi32(x[j], mask, pad, 0xea); /* x & mask | pad */
     }
-    x[14] = big_endian ? zero : bits;
-    x[15] = big_endian ? bits : zero;
+    if (last) {
+        x[14] = big_endian ? zero : bits;
+        x[15] = big_endian ? bits : zero;
+    }
 }
 
 #endif

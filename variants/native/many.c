@@ -28,7 +28,7 @@
  * (store forwarding fails; a trial measured 15-25 ns a message), and for a
  * million 32-byte messages the per-lane bookkeeping would cost more than the
  * hashing. Where the kernel has a short kernel beside it (native.h:
- * vn_short_fn; AVX-512's SHA-256 x16), the messages of one padded block
+ * vn_short_fn; AVX-512's zmm kernels), the messages shorter than a block
  * skip the batches too, a full width at a time: read where they are, padded
  * in registers, their digests stored straight from the state's registers
  * (the padding and the state's round trip through memory were a third of a
@@ -37,7 +37,7 @@
  * The batch API pads the short bytes of a list itself, as it reads them with
  * the GIL held, and hands them over padded already: vn_digest_padded_with
  * runs them from the IV a kernel's width at a time, with no bookkeeping per
- * message (one-block ones through the short kernel, where there is one).
+ * message (through the short kernel, where there is one).
  *
  * Memory: one allocation per call (or per thread), of about 18 KiB, whatever
  * the number or the length of the messages.
@@ -194,13 +194,14 @@ static void pad_batch(struct scheduler *s, size_t *next, size_t blocks, struct b
     b->count = n;
 }
 
-/* Messages shorter than 56 bytes through the short kernel, its width at a
- * time, each read where it is when its 64 bytes may be (block_readable),
- * else from a copy padded with zeros. The index after the last message of
- * the last full group: the ones after it, fewer than the width, are left to
- * the batches. */
-static size_t digest_short_direct(struct scheduler *s) {
+/* Messages of `blocks` padded blocks (1: shorter than 56 bytes; 2: 56 to
+ * 63) through the short kernel, its width at a time, each read where it is
+ * when its 64 bytes may be (block_readable), else from a copy padded with
+ * zeros. The index after the last message of the last full group: the ones
+ * after it, fewer than the width, are left to the batches. */
+static size_t digest_short_direct(struct scheduler *s, size_t blocks) {
     const size_t size = (size_t)vn_digest_size(s->algorithm);
+    const size_t low = blocks == 1 ? 0 : 56, high = blocks == 1 ? 56 : 64;
     const unsigned char *data[VN_MAX_LANES];
     uint32_t lengths[VN_MAX_LANES];
     unsigned char *out[VN_MAX_LANES];
@@ -209,7 +210,7 @@ static size_t digest_short_direct(struct scheduler *s) {
     int n = 0;
     for (size_t m = 0; m < s->count; m++) {
         const size_t length = s->lengths[m];
-        if (length >= 56) continue;
+        if (length < low || length >= high) continue;
         data[n] = s->data[m];
         if (!block_readable(data[n], length)) {
             memset(copy[n], 0, 64);
@@ -220,7 +221,7 @@ static size_t digest_short_direct(struct scheduler *s) {
         out[n] = s->out + m * size;
         if (++n == s->width) {
             vn_note(s->ladder.ran[s->ladder.rungs - 1]);
-            s->ladder.shorts(s->iv, (int)size, data, lengths, out);
+            s->ladder.shorts(s->iv, (int)size, (int)blocks, data, lengths, out);
             n = 0;
             done = m + 1;
         }
@@ -242,7 +243,7 @@ static void reset_batch(const struct scheduler *s, struct batch *b) {
  * lanes reset to the IV for batch i+2. */
 static void digest_short(struct scheduler *s, size_t blocks) {
     const size_t size = (size_t)vn_digest_size(s->algorithm);
-    size_t next = blocks == 1 && s->ladder.shorts ? digest_short_direct(s) : 0;
+    size_t next = s->ladder.shorts ? digest_short_direct(s, blocks) : 0;
     for (int k = 0; k < 3; k++) {
         reset_batch(s, &s->batch[k]);
         for (int i = 0; i < VN_MAX_LANES; i++) {
@@ -515,7 +516,7 @@ int vn_digest_padded_with(int index, int algorithm, size_t blocks, size_t count,
     const size_t size = (size_t)vn_digest_size(algorithm), stride = 64 * blocks;
     start_digests(s, algorithm);
     size_t first = 0;
-    if (blocks == 1 && s->ladder.shorts) { /* full groups: no lanes, no emit */
+    if (s->ladder.shorts) { /* full groups: no lanes, no emit */
         const unsigned char *data[VN_MAX_LANES];
         unsigned char *to[VN_MAX_LANES];
         for (; count - first >= (size_t)s->width; first += (size_t)s->width) {
@@ -524,7 +525,7 @@ int vn_digest_padded_with(int index, int algorithm, size_t blocks, size_t count,
                 to[i] = out + job[first + (size_t)i] * size;
             }
             vn_note(s->ladder.ran[s->ladder.rungs - 1]);
-            s->ladder.shorts(s->iv, (int)size, data, NULL, to);
+            s->ladder.shorts(s->iv, (int)size, (int)blocks, data, NULL, to);
         }
     }
     struct batch *waiting = NULL;

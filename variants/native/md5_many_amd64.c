@@ -106,6 +106,20 @@
 #define LOAD_WORDS(x, p, offset) load_words_x8((x), (p), (offset))
 #include "md5_many_lanes.h"
 
+/* Words x[0..15] of block `block` of `blocks` of 16 lanes' messages (see
+ * vn_short_fn): loaded and padded, or zeros and padding past the 64 bytes
+ * read; as they are where the blocks are padded already (lengths NULL). */
+__attribute__((target("avx512f"), always_inline)) static inline void
+short_words_x16(__m512i x[16], const unsigned char *const *p, const uint32_t *lengths,
+                int big_endian, int block, int blocks) {
+    if (!lengths || block == 0) {
+        load_words_x16(x, p, 64 * (size_t)block);
+    } else {
+        for (int j = 0; j < 16; j++) x[j] = _mm512_setzero_si512();
+    }
+    if (lengths) pad_short_x16(x, lengths, big_endian, block, blocks);
+}
+
 /* Lane i's four state words to out[i], for 16 lanes: two rounds of unpacking
  * leave lane 4c + k's a, b, c, d in 128-bit part c of u[k]. */
 __attribute__((target("avx2,avx512f,avx512vl"), always_inline)) static inline void
@@ -142,8 +156,8 @@ store_digests_x16(unsigned char *const *out, __m512i a, __m512i b, __m512i c, __
 #define LOAD_WORDS(x, p, offset) load_words_x16((x), (p), (offset))
 #define KERNEL_SHORT vn_md5_short_avx512_x16
 #define V_SET1(x) _mm512_set1_epi32((int)(x))
-#define SHORT_WORDS(x, p, lengths) \
-    (load_words_x16((x), (p), 0), (lengths) ? pad_short_x16((x), (lengths), 0) : (void)0)
+#define SHORT_WORDS(x, p, lengths, block, blocks) \
+    short_words_x16((x), (p), (lengths), 0, (block), (blocks))
 #define STORE_DIGESTS(out, a, b, c, d) store_digests_x16((out), (a), (b), (c), (d))
 #include "md5_many_lanes.h"
 
@@ -166,8 +180,8 @@ store_digests_x16(unsigned char *const *out, __m512i a, __m512i b, __m512i c, __
 #define LOAD_WORDS(x, p, offset) load_words_x16((x), (p), (offset))
 #define KERNEL_SHORT vn_md5_short_avx512_x32
 #define V_SET1(x) _mm512_set1_epi32((int)(x))
-#define SHORT_WORDS(x, p, lengths) \
-    (load_words_x16((x), (p), 0), (lengths) ? pad_short_x16((x), (lengths), 0) : (void)0)
+#define SHORT_WORDS(x, p, lengths, block, blocks) \
+    short_words_x16((x), (p), (lengths), 0, (block), (blocks))
 #define STORE_DIGESTS(out, a, b, c, d) store_digests_x16((out), (a), (b), (c), (d))
 #include "md5_many_lanes.h"
 

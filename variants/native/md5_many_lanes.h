@@ -38,10 +38,9 @@
  *
  *   KERNEL_SHORT    its name
  *   V_SET1(x)       x in every lane
- *   SHORT_WORDS(x, p, lengths)
- *                   x[j] = word j of message p[lane] padded to a block (its
- *                   length lengths[lane] < 56), for VL lanes; with lengths
- *                   NULL, of the block at p[lane] as it is
+ *   SHORT_WORDS(x, p, lengths, block, blocks)
+ *                   x[j] = word j of block `block` of message p[lane] padded
+ *                   to `blocks` blocks (see vn_short_fn), for VL lanes
  *   STORE_DIGESTS(out, a, b, c, d)
  *                   lane i's state words, little-endian, to out[i], VL lanes
  *
@@ -132,29 +131,58 @@ TARGET void KERNEL_NAME(vn_lanes *lanes, int count, size_t blocks) {
 #if defined(KERNEL_SHORT)
 /* One padded block per lane from the IV, its words never stored: the state
  * starts as constants and goes from registers to the digests. */
-TARGET void KERNEL_SHORT(const uint32_t *iv, int size, const unsigned char *const *data,
-                         const uint32_t *lengths, unsigned char *const *out) {
+#if SETS == 2
+#define SHORT_SET1(block, blocks)                                  \
+    V x1[16];                                                      \
+    SHORT_WORDS(x1, data + VL, lengths1, (block), (blocks));       \
+    const V a10 = a1, b10 = b1, c10 = c1, d10 = d1;
+#define SHORT_ADD1 \
+    a1 = V_ADD(a1, a10); b1 = V_ADD(b1, b10); c1 = V_ADD(c1, c10); d1 = V_ADD(d1, d10);
+#else
+#define SHORT_SET1(block, blocks)
+#define SHORT_ADD1
+#endif
+/* Block `block` of `blocks` (constants, so that the padding is unrolled). */
+#define SHORT_BLOCK(block, blocks)                                          \
+    {                                                                       \
+        int step = 0;                                                       \
+        V x0[16];                                                           \
+        SHORT_WORDS(x0, data, lengths, (block), (blocks));                  \
+        const V a00 = a0, b00 = b0, c00 = c0, d00 = d0;                     \
+        SHORT_SET1(block, blocks)                                           \
+        MD5_STEPS(MANY_R1, MANY_R2, MANY_R3, MANY_R4)                       \
+        a0 = V_ADD(a0, a00);                                                \
+        b0 = V_ADD(b0, b00);                                                \
+        c0 = V_ADD(c0, c00);                                                \
+        d0 = V_ADD(d0, d00);                                                \
+        SHORT_ADD1                                                          \
+        (void)step;                                                         \
+    }
+TARGET void KERNEL_SHORT(const uint32_t *iv, int size, int blocks,
+                         const unsigned char *const *data, const uint32_t *lengths,
+                         unsigned char *const *out) {
     (void)size; /* always 16 */
     const uint32_t *KT = md5_many_k;
     __asm__("" : "+r"(KT)); /* see the top of the file */
-    int step = 0;
-    V x0[16];
-    SHORT_WORDS(x0, data, lengths);
     V a0 = V_SET1(iv[0]), b0 = V_SET1(iv[1]), c0 = V_SET1(iv[2]), d0 = V_SET1(iv[3]);
 #if SETS == 2
-    V x1[16];
-    SHORT_WORDS(x1, data + VL, lengths ? lengths + VL : NULL);
     V a1 = a0, b1 = b0, c1 = c0, d1 = d0;
+    const uint32_t *lengths1 = lengths ? lengths + VL : NULL;
 #endif
-    MD5_STEPS(MANY_R1, MANY_R2, MANY_R3, MANY_R4)
-    STORE_DIGESTS(out, V_ADD(a0, V_SET1(iv[0])), V_ADD(b0, V_SET1(iv[1])),
-                  V_ADD(c0, V_SET1(iv[2])), V_ADD(d0, V_SET1(iv[3])));
+    if (blocks == 1) {
+        SHORT_BLOCK(0, 1)
+    } else {
+        SHORT_BLOCK(0, 2)
+        SHORT_BLOCK(1, 2)
+    }
+    STORE_DIGESTS(out, a0, b0, c0, d0);
 #if SETS == 2
-    STORE_DIGESTS(out + VL, V_ADD(a1, V_SET1(iv[0])), V_ADD(b1, V_SET1(iv[1])),
-                  V_ADD(c1, V_SET1(iv[2])), V_ADD(d1, V_SET1(iv[3])));
+    STORE_DIGESTS(out + VL, a1, b1, c1, d1);
 #endif
-    (void)step;
 }
+#undef SHORT_SET1
+#undef SHORT_ADD1
+#undef SHORT_BLOCK
 #undef KERNEL_SHORT
 #undef V_SET1
 #undef SHORT_WORDS

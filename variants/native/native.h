@@ -84,14 +84,14 @@ typedef struct vn_lanes {
 typedef void vn_many_fn(vn_lanes *lanes, int count, size_t blocks);
 
 /* A short kernel, beside a many-kernel of the same width: the digests of
- * exactly that many messages, each shorter than 56 bytes (one padded block),
- * from the IV `iv`, in one call with no lanes: message i's 64 bytes are read
- * at data[i] (all of them must be readable; those from lengths[i] on are
- * ignored), padded in registers, and its digest's first `size` bytes (16,
- * 28 or 32) written to out[i]. No padded copy is stored and read back, no
- * state goes through memory. With lengths NULL, data[i] is a block padded
- * already. */
-typedef void vn_short_fn(const uint32_t *iv, int size, const unsigned char *const *data,
+ * exactly that many messages, each of `blocks` padded blocks (1: shorter
+ * than 56 bytes; 2: 56 to 63), from the IV `iv`, in one call with no lanes:
+ * message i's first 64 bytes are read at data[i] (all of them must be
+ * readable; those from lengths[i] on are ignored), padded in registers, and
+ * its digest's first `size` bytes (16, 28 or 32) written to out[i]. No
+ * padded copy is stored and read back, no state goes through memory. With
+ * lengths NULL, data[i] is the message's `blocks` blocks padded already. */
+typedef void vn_short_fn(const uint32_t *iv, int size, int blocks, const unsigned char *const *data,
                          const uint32_t *lengths, unsigned char *const *out);
 
 /* The kernels. The generic ones exist everywhere; the others only where

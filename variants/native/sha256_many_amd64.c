@@ -203,6 +203,20 @@ load_be_words_x16(__m512i x[16], const unsigned char *const *p, size_t offset) {
 #include "sha256_many_lanes.h"
 #undef X3
 
+/* Words x[0..15] of block `block` of `blocks` of 16 lanes' messages (see
+ * vn_short_fn): loaded and padded, or zeros and padding past the 64 bytes
+ * read; as they are where the blocks are padded already (lengths NULL). */
+__attribute__((target("avx512f,avx512bw"), always_inline)) static inline void
+short_words_x16(__m512i x[16], const unsigned char *const *p, const uint32_t *lengths,
+                int big_endian, int block, int blocks) {
+    if (!lengths || block == 0) {
+        load_be_words_x16(x, p, 64 * (size_t)block);
+    } else {
+        for (int j = 0; j < 16; j++) x[j] = _mm512_setzero_si512();
+    }
+    if (lengths) pad_short_x16(x, lengths, big_endian, block, blocks);
+}
+
 /* Lane i's eight state words, big-endian, to out[i]: its first `size` bytes
  * (28 or 32). Two rounds of unpacking leave lane 4c + k's a, b, c, d in
  * 128-bit part c of u[k] and its e, f, g, h in part c of v[k]; a permute
@@ -255,8 +269,8 @@ AVX512_TARGET static inline void store_digests_x16(unsigned char *const *out, in
 #define LOAD_WORDS(x, p, offset) load_be_words_x16((x), (p), (offset))
 #define KERNEL_SHORT vn_sha256_short_avx512_x16
 #define V_SET1(x) _mm512_set1_epi32((int)(x))
-#define SHORT_WORDS(x, p, lengths) \
-    (load_be_words_x16((x), (p), 0), (lengths) ? pad_short_x16((x), (lengths), 1) : (void)0)
+#define SHORT_WORDS(x, p, lengths, block, blocks) \
+    short_words_x16((x), (p), (lengths), 1, (block), (blocks))
 #define STORE_DIGESTS(out, size, a, b, c, d, e, f, g, h) \
     store_digests_x16((out), (size), (a), (b), (c), (d), (e), (f), (g), (h))
 #include "sha256_many_lanes.h"

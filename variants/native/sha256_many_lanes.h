@@ -27,10 +27,9 @@
  *
  *   KERNEL_SHORT    its name
  *   V_SET1(x)       x in every lane
- *   SHORT_WORDS(x, p, lengths)
- *                   x[j] = big-endian word j of message p[lane] padded to a
- *                   block (its length lengths[lane] < 56);
- *                   with lengths NULL, the block at p[lane] as it is
+ *   SHORT_WORDS(x, p, lengths, block, blocks)
+ *                   x[j] = big-endian word j of block `block` of message
+ *                   p[lane] padded to `blocks` blocks (see vn_short_fn)
  *   STORE_DIGESTS(out, size, a, b, c, d, e, f, g, h)
  *                   lane i's state words, big-endian, to out[i] (size bytes)
  *
@@ -125,17 +124,30 @@ TARGET void KERNEL_NAME(vn_lanes *lanes, int count, size_t blocks) {
 #if defined(KERNEL_SHORT)
 /* One padded block per lane from the IV, its words never stored: the state
  * starts as constants and goes from registers to the digests. */
-TARGET void KERNEL_SHORT(const uint32_t *iv, int size, const unsigned char *const *data,
-                         const uint32_t *lengths, unsigned char *const *out) {
+TARGET void KERNEL_SHORT(const uint32_t *iv, int size, int blocks,
+                         const unsigned char *const *data, const uint32_t *lengths,
+                         unsigned char *const *out) {
     const uint32_t *KT = vn_sha256_k;
     __asm__("" : "+r"(KT)); /* loaded at each use, not hoisted and spilled */
     V w[16];
-    SHORT_WORDS(w, data, lengths);
 #define MANY_FROM_IV(i) V_SET1(iv[i])
     V a = V_SET1(iv[0]), b = V_SET1(iv[1]), c = V_SET1(iv[2]), d = V_SET1(iv[3]);
     V e = V_SET1(iv[4]), f = V_SET1(iv[5]), g = V_SET1(iv[6]), h = V_SET1(iv[7]);
-    MANY_ROUNDS64
-    MANY_ADD_START(MANY_FROM_IV)
+    if (blocks == 1) {
+        SHORT_WORDS(w, data, lengths, 0, 1);
+        MANY_ROUNDS64
+        MANY_ADD_START(MANY_FROM_IV)
+    } else {
+        SHORT_WORDS(w, data, lengths, 0, 2);
+        MANY_ROUNDS64
+        MANY_ADD_START(MANY_FROM_IV)
+        const V a1 = a, b1 = b, c1 = c, d1 = d, e1 = e, f1 = f, g1 = g, h1 = h;
+        SHORT_WORDS(w, data, lengths, 1, 2);
+        MANY_ROUNDS64
+#define MANY_FROM_FIRST(i) ((const V[8]){a1, b1, c1, d1, e1, f1, g1, h1})[i]
+        MANY_ADD_START(MANY_FROM_FIRST)
+#undef MANY_FROM_FIRST
+    }
 #undef MANY_FROM_IV
     STORE_DIGESTS(out, size, a, b, c, d, e, f, g, h);
 }
