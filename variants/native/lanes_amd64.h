@@ -115,4 +115,30 @@ pad_short_x16(__m512i x[16], const uint32_t *lengths, int big_endian, int block,
     }
 }
 
+/* Each 32-bit word's bytes reversed: big-endian words. */
+#define BSWAP_BYTES 3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12
+
+/* x[0..15] with each word's bytes reversed (SHA-256's big-endian words). */
+__attribute__((target("avx512f,avx512bw"), always_inline)) static inline void
+bswap_words_x16(__m512i x[16]) {
+    const __m512i bswap = _mm512_broadcast_i32x4(_mm_setr_epi8(BSWAP_BYTES));
+    #pragma GCC unroll 16
+    for (int j = 0; j < 16; j++) x[j] = _mm512_shuffle_epi8(x[j], bswap);
+}
+
+/* Words x[0..15] of block `block` of `blocks` of 16 lanes' messages (see
+ * vn_short_fn): loaded and padded, or zeros and padding past the 64 bytes
+ * read; as they are where the blocks are padded already (lengths NULL). */
+__attribute__((target("avx512f,avx512bw"), always_inline)) static inline void
+short_words_x16(__m512i x[16], const unsigned char *const *p, const uint32_t *lengths,
+                int big_endian, int block, int blocks) {
+    if (!lengths || block == 0) {
+        load_words_x16(x, p, 64 * (size_t)block);
+        if (big_endian) bswap_words_x16(x);
+    } else {
+        for (int j = 0; j < 16; j++) x[j] = _mm512_setzero_si512();
+    }
+    if (lengths) pad_short_x16(x, lengths, big_endian, block, blocks);
+}
+
 #endif

@@ -106,20 +106,6 @@
 #define LOAD_WORDS(x, p, offset) load_words_x8((x), (p), (offset))
 #include "md5_many_lanes.h"
 
-/* Words x[0..15] of block `block` of `blocks` of 16 lanes' messages (see
- * vn_short_fn): loaded and padded, or zeros and padding past the 64 bytes
- * read; as they are where the blocks are padded already (lengths NULL). */
-__attribute__((target("avx512f"), always_inline)) static inline void
-short_words_x16(__m512i x[16], const unsigned char *const *p, const uint32_t *lengths,
-                int big_endian, int block, int blocks) {
-    if (!lengths || block == 0) {
-        load_words_x16(x, p, 64 * (size_t)block);
-    } else {
-        for (int j = 0; j < 16; j++) x[j] = _mm512_setzero_si512();
-    }
-    if (lengths) pad_short_x16(x, lengths, big_endian, block, blocks);
-}
-
 /* Lane i's four state words to out[i], for 16 lanes: two rounds of unpacking
  * leave lane 4c + k's a, b, c, d in 128-bit part c of u[k]. */
 __attribute__((target("avx2,avx512f,avx512vl"), always_inline)) static inline void
@@ -138,7 +124,7 @@ store_digests_x16(unsigned char *const *out, __m512i a, __m512i b, __m512i c, __
 }
 
 #define KERNEL_NAME vn_md5_many_avx512_x16
-#define TARGET __attribute__((target("avx2,avx512f,avx512vl")))
+#define TARGET __attribute__((target("avx2,avx512f,avx512vl,avx512bw")))
 #define V __m512i
 #define VL 16
 #define SETS 1
@@ -162,7 +148,7 @@ store_digests_x16(unsigned char *const *out, __m512i a, __m512i b, __m512i c, __
 #include "md5_many_lanes.h"
 
 #define KERNEL_NAME vn_md5_many_avx512_x32
-#define TARGET __attribute__((target("avx2,avx512f,avx512vl")))
+#define TARGET __attribute__((target("avx2,avx512f,avx512vl,avx512bw")))
 #define V __m512i
 #define VL 16
 #define SETS 2

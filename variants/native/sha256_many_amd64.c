@@ -127,23 +127,12 @@ __attribute__((target("sha,sse4.1"))) void vn_sha256_many_shani_x2(vn_lanes *lan
 
 /* ---- vector lanes ------------------------------------------------------- */
 
-/* Each 32-bit word's bytes reversed: big-endian words. */
-#define BSWAP_BYTES 3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12
-
 __attribute__((target("avx2"), always_inline)) static inline void
 load_be_words_x8(__m256i x[16], const unsigned char *const *p, size_t offset) {
     const __m256i bswap = _mm256_setr_epi8(BSWAP_BYTES, BSWAP_BYTES);
     load_words_x8(x, p, offset);
 #pragma GCC unroll 16
     for (int j = 0; j < 16; j++) x[j] = _mm256_shuffle_epi8(x[j], bswap);
-}
-
-__attribute__((target("avx512f,avx512bw"), always_inline)) static inline void
-load_be_words_x16(__m512i x[16], const unsigned char *const *p, size_t offset) {
-    const __m512i bswap = _mm512_broadcast_i32x4(_mm_setr_epi8(BSWAP_BYTES));
-    load_words_x16(x, p, offset);
-#pragma GCC unroll 16
-    for (int j = 0; j < 16; j++) x[j] = _mm512_shuffle_epi8(x[j], bswap);
 }
 
 /* AVX2: rotates are two shifts and an or; a sigma's three rotates, six
@@ -203,20 +192,6 @@ load_be_words_x16(__m512i x[16], const unsigned char *const *p, size_t offset) {
 #include "sha256_many_lanes.h"
 #undef X3
 
-/* Words x[0..15] of block `block` of `blocks` of 16 lanes' messages (see
- * vn_short_fn): loaded and padded, or zeros and padding past the 64 bytes
- * read; as they are where the blocks are padded already (lengths NULL). */
-__attribute__((target("avx512f,avx512bw"), always_inline)) static inline void
-short_words_x16(__m512i x[16], const unsigned char *const *p, const uint32_t *lengths,
-                int big_endian, int block, int blocks) {
-    if (!lengths || block == 0) {
-        load_be_words_x16(x, p, 64 * (size_t)block);
-    } else {
-        for (int j = 0; j < 16; j++) x[j] = _mm512_setzero_si512();
-    }
-    if (lengths) pad_short_x16(x, lengths, big_endian, block, blocks);
-}
-
 /* Lane i's eight state words, big-endian, to out[i]: its first `size` bytes
  * (28 or 32). Two rounds of unpacking leave lane 4c + k's a, b, c, d in
  * 128-bit part c of u[k] and its e, f, g, h in part c of v[k]; a permute
@@ -266,7 +241,7 @@ AVX512_TARGET static inline void store_digests_x16(unsigned char *const *out, in
     X3(_mm512_ror_epi32((x), 17), _mm512_ror_epi32((x), 19), _mm512_srli_epi32((x), 10))
 #define CH(e, f, g) _mm512_ternarylogic_epi32((e), (f), (g), 0xca)
 #define MAJ(a, b, c) _mm512_ternarylogic_epi32((a), (b), (c), 0xe8)
-#define LOAD_WORDS(x, p, offset) load_be_words_x16((x), (p), (offset))
+#define LOAD_WORDS(x, p, offset) (load_words_x16((x), (p), (offset)), bswap_words_x16(x))
 #define KERNEL_SHORT vn_sha256_short_avx512_x16
 #define V_SET1(x) _mm512_set1_epi32((int)(x))
 #define SHORT_WORDS(x, p, lengths, block, blocks) \
