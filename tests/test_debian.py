@@ -12,6 +12,7 @@ import sys
 import tempfile
 from pathlib import Path
 from types import ModuleType
+from typing import Dict, Optional
 
 import bench_package
 import pytest
@@ -80,30 +81,34 @@ needs_tree = pytest.mark.skipif(
 )
 
 
+def _python_in_tree(code: str, cwd: Path, env: Optional[Dict[str, str]] = None) -> str:
+    """What ``python3.14 -c code`` prints, run in the sid tree from ``cwd`` (the entry script
+    written anew first, as the sessions' ensure_tree does, should this checkout's differ)."""
+    debian.ensure_tree("sid")
+    argv, _ = interpreters.find("3.14")
+    assert argv is not None
+    done = subprocess.run(
+        [*argv, "-c", code], cwd=cwd, env=env, capture_output=True, text=True, check=True
+    )
+    return done.stdout
+
+
 @needs_tree
 def test_a_command_in_the_tree_sees_the_host_paths(tmp_path: Path) -> None:
     (tmp_path / "probe.txt").write_text("from the host")
-    argv, _ = interpreters.find("3.14")
-    assert argv is not None
     code = "import os, sys; print(os.getcwd(), open('probe.txt').read(), sys.version_info[:2])"
-    done = subprocess.run(
-        [*argv, "-c", code], cwd=tmp_path, capture_output=True, text=True, check=True
-    )
-    assert done.stdout.split(None, 1)[0] == str(tmp_path)
-    assert "from the host (3, 14)" in done.stdout
+    printed = _python_in_tree(code, tmp_path)
+    assert printed.split(None, 1)[0] == str(tmp_path)
+    assert "from the host (3, 14)" in printed
 
 
 @needs_tree
 def test_the_entry_script_needs_no_sbin_on_the_callers_path(tmp_path: Path) -> None:
     # CI's PATH had no sbin folders, where chroot lives: entering failed at once
-    argv, _ = interpreters.find("3.14")
-    assert argv is not None
     code = "import os; print(os.environ['PATH'])"
     env = {**os.environ, "PATH": "/usr/bin:/bin"}
-    done = subprocess.run(
-        [*argv, "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True, check=True
-    )
-    assert done.stdout.strip() == "/usr/bin:/bin"  # the command inside has the caller's PATH
+    printed = _python_in_tree(code, tmp_path, env)
+    assert printed.strip() == "/usr/bin:/bin"  # the command inside has the caller's PATH
 
 
 @needs_tree
@@ -117,13 +122,8 @@ def test_the_current_folder_is_bound_over_what_the_tree_holds_there() -> None:
         (host / "probe.txt").write_text("from the host")
         stale.mkdir(parents=True)
         (stale / "left.txt").write_text("left by an earlier command")
-        argv, _ = interpreters.find("3.14")
-        assert argv is not None
         code = "import os; print(sorted(os.listdir()), open('probe.txt').read())"
-        done = subprocess.run(
-            [*argv, "-c", code], cwd=host, capture_output=True, text=True, check=True
-        )
-        assert done.stdout.strip() == "['probe.txt'] from the host"
+        assert _python_in_tree(code, host).strip() == "['probe.txt'] from the host"
     finally:
         shutil.rmtree(host)
         shutil.rmtree(stale, ignore_errors=True)

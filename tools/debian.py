@@ -231,12 +231,12 @@ for dir in $dirs; do
     # command may have left a folder there: the clone path of CI once) is covered, not trusted
     inside=no
     for done_dir in $bound; do
-        [ -z "$done_dir" ] || case "$dir/" in "$done_dir"/*) inside=yes ;; esac
+        case "$dir/" in "$done_dir"/*) inside=yes ;; esac
     done
     [ "$inside" = no ] || continue
     mkdir -p "$tree$dir"
     mount --rbind "$dir" "$tree$dir"
-    bound=$bound:$dir
+    bound=${{bound:+$bound:}}$dir
 done
 IFS=$old_ifs
 set +f
