@@ -177,16 +177,29 @@ static void run_kernel(const struct scheduler *s, vn_lanes *lanes, int active, s
 
 /* ---- short messages ---------------------------------------------------------- */
 
+/* How many padded blocks a message shorter than a block takes: 1 below 56
+ * bytes, 2 from 56 on (its length no longer fits); 0 for a longer one. */
+static inline size_t short_blocks(size_t length) {
+    return length >= 64 ? 0 : length < 56 ? 1 : 2;
+}
+
+/* The short kernel beside the widest rung on messages of `blocks` blocks
+ * (see vn_short_fn), noted as that rung's run. */
+static void run_short(const struct scheduler *s, size_t blocks, const unsigned char *const *data,
+                      const uint32_t *lengths, unsigned char *const *out) {
+    vn_note(s->ladder.ran[s->ladder.rungs - 1]);
+    s->ladder.shorts(s->iv, vn_digest_size(s->algorithm), (int)blocks, data, lengths, out);
+}
+
 /* Pad the next messages of `blocks` padded blocks (1: shorter than 56 bytes;
  * 2: 56 to 63), up to a kernel's width, from message *next on, into batch
  * `b`. */
 static void pad_batch(struct scheduler *s, size_t *next, size_t blocks, struct batch *b) {
-    const size_t low = blocks == 1 ? 0 : 56, high = blocks == 1 ? 56 : 64;
     int n = 0;
     size_t m = *next;
     for (; m < s->count && n < s->width; m++) {
         const size_t length = s->lengths[m];
-        if (length < low || length >= high) continue;
+        if (short_blocks(length) != blocks) continue;
         pad(s->algorithm, s->data[m], length, b->block + 64 * blocks * (size_t)n);
         b->job[n++] = m;
     }
@@ -201,7 +214,6 @@ static void pad_batch(struct scheduler *s, size_t *next, size_t blocks, struct b
  * after it, fewer than the width, are left to the batches. */
 static size_t digest_short_direct(struct scheduler *s, size_t blocks) {
     const size_t size = (size_t)vn_digest_size(s->algorithm);
-    const size_t low = blocks == 1 ? 0 : 56, high = blocks == 1 ? 56 : 64;
     const unsigned char *data[VN_MAX_LANES];
     uint32_t lengths[VN_MAX_LANES];
     unsigned char *out[VN_MAX_LANES];
@@ -210,7 +222,7 @@ static size_t digest_short_direct(struct scheduler *s, size_t blocks) {
     int n = 0;
     for (size_t m = 0; m < s->count; m++) {
         const size_t length = s->lengths[m];
-        if (length < low || length >= high) continue;
+        if (short_blocks(length) != blocks) continue;
         data[n] = s->data[m];
         if (!block_readable(data[n], length)) {
             memset(copy[n], 0, 64);
@@ -220,8 +232,7 @@ static size_t digest_short_direct(struct scheduler *s, size_t blocks) {
         lengths[n] = (uint32_t)length;
         out[n] = s->out + m * size;
         if (++n == s->width) {
-            vn_note(s->ladder.ran[s->ladder.rungs - 1]);
-            s->ladder.shorts(s->iv, (int)size, (int)blocks, data, lengths, out);
+            run_short(s, blocks, data, lengths, out);
             n = 0;
             done = m + 1;
         }
@@ -335,8 +346,8 @@ static size_t next_job(struct scheduler *s) {
     if (s->algorithm >= 0) {
         for (; s->next < s->count; s->next++) {
             const size_t length = s->lengths[s->next];
-            if (length >= 64) return s->next++;
-            s->shorts |= length < 56 ? 1 : 2;
+            if (!short_blocks(length)) return s->next++;
+            s->shorts |= (int)short_blocks(length);
         }
         return s->count;
     }
@@ -524,8 +535,7 @@ int vn_digest_padded_with(int index, int algorithm, size_t blocks, size_t count,
                 data[i] = padded + stride * (first + (size_t)i);
                 to[i] = out + job[first + (size_t)i] * size;
             }
-            vn_note(s->ladder.ran[s->ladder.rungs - 1]);
-            s->ladder.shorts(s->iv, (int)size, (int)blocks, data, NULL, to);
+            run_short(s, blocks, data, NULL, to);
         }
     }
     struct batch *waiting = NULL;

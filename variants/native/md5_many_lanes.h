@@ -80,6 +80,35 @@ static const uint32_t md5_many_k[64] = {
 #define EARLY3(sum, c, d)
 #define EARLY4(sum, c, d)
 
+#if SETS == 2
+#define MANY_SET1(LOAD1)                              \
+    V x1[16];                                         \
+    LOAD1;                                            \
+    const V a10 = a1, b10 = b1, c10 = c1, d10 = d1;
+#define MANY_ADD1 \
+    a1 = V_ADD(a1, a10); b1 = V_ADD(b1, b10); c1 = V_ADD(c1, c10); d1 = V_ADD(d1, d10);
+#else
+#define MANY_SET1(LOAD1)
+#define MANY_ADD1
+#endif
+/* One block on the working variables: LOAD0 fills x0[] (and LOAD1 x1[], the
+ * second set's), then the 64 steps and the block's state added back. */
+#define MANY_BLOCK(LOAD0, LOAD1)                                            \
+    {                                                                       \
+        int step = 0;                                                       \
+        V x0[16];                                                           \
+        LOAD0;                                                              \
+        const V a00 = a0, b00 = b0, c00 = c0, d00 = d0;                     \
+        MANY_SET1(LOAD1)                                                    \
+        MD5_STEPS(MANY_R1, MANY_R2, MANY_R3, MANY_R4)                       \
+        a0 = V_ADD(a0, a00);                                                \
+        b0 = V_ADD(b0, b00);                                                \
+        c0 = V_ADD(c0, c00);                                                \
+        d0 = V_ADD(d0, d00);                                                \
+        MANY_ADD1                                                           \
+        (void)step;                                                         \
+    }
+
 TARGET void KERNEL_NAME(vn_lanes *lanes, int count, size_t blocks) {
     /* idle lanes hash lane 0's data again; their state is not used */
     const unsigned char *p[VL * SETS];
@@ -94,27 +123,7 @@ TARGET void KERNEL_NAME(vn_lanes *lanes, int count, size_t blocks) {
     for (size_t offset = 0; offset < 64 * blocks; offset += 64) {
         const uint32_t *KT = md5_many_k;
         __asm__("" : "+r"(KT)); /* see the top of the file */
-        int step = 0;
-        V x0[16];
-        LOAD_WORDS(x0, p, offset);
-        const V a00 = a0, b00 = b0, c00 = c0, d00 = d0;
-#if SETS == 2
-        V x1[16];
-        LOAD_WORDS(x1, p + VL, offset);
-        const V a10 = a1, b10 = b1, c10 = c1, d10 = d1;
-#endif
-        MD5_STEPS(MANY_R1, MANY_R2, MANY_R3, MANY_R4)
-        a0 = V_ADD(a0, a00);
-        b0 = V_ADD(b0, b00);
-        c0 = V_ADD(c0, c00);
-        d0 = V_ADD(d0, d00);
-#if SETS == 2
-        a1 = V_ADD(a1, a10);
-        b1 = V_ADD(b1, b10);
-        c1 = V_ADD(c1, c10);
-        d1 = V_ADD(d1, d10);
-#endif
-        (void)step;
+        MANY_BLOCK(LOAD_WORDS(x0, p, offset), LOAD_WORDS(x1, p + VL, offset))
     }
     V_STORE(&lanes->state[0][0], a0);
     V_STORE(&lanes->state[1][0], b0);
@@ -129,66 +138,44 @@ TARGET void KERNEL_NAME(vn_lanes *lanes, int count, size_t blocks) {
 }
 
 #if defined(KERNEL_SHORT)
-/* One padded block per lane from the IV, its words never stored: the state
- * starts as constants and goes from registers to the digests. */
-#if SETS == 2
-#define SHORT_SET1(block, blocks)                                  \
-    V x1[16];                                                      \
-    SHORT_WORDS(x1, data + VL, lengths1, (block), (blocks));       \
-    const V a10 = a1, b10 = b1, c10 = c1, d10 = d1;
-#define SHORT_ADD1 \
-    a1 = V_ADD(a1, a10); b1 = V_ADD(b1, b10); c1 = V_ADD(c1, c10); d1 = V_ADD(d1, d10);
-#else
-#define SHORT_SET1(block, blocks)
-#define SHORT_ADD1
-#endif
-/* Block `block` of `blocks` (constants, so that the padding is unrolled). */
-#define SHORT_BLOCK(block, blocks)                                          \
-    {                                                                       \
-        int step = 0;                                                       \
-        V x0[16];                                                           \
-        SHORT_WORDS(x0, data, lengths, (block), (blocks));                  \
-        const V a00 = a0, b00 = b0, c00 = c0, d00 = d0;                     \
-        SHORT_SET1(block, blocks)                                           \
-        MD5_STEPS(MANY_R1, MANY_R2, MANY_R3, MANY_R4)                       \
-        a0 = V_ADD(a0, a00);                                                \
-        b0 = V_ADD(b0, b00);                                                \
-        c0 = V_ADD(c0, c00);                                                \
-        d0 = V_ADD(d0, d00);                                                \
-        SHORT_ADD1                                                          \
-        (void)step;                                                         \
-    }
+/* One or two padded blocks per lane from the IV, their words never stored:
+ * the state starts as constants and goes from registers to the digests. The
+ * first block's padding is chosen by `blocks` with constants, so that either
+ * is unrolled. */
 TARGET void KERNEL_SHORT(const uint32_t *iv, int size, int blocks,
                          const unsigned char *const *data, const uint32_t *lengths,
                          unsigned char *const *out) {
     (void)size; /* always 16 */
     const uint32_t *KT = md5_many_k;
     __asm__("" : "+r"(KT)); /* see the top of the file */
+    const uint32_t *lengths1 = lengths && SETS == 2 ? lengths + VL : NULL;
+    (void)lengths1;
     V a0 = V_SET1(iv[0]), b0 = V_SET1(iv[1]), c0 = V_SET1(iv[2]), d0 = V_SET1(iv[3]);
 #if SETS == 2
     V a1 = a0, b1 = b0, c1 = c0, d1 = d0;
-    const uint32_t *lengths1 = lengths ? lengths + VL : NULL;
 #endif
-    if (blocks == 1) {
-        SHORT_BLOCK(0, 1)
-    } else {
-        SHORT_BLOCK(0, 2)
-        SHORT_BLOCK(1, 2)
+    MANY_BLOCK(blocks == 1 ? SHORT_WORDS(x0, data, lengths, 0, 1)
+                           : SHORT_WORDS(x0, data, lengths, 0, 2),
+               blocks == 1 ? SHORT_WORDS(x1, data + VL, lengths1, 0, 1)
+                           : SHORT_WORDS(x1, data + VL, lengths1, 0, 2))
+    if (blocks == 2) {
+        MANY_BLOCK(SHORT_WORDS(x0, data, lengths, 1, 2),
+                   SHORT_WORDS(x1, data + VL, lengths1, 1, 2))
     }
     STORE_DIGESTS(out, a0, b0, c0, d0);
 #if SETS == 2
     STORE_DIGESTS(out + VL, a1, b1, c1, d1);
 #endif
 }
-#undef SHORT_SET1
-#undef SHORT_ADD1
-#undef SHORT_BLOCK
 #undef KERNEL_SHORT
 #undef V_SET1
 #undef SHORT_WORDS
 #undef STORE_DIGESTS
 #endif
 
+#undef MANY_SET1
+#undef MANY_ADD1
+#undef MANY_BLOCK
 #undef MANY_ONE
 #undef MANY_STEP
 #undef MANY_R1

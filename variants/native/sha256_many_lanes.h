@@ -122,33 +122,35 @@ TARGET void KERNEL_NAME(vn_lanes *lanes, int count, size_t blocks) {
 }
 
 #if defined(KERNEL_SHORT)
-/* One padded block per lane from the IV, its words never stored: the state
- * starts as constants and goes from registers to the digests. */
+/* One or two padded blocks per lane from the IV, their words never stored:
+ * the state starts as constants and goes from registers to the digests. The
+ * first block's padding is chosen by `blocks` with constants, so that either
+ * is unrolled. */
 TARGET void KERNEL_SHORT(const uint32_t *iv, int size, int blocks,
                          const unsigned char *const *data, const uint32_t *lengths,
                          unsigned char *const *out) {
     const uint32_t *KT = vn_sha256_k;
     __asm__("" : "+r"(KT)); /* loaded at each use, not hoisted and spilled */
     V w[16];
-#define MANY_FROM_IV(i) V_SET1(iv[i])
     V a = V_SET1(iv[0]), b = V_SET1(iv[1]), c = V_SET1(iv[2]), d = V_SET1(iv[3]);
     V e = V_SET1(iv[4]), f = V_SET1(iv[5]), g = V_SET1(iv[6]), h = V_SET1(iv[7]);
     if (blocks == 1) {
         SHORT_WORDS(w, data, lengths, 0, 1);
-        MANY_ROUNDS64
-        MANY_ADD_START(MANY_FROM_IV)
     } else {
         SHORT_WORDS(w, data, lengths, 0, 2);
-        MANY_ROUNDS64
-        MANY_ADD_START(MANY_FROM_IV)
-        const V a1 = a, b1 = b, c1 = c, d1 = d, e1 = e, f1 = f, g1 = g, h1 = h;
+    }
+    MANY_ROUNDS64
+#define MANY_FROM_IV(i) V_SET1(iv[i])
+    MANY_ADD_START(MANY_FROM_IV)
+#undef MANY_FROM_IV
+    if (blocks == 2) {
+        const V start[8] = {a, b, c, d, e, f, g, h};
         SHORT_WORDS(w, data, lengths, 1, 2);
         MANY_ROUNDS64
-#define MANY_FROM_FIRST(i) ((const V[8]){a1, b1, c1, d1, e1, f1, g1, h1})[i]
+#define MANY_FROM_FIRST(i) start[i]
         MANY_ADD_START(MANY_FROM_FIRST)
 #undef MANY_FROM_FIRST
     }
-#undef MANY_FROM_IV
     STORE_DIGESTS(out, size, a, b, c, d, e, f, g, h);
 }
 #undef KERNEL_SHORT
