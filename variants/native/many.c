@@ -28,11 +28,12 @@
  * (store forwarding fails; a trial measured 15-25 ns a message), and for a
  * million 32-byte messages the per-lane bookkeeping would cost more than the
  * hashing. Where the kernel has a short kernel beside it (native.h:
- * vn_short_fn; AVX-512's zmm kernels), the messages shorter than a block
- * skip the batches too, a full width at a time: read where they are, padded
- * in registers, their digests stored straight from the state's registers
- * (the padding and the state's round trip through memory were a third of a
- * 32-byte message's time).
+ * vn_short_fn; AVX-512's zmm kernels), the messages of at most a block skip
+ * the batches and the lanes, a full width at a time (digest_short_direct):
+ * read where they are, padded in registers, their digests stored straight
+ * from the state's registers (the padding and the state's round trip through
+ * memory were a third of a 32-byte message's time). A message of exactly 64
+ * bytes is one of them: through the lanes it cost 1.6 times a 56-63-byte one.
  *
  * The batch API pads the short bytes of a list itself, as it reads them with
  * the GIL held, and hands them over padded already: vn_digest_padded_with
@@ -108,6 +109,7 @@ struct scheduler {
     /* the work */
     size_t count, next;
     int shorts;        /* digests: 1 if there are messages of one padded block, 2 of two */
+    size_t longest_short; /* the longest message that is short: 64 with a short kernel, else 63 */
     const unsigned char *const *data;
     const size_t *lengths;
     unsigned char *out;
@@ -178,9 +180,13 @@ static void run_kernel(const struct scheduler *s, vn_lanes *lanes, int active, s
 /* ---- short messages ---------------------------------------------------------- */
 
 /* How many padded blocks a message shorter than a block takes: 1 below 56
- * bytes, 2 from 56 on (its length no longer fits); 0 for a longer one. */
-static inline size_t short_blocks(size_t length) {
-    return length >= 64 ? 0 : length < 56 ? 1 : 2;
+ * bytes, 2 from 56 on (its length no longer fits); 0 for a longer one. With a
+ * short kernel (s->longest_short 64), a message of exactly a block is short
+ * too: its two blocks are its 64 bytes and a block of padding, which the
+ * short kernel makes in registers. Without a branch (a mixed column's lengths
+ * mispredicted it). */
+static inline size_t short_blocks(size_t length, size_t longest_short) {
+    return (size_t)(length <= longest_short) * (1 + (size_t)(length >= 56));
 }
 
 /* The short kernel beside the widest rung on messages of `blocks` blocks
@@ -199,7 +205,7 @@ static void pad_batch(struct scheduler *s, size_t *next, size_t blocks, struct b
     size_t m = *next;
     for (; m < s->count && n < s->width; m++) {
         const size_t length = s->lengths[m];
-        if (short_blocks(length) != blocks) continue;
+        if (short_blocks(length, 63) != blocks) continue;
         pad(s->algorithm, s->data[m], length, b->block + 64 * blocks * (size_t)n);
         b->job[n++] = m;
     }
@@ -207,37 +213,60 @@ static void pad_batch(struct scheduler *s, size_t *next, size_t blocks, struct b
     b->count = n;
 }
 
-/* Messages of `blocks` padded blocks (1: shorter than 56 bytes; 2: 56 to
- * 63) through the short kernel, its width at a time, each read where it is
- * when its 64 bytes may be (block_readable), else from a copy padded with
- * zeros. The index after the last message of the last full group: the ones
- * after it, fewer than the width, are left to the batches. */
-static size_t digest_short_direct(struct scheduler *s, size_t blocks) {
-    const size_t size = (size_t)vn_digest_size(s->algorithm);
+/* A group of messages for the short kernel: where each is read, its length
+ * and where its digest goes. */
+struct group {
     const unsigned char *data[VN_MAX_LANES];
     uint32_t lengths[VN_MAX_LANES];
     unsigned char *out[VN_MAX_LANES];
+};
+
+/* The short messages (one or two padded blocks, see short_blocks) through
+ * the short kernel in one pass: each joins its class's group, read where it
+ * is when its 64 bytes may be (block_readable; a message of 64 bytes always
+ * is), else from a copy padded with zeros, and a group runs when it is full.
+ * Joining is branch-free (group 0 takes the long messages and is emptied at
+ * once): a test of the class per message mispredicted on mixed lengths, and
+ * two passes cost a quarter of a mixed column's time. The groups left part
+ * full at the end run with their free lanes repeating their first message,
+ * into scratch digests. */
+static void digest_short_direct(struct scheduler *s) {
+    const size_t size = (size_t)vn_digest_size(s->algorithm);
+    struct group g[3];
+    int n[3] = {0, 0, 0};
+    /* group c's lane i copies to copy[VN_MAX_LANES * (c - 1) + i] */
     unsigned char(*copy)[64] = (unsigned char(*)[64])s->batch[0].block;
-    size_t done = 0;
-    int n = 0;
+    unsigned char(*scratch)[32] = (unsigned char(*)[32])s->batch[1].block;
     for (size_t m = 0; m < s->count; m++) {
         const size_t length = s->lengths[m];
-        if (short_blocks(length) != blocks) continue;
-        data[n] = s->data[m];
-        if (!block_readable(data[n], length)) {
-            memset(copy[n], 0, 64);
-            if (length) memcpy(copy[n], data[n], length);
-            data[n] = copy[n];
+        const int c = (int)short_blocks(length, 64);
+        const int i = n[c];
+        const unsigned char *p = s->data[m];
+        if (c && length < 64 && !block_readable(p, length)) {
+            unsigned char *to = copy[VN_MAX_LANES * (c - 1) + i];
+            memset(to, 0, 64);
+            if (length) memcpy(to, p, length);
+            p = to;
         }
-        lengths[n] = (uint32_t)length;
-        out[n] = s->out + m * size;
-        if (++n == s->width) {
-            run_short(s, blocks, data, lengths, out);
-            n = 0;
-            done = m + 1;
+        g[c].data[i] = p;
+        g[c].lengths[i] = (uint32_t)length;
+        g[c].out[i] = s->out + m * size;
+        n[c] = i + 1;
+        n[0] = 0;
+        if (n[c] == s->width) {
+            run_short(s, (size_t)c, g[c].data, g[c].lengths, g[c].out);
+            n[c] = 0;
         }
     }
-    return done;
+    for (int c = 1; c <= 2; c++) {
+        if (!n[c]) continue;
+        for (int i = n[c]; i < s->width; i++) {
+            g[c].data[i] = g[c].data[0];
+            g[c].lengths[i] = g[c].lengths[0];
+            g[c].out[i] = scratch[i];
+        }
+        run_short(s, (size_t)c, g[c].data, g[c].lengths, g[c].out);
+    }
 }
 
 /* Batch `b`'s lanes to the IV: a copy of the rows of the IV (a loop of
@@ -254,7 +283,7 @@ static void reset_batch(const struct scheduler *s, struct batch *b) {
  * lanes reset to the IV for batch i+2. */
 static void digest_short(struct scheduler *s, size_t blocks) {
     const size_t size = (size_t)vn_digest_size(s->algorithm);
-    size_t next = s->ladder.shorts ? digest_short_direct(s, blocks) : 0;
+    size_t next = 0;
     for (int k = 0; k < 3; k++) {
         reset_batch(s, &s->batch[k]);
         for (int i = 0; i < VN_MAX_LANES; i++) {
@@ -346,8 +375,9 @@ static size_t next_job(struct scheduler *s) {
     if (s->algorithm >= 0) {
         for (; s->next < s->count; s->next++) {
             const size_t length = s->lengths[s->next];
-            if (!short_blocks(length)) return s->next++;
-            s->shorts |= (int)short_blocks(length);
+            const size_t blocks = short_blocks(length, s->longest_short);
+            if (!blocks) return s->next++;
+            s->shorts |= (int)blocks;
         }
         return s->count;
     }
@@ -457,6 +487,7 @@ static struct scheduler *new_scheduler(int core, int index) {
     build_ladder(&s->ladder, core, index);
     s->width = s->ladder.lanes[s->ladder.rungs - 1];
     s->words = core == VN_CORE_MD5_MANY ? 4 : 8;
+    s->longest_short = s->ladder.shorts ? 64 : 63;
     for (int i = 0; i < VN_MAX_LANES; i++) s->lane[i].buffer = i;
     s->next = 0;
     return s;
@@ -498,8 +529,12 @@ static void digest_range(int index, int algorithm, size_t count, const unsigned 
     s->states = NULL;
     s->shorts = 0;
     schedule(s);
-    if (s->shorts & 1) digest_short(s, 1);
-    if (s->shorts & 2) digest_short(s, 2);
+    if (s->ladder.shorts) {
+        if (s->shorts) digest_short_direct(s);
+    } else {
+        if (s->shorts & 1) digest_short(s, 1);
+        if (s->shorts & 2) digest_short(s, 2);
+    }
     free(s);
 }
 

@@ -17,7 +17,7 @@
  * faster than gathering each word with vpgatherdd.
  *
  * The two zmm kernels have short kernels beside them (native.h: vn_short_fn,
- * vn_md5_short_avx512_x16 and _x32): messages shorter than 56 bytes read in
+ * vn_md5_short_avx512_x16 and _x32): messages of at most 64 bytes read in
  * place, padded in the registers (pad_short_x16), the digests transposed out
  * of the state's registers; a 32-byte message took 15.5 ns through the
  * padded batches and 12 ns so (vn_digest_many, Intel Xeon with AVX-512).

@@ -85,7 +85,7 @@ typedef void vn_many_fn(vn_lanes *lanes, int count, size_t blocks);
 
 /* A short kernel, beside a many-kernel of the same width: the digests of
  * exactly that many messages, each of `blocks` padded blocks (1: shorter
- * than 56 bytes; 2: 56 to 63), from the IV `iv`, in one call with no lanes:
+ * than 56 bytes; 2: 56 to 64), from the IV `iv`, in one call with no lanes:
  * message i's first 64 bytes are read at data[i] (all of them must be
  * readable; those from lengths[i] on are ignored), padded in registers, and
  * its digest's first `size` bytes (16, 28 or 32) written to out[i]. No

@@ -19,7 +19,7 @@
  *   avx512-shani  zmm when all 16 lanes are busy, else SHA-NI pairs
  *
  * Both kernels with zmm lanes have vn_sha256_short_avx512_x16 beside them
- * (native.h: vn_short_fn): sixteen messages shorter than 56 bytes read in
+ * (native.h: vn_short_fn): sixteen messages of at most 64 bytes read in
  * place, padded in the registers, the digests transposed out of the state's
  * registers; a 32-byte message took about 31-34 ns through the padded
  * batches and 27-29 ns so (vn_digest_many, Intel Xeon with AVX-512; a
