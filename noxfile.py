@@ -45,16 +45,13 @@ def _python(label: str) -> str:
 
 
 def _suite(session: nox.Session, label: str, build: Dict[str, str], extras: str) -> None:
-    """A fresh venv of ``label`` (its interpreter made first if need be: bench/envs.py) with
-    this tree installed with ``build``; the suite against it."""
+    """The suite against a fresh venv of ``label`` with this tree installed with ``build``."""
     python, binds = envs.venv(label, Path(session.create_tmp()) / "venv", session.log, fresh=True)
     if label.endswith("t"):  # cffi (in the study extra) does not build on free-threaded 3.13
         extras = "test"
     pip = [*python, "-m", "pip", "install", "-q", "--disable-pip-version-check"]
     # pyperf: the study's tests read and write its files
-    session.run(
-        *pip, "--only-binary", "hypothesis", f".[{extras}]", "pyperf", env={**build, **binds}
-    )
+    session.run(*pip, "--only-binary", "hypothesis", f".[{extras}]", "pyperf", env=build | binds)
     # From the tests folder, so that the installed package, not the source tree, is imported.
     session.chdir("tests")
     env = {"PYTHONDONTWRITEBYTECODE": "1", **binds}
@@ -90,10 +87,9 @@ _suites("dropin", DEFAULT_BUILD, "test", "The suite against the default build")
 @nox.session(python=_python("3.12"))
 def lint(session: nox.Session) -> None:
     """ruff, mypy --strict, and the generated sources up to date."""
-    session.install("ruff", "mypy", "nox", "pytest", "hypothesis")
+    session.install("ruff", "mypy", "nox", "pytest", "hypothesis", "types-setuptools")
     # What bench/ and build_support/ import, so that mypy checks their use of it.
     session.install("pyperf", "matplotlib", "memray", "cython", "cffi", "setuptools>=75")
-    session.install("types-setuptools")
     session.run("ruff", "check", ".")
     session.run("ruff", "format", "--check", ".")
     session.run("mypy")
@@ -103,8 +99,8 @@ def lint(session: nox.Session) -> None:
 
 @nox.session(python=False)
 def cross(session: nox.Session) -> None:
-    """The native C kernels on x86-64, AArch64 and RISC-V 64 (qemu-user), with and without
-    their CPU extensions (tests/cross/run.py; with CI=true a missing tool is an error)."""
+    """The C kernels on x86-64, AArch64, RISC-V 64 (qemu-user), with and without their CPU
+    extensions (tests/cross/run.py; with CI=true a missing tool is an error)."""
     session.run(sys.executable, "tests/cross/run.py", external=True)
 
 
@@ -116,12 +112,10 @@ def _sanitized(session: nox.Session, sanitizer: str, options: Dict[str, str]) ->
     target = os.path.abspath(os.path.join(session.create_tmp(), f"native-{sanitizer}"))
     session.run("python", "-m", "build_support.native", "--into", target, "--sanitize", sanitizer)
     runtime = "libasan.so" if sanitizer == "address" else "libtsan.so"
-    preload = str(
-        session.run("gcc", f"-print-file-name={runtime}", external=True, silent=True)
-    ).strip()
+    preload = session.run("gcc", f"-print-file-name={runtime}", external=True, silent=True)
     # VARIANTS_REQUIRE_ALL: both bridges must have been built, a failed build fails the tests.
-    env = {"PYTHONPATH": target, "LD_PRELOAD": preload, "VARIANTS_REQUIRE_ALL": "1", **options}
-    env["PYTHONDONTWRITEBYTECODE"] = "1"
+    env = {"PYTHONPATH": target, "LD_PRELOAD": str(preload).strip(), **options}
+    env |= {"VARIANTS_REQUIRE_ALL": "1", "PYTHONDONTWRITEBYTECODE": "1"}
     # From the tests folder, so that the sanitized build, not the source tree, is imported.
     session.chdir("tests")
     check = (
@@ -137,13 +131,11 @@ def _sanitized(session: nox.Session, sanitizer: str, options: Dict[str, str]) ->
 #: and PyPy, the default build on the other CPythons and on 3.14, 3.15 and PyPy 8 (in the
 #: Debian sid tree), the C on every architecture, sanitizers and a fuzzer. The free-threaded
 #: 3.13 is left to nox -s tests-3.13t by hand: building it takes 5 to 9 minutes here.
-#: In two queues of about equal time (minutes from a fresh clone here), which .ci/run runs side
-#: by side, the second from a copy of the tree so that their builds never share a folder: most
-#: of a session (mypyc, pip, pytest) keeps one core busy, and the machine has two.
+#: In two queues of about equal time (about 14 minutes each from a fresh clone here), which
+#: .ci/run runs side by side, the second from a copy of the tree so that their builds never
+#: share a folder: most of a session (mypyc, pip, pytest) keeps one core busy, of two.
 CI_QUEUES = {
-    # 6 + 2 + 2 + 2 + 1 + 1
     "first": ["tests-3.11", "dropin-3.9", "dropin-3.10", "sanitize", "dropin-3.15", "engines"],
-    # 1 + 4 + 2 + 2 + 1.5 + 1 + 0.5 + 1 + 2
     "second": [
         *("lint", "tests-3.13", "tests-pypy3", "dropin-3.12", "dropin-3.14", "dropin-pypy8"),
         *("tsan", "cross", "fuzz"),
@@ -155,8 +147,7 @@ CI_POSARGS = {"tests-3.11": ["--slow"]}  # the 4 GiB messages, once
 
 @nox.session(python=False)
 def ci(session: nox.Session) -> None:
-    """Everything CI runs, in turn (see CI_SESSIONS); ``-- [--queue NAME] [NAME ...]``: only
-    that queue of CI_QUEUES, and leave those sessions out."""
+    """CI_SESSIONS in turn; ``-- [--queue NAME] [SESSION ...]``: one queue, less SESSIONs."""
     args = list(session.posargs)
     names = CI_SESSIONS
     if args[:1] == ["--queue"]:
@@ -177,9 +168,9 @@ NATIVE_TESTS += ["test_behaviour.py", "test_column.py"]
 def sanitize(session: nox.Session) -> None:
     """The native variants (both bridges) with AddressSanitizer and UBSan, against hashlib.
 
-    PYTHONMALLOC=malloc puts every Python object in memory ASan watches, so an
-    overrun of a small one (a digest's bytes) is caught too. Leak detection is
-    off: the interpreter keeps memory at exit (test_native checks leaks itself).
+    PYTHONMALLOC=malloc puts every Python object in memory ASan watches, so an overrun of a
+    small one (a digest's bytes) is caught too. Leak detection is off: the interpreter keeps
+    memory at exit (test_native checks leaks itself).
     """
     options = {"PYTHONMALLOC": "malloc", "ASAN_OPTIONS": "detect_leaks=0:abort_on_error=1"}
     options["UBSAN_OPTIONS"] = "halt_on_error=1:print_stacktrace=1"
@@ -191,11 +182,8 @@ def sanitize(session: nox.Session) -> None:
 
 @nox.session(python=_python("3.11"))
 def tsan(session: nox.Session) -> None:
-    """The native variants with ThreadSanitizer, under the tests that race threads.
-
-    CPython 3.11 takes its GIL and PyThread locks through pthreads, which TSan
-    sees; -s shows a report before TSan ends the process.
-    """
+    """The native variants with ThreadSanitizer, under the tests that race threads (CPython
+    3.11's GIL and locks are pthreads', which TSan sees; -s shows a report before it ends)."""
     env = _sanitized(session, "thread", {"TSAN_OPTIONS": "halt_on_error=1"})
     races = "native and (thread or race or concurrent)"
     pytest = ["python", "-m", "pytest", "-s", "-p", "no:cacheprovider", "-k", races, *NATIVE_TESTS]
@@ -204,8 +192,7 @@ def tsan(session: nox.Session) -> None:
 
 @nox.session(python=False)
 def fuzz(session: nox.Session) -> None:
-    """The native state machine and kernels under libFuzzer against OpenSSL, for 60 s
-    (tests/fuzz/fuzz.py; ``-- --seconds N`` for longer)."""
+    """The native state machine under libFuzzer against OpenSSL, 60 s (-- --seconds N)."""
     session.run(sys.executable, "tests/fuzz/fuzz.py", *session.posargs, external=True)
 
 
@@ -235,8 +222,7 @@ def peers(session: nox.Session) -> None:
 
 
 def _study(session: nox.Session, command: str, *envs_args: str) -> None:
-    """Each interpreter's environment (``python -m bench envs``: made, or reused while the
-    sources have not changed), then ``python -m bench command`` with the options after --."""
+    """Each interpreter's environment (``bench envs``), then ``bench command`` with posargs."""
     session.run("python", "-m", "bench.envs", *envs_args, *session.posargs)
     pythons = str(envs.pythons_file())
     session.run("python", "-m", "bench", command, "--pythons", pythons, *session.posargs)
