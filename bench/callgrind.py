@@ -97,18 +97,27 @@ def marks_library(folder: Path) -> Path:
 # --- under valgrind, in the interpreter's environment -----------------------------------
 
 
-def lower_jit_thresholds() -> None:
-    """Under PyPy: trace loops and functions after 50 runs, not 1000s (a quicker warm-up)."""
+def runs_jit(mode: interpreters.Mode) -> bool:
+    """Whether ``mode`` may run a JIT: not the interpreted ones (PyPy's ``--jit off``)."""
+    return mode.jdk != interpreters.INTERPRETED
+
+
+def lower_jit_thresholds(jit: bool) -> None:
+    """Under PyPy with its JIT on (``jit``): trace loops and functions after 50 runs, not
+    1000s (a quicker warm-up). With ``--jit off`` nothing: ``off`` is a threshold of -1, and
+    setting one turned the JIT back on (the nojit modes were counted with it)."""
     try:
         import pypyjit  # type: ignore[import-not-found]
     except ImportError:
         return
-    pypyjit.set_param("threshold=50,function_threshold=50,trace_eagerness=20")
+    if jit:
+        pypyjit.set_param("threshold=50,function_threshold=50,trace_eagerness=20")
 
 
-def warm(op: Callable[[bytes], object], messages: Sequence[bytes]) -> None:
-    """Run ``op`` until the interpreter settles: a few dozen calls, or until the JIT is quiet."""
-    if sys.implementation.name != "pypy":
+def warm(op: Callable[[bytes], object], messages: Sequence[bytes], jit: bool) -> None:
+    """Run ``op`` until the interpreter settles: a few dozen calls, or under PyPy's JIT
+    (``jit``) until the JIT is quiet."""
+    if sys.implementation.name != "pypy" or not jit:
         for _ in range(WARM_CALLS):
             for m in messages:
                 op(m)
@@ -135,8 +144,11 @@ def long_message(target: targets.Target) -> int:
     return LONG if python_speed else LONG_FAST
 
 
-def count_here(names: Sequence[str], algorithms: Sequence[str], library: str) -> None:
-    """Count every row and algorithm (run under valgrind): the dumps carry the names.
+def count_here(
+    names: Sequence[str], algorithms: Sequence[str], library: str, jit: bool = True
+) -> None:
+    """Count every row and algorithm (run under valgrind): the dumps carry the names;
+    ``jit``: whether the mode runs a JIT (False: PyPy's ``--jit off``, kept off).
 
     Everything is warmed up first, uninstrumented (fast); then the
     instrumentation is switched on once (switching it flushes valgrind's
@@ -145,7 +157,7 @@ def count_here(names: Sequence[str], algorithms: Sequence[str], library: str) ->
     marks = ctypes.CDLL(library)
     marks.bench_stop.argtypes = [ctypes.c_char_p]
     Jit.watch()
-    lower_jit_thresholds()
+    lower_jit_thresholds(jit)
     short = jdk_pattern(SHORT)
     ops: List[Tuple[str, str, Callable[[bytes], object], bytes]] = []
     for name in names:
@@ -159,10 +171,10 @@ def count_here(names: Sequence[str], algorithms: Sequence[str], library: str) ->
             op: Callable[[bytes], object] = partial(digest_of, target.constructors[alg])
             if op(short) != hashlib.new(alg, short).digest():
                 raise AssertionError(f"{name} {alg} hashes wrongly")
-            warm(op, (short, long))
+            warm(op, (short, long), jit)
             ops.append((name, alg, op, long))
     for _, _, op, long in ops:  # once more: what ran since may have evicted or deoptimized it
-        warm(op, (short, long))
+        warm(op, (short, long), jit)
     gc.collect()
     gc.disable()
     marks.bench_instrument()
@@ -235,7 +247,12 @@ def count(
         "--smc-check=all-non-file",
     ]
     valgrind.append(f"--callgrind-out-file={out}")
-    call = {"names": list(names), "algorithms": list(algorithms), "library": str(library)}
+    call: Dict[str, object] = {
+        "names": list(names),
+        "algorithms": list(algorithms),
+        "library": str(library),
+    }
+    call["jit"] = runs_jit(column.mode)
     argv, _, cwd = column.command(
         "layout", "callgrind.count_here", json.dumps(call), results=results, before=valgrind
     )

@@ -12,6 +12,7 @@ import json
 import math
 import random
 import shutil
+import subprocess
 import sys
 from dataclasses import replace
 from pathlib import Path
@@ -363,3 +364,30 @@ def test_callgrind_counts_the_same_twice(tmp_path: Path) -> None:
     found = [callgrind.count(here, ["hashlib"], ["md5"], tmp_path)[0] for _ in range(2)]
     first, second = (f[("hashlib", "md5")]["instructions_per_byte"] for f in found)
     assert 2 < first == second < 100  # MD5: a handful of instructions per byte
+
+
+def test_callgrind_counts_the_interpreted_modes_without_a_jit() -> None:
+    jit = {m.label: callgrind.runs_jit(m) for m in interpreters.MODES}
+    assert not jit["pypy8-nojit"] and not jit["pypy3-nojit"]
+    assert jit["pypy8"] and jit["pypy3"] and jit["3.14-jit"]
+
+
+@pytest.mark.skipif(sys.implementation.name != "pypy", reason="PyPy's JIT and its --jit off")
+@pytest.mark.parametrize("jit", [True, False])
+def test_callgrind_warm_up_leaves_pypys_jit_as_the_mode_started_it(jit: bool) -> None:
+    # What count_here does before it counts, in a process started as the mode starts it, then
+    # a hot loop: with --jit off nothing may be compiled (a lowered threshold turned it back on).
+    code = (
+        "import sys; sys.path.insert(0, sys.argv[1]); import bench_package; bench_package.load()\n"
+        "from bench.callgrind import lower_jit_thresholds\nfrom bench.timing import Jit\n"
+        "Jit.watch(); lower_jit_thresholds(sys.argv[2] == 'on')\n"
+        "def hot(n):\n    s = 0\n    for i in range(n): s += i * i\n    return s\n"
+        "hot(200000); print(Jit.events)"
+    )
+    options = [] if jit else ["--jit", "off"]
+    tests = str(Path(__file__).resolve().parent)
+    done = subprocess.run(
+        [sys.executable, *options, "-c", code, tests, "on" if jit else "off"],
+        capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    assert (int(done.stdout) > 0) == jit
