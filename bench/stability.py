@@ -85,8 +85,17 @@ def share_within(devs: Sequence[Tuple[Key, float, float, float]], threshold: flo
     return sum(1 for d in devs if d[3] <= threshold) / len(devs) if devs else 0.0
 
 
+def within(settled: Sequence[float], changes: Sequence[float], limit: float) -> str:
+    """The shares of the ``settled`` changes and of all ``changes`` at most ``limit``."""
+    share = [
+        f"{sum(c <= limit for c in cs) / len(cs):.1%}" if cs else "-" for cs in (settled, changes)
+    ]
+    return ", ".join(share)
+
+
 def by_table(a: Dict[Key, Estimate], b: Dict[Key, Estimate]) -> str:
-    """Per table: changes, shares within 10% / 20% (settled ratios), settled, coverage, width."""
+    """Per table: changes, shares within 10% / 20% (of the settled ratios, then of all),
+    settled, coverage, width."""
     tables: Dict[str, List[Key]] = {}
     for k in a:
         if k in b:
@@ -96,8 +105,8 @@ def by_table(a: Dict[Key, Estimate], b: Dict[Key, Estimate]) -> str:
             "table",
             "ratios",
             "median change",
-            "within 10%",
-            "within 20%",
+            "within 10%: settled, all",
+            "within 20%: settled, all",
             "settled",
             "inside A's 95%",
             "median ±",
@@ -111,8 +120,7 @@ def by_table(a: Dict[Key, Estimate], b: Dict[Key, Estimate]) -> str:
                 name,
                 str(len(keys)),
                 f"{statistics.median(changes):.1%}",
-                f"{sum(c <= 0.10 for c in settled) / len(settled):.1%}" if settled else "-",
-                f"{sum(c <= 0.20 for c in settled) / len(settled):.1%}" if settled else "-",
+                *(within(settled, changes, limit) for limit in (0.10, 0.20)),
                 f"{len(settled) / len(keys):.1%}",
                 f"{coverage({k: a[k] for k in keys}, b):.1%}",
                 f"{statistics.median(a[k].half_width for k in keys):.1%}",
