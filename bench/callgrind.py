@@ -6,7 +6,8 @@ Instruction counts do not depend on what else the machine is doing, so they
 answer the style question without the noise of a shared machine. Each
 interpreter runs ``bench.callgrind.count_here`` under ``valgrind
 --tool=callgrind --instr-atstart=no``: it warms every case up natively (under
-PyPy with lower JIT thresholds, until the JIT is quiet), then counts, for each
+PyPy's JIT with lower thresholds, until the JIT is quiet; with ``--jit off`` it
+stays off), then counts, for each
 row and algorithm, one ``constructor(message).digest()`` of a short and of a
 long message (128 bytes; 512, or 16 KiB for the rows that run at C speed)
 between two client requests (a small C library, compiled here
