@@ -50,6 +50,18 @@ def source_tool(name: str) -> ModuleType:
     return module
 
 
+def pytest_report_header(config: pytest.Config) -> str:
+    """The interpreter's execution mode, so that a log says what ran: CPython's JIT (3.14+:
+    on with PYTHON_JIT=1) and the GIL (free-threaded builds)."""
+    jit = getattr(sys, "_jit", None)
+    parts = [f"{sys.implementation.name} {sys.version.split()[0]}"]
+    if jit is not None:
+        parts.append(f"JIT {'on' if jit.is_enabled() else 'off'}")
+    if hasattr(sys, "_is_gil_enabled"):
+        parts.append(f"GIL {'on' if sys._is_gil_enabled() else 'off'}")
+    return "mode: " + ", ".join(parts)
+
+
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption(
         "--slow", action="store_true", help="also run the tests marked slow (a 4 GiB message)"
