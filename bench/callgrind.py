@@ -252,8 +252,8 @@ def count(
         "names": list(names),
         "algorithms": list(algorithms),
         "library": str(library),
+        "jit": runs_jit(column.mode),
     }
-    call["jit"] = runs_jit(column.mode)
     argv, _, cwd = column.command(
         "layout", "callgrind.count_here", json.dumps(call), results=results, before=valgrind
     )

@@ -205,7 +205,7 @@ static void pad_batch(struct scheduler *s, size_t *next, size_t blocks, struct b
     size_t m = *next;
     for (; m < s->count && n < s->width; m++) {
         const size_t length = s->lengths[m];
-        if (short_blocks(length, 63) != blocks) continue;
+        if (short_blocks(length, s->longest_short) != blocks) continue;
         pad(s->algorithm, s->data[m], length, b->block + 64 * blocks * (size_t)n);
         b->job[n++] = m;
     }
@@ -214,32 +214,44 @@ static void pad_batch(struct scheduler *s, size_t *next, size_t blocks, struct b
 }
 
 /* A group of messages for the short kernel: where each is read, its length
- * and where its digest goes. */
+ * (none for blocks padded already) and where its digest goes. */
 struct group {
     const unsigned char *data[VN_MAX_LANES];
     uint32_t lengths[VN_MAX_LANES];
     unsigned char *out[VN_MAX_LANES];
 };
 
+/* The first n (1 .. width) messages of group `g`, of `blocks` blocks,
+ * through the short kernel (`padded`: g->lengths unused, the blocks padded
+ * already): a group part full runs with its free lanes repeating its first
+ * message, into scratch digests. */
+static void run_group(struct scheduler *s, size_t blocks, struct group *g, int n, int padded) {
+    unsigned char(*scratch)[32] = (unsigned char(*)[32])s->batch[1].block;
+    for (int i = n; i < s->width; i++) {
+        g->data[i] = g->data[0];
+        if (!padded) g->lengths[i] = g->lengths[0];
+        g->out[i] = scratch[i];
+    }
+    run_short(s, blocks, g->data, padded ? NULL : g->lengths, g->out);
+}
+
 /* The short messages (one or two padded blocks, see short_blocks) through
  * the short kernel in one pass: each joins its class's group, read where it
  * is when its 64 bytes may be (block_readable; a message of 64 bytes always
- * is), else from a copy padded with zeros, and a group runs when it is full.
- * Joining is branch-free (group 0 takes the long messages and is emptied at
- * once): a test of the class per message mispredicted on mixed lengths, and
- * two passes cost a quarter of a mixed column's time. The groups left part
- * full at the end run with their free lanes repeating their first message,
- * into scratch digests. */
+ * is), else from a copy padded with zeros, and a group runs when it is full,
+ * the ones left part full at the end after the pass (run_group). Joining is
+ * branch-free (group 0 takes the long messages and is emptied at once): a
+ * test of the class per message mispredicted on mixed lengths, and two
+ * passes cost a quarter of a mixed column's time. */
 static void digest_short_direct(struct scheduler *s) {
     const size_t size = (size_t)vn_digest_size(s->algorithm);
     struct group g[3];
     int n[3] = {0, 0, 0};
     /* group c's lane i copies to copy[VN_MAX_LANES * (c - 1) + i] */
     unsigned char(*copy)[64] = (unsigned char(*)[64])s->batch[0].block;
-    unsigned char(*scratch)[32] = (unsigned char(*)[32])s->batch[1].block;
     for (size_t m = 0; m < s->count; m++) {
         const size_t length = s->lengths[m];
-        const int c = (int)short_blocks(length, 64);
+        const int c = (int)short_blocks(length, s->longest_short);
         const int i = n[c];
         const unsigned char *p = s->data[m];
         if (c && length < 64 && !block_readable(p, length)) {
@@ -254,18 +266,12 @@ static void digest_short_direct(struct scheduler *s) {
         n[c] = i + 1;
         n[0] = 0;
         if (n[c] == s->width) {
-            run_short(s, (size_t)c, g[c].data, g[c].lengths, g[c].out);
+            run_group(s, (size_t)c, &g[c], s->width, 0);
             n[c] = 0;
         }
     }
     for (int c = 1; c <= 2; c++) {
-        if (!n[c]) continue;
-        for (int i = n[c]; i < s->width; i++) {
-            g[c].data[i] = g[c].data[0];
-            g[c].lengths[i] = g[c].lengths[0];
-            g[c].out[i] = scratch[i];
-        }
-        run_short(s, (size_t)c, g[c].data, g[c].lengths, g[c].out);
+        if (n[c]) run_group(s, (size_t)c, &g[c], n[c], 0);
     }
 }
 
@@ -548,9 +554,11 @@ int vn_many_lanes(int index, int algorithm) {
     return vn_many_kernel(core, index) != NULL;
 }
 
-/* Two batches take turns, as in digest_short: batch k's digests are taken
- * while batch k+1 is in the kernel, when the kernel's stores of k's state
- * have landed. The padding was written a whole window before. */
+/* Through the short kernel, where there is one, a width at a time (the last
+ * group part full, see run_group). Else two batches take turns, as in
+ * digest_short: batch k's digests are taken while batch k+1 is in the
+ * kernel, when the kernel's stores of k's state have landed. The padding was
+ * written a whole window before. */
 int vn_digest_padded_with(int index, int algorithm, size_t blocks, size_t count,
                           const unsigned char *padded, const size_t *job, unsigned char *out) {
     if (vn_many_lanes(index, algorithm) != 1 || blocks < 1 || blocks > 2) return -1;
@@ -562,15 +570,16 @@ int vn_digest_padded_with(int index, int algorithm, size_t blocks, size_t count,
     const size_t size = (size_t)vn_digest_size(algorithm), stride = 64 * blocks;
     start_digests(s, algorithm);
     size_t first = 0;
-    if (s->ladder.shorts) { /* full groups: no lanes, no emit */
-        const unsigned char *data[VN_MAX_LANES];
-        unsigned char *to[VN_MAX_LANES];
-        for (; count - first >= (size_t)s->width; first += (size_t)s->width) {
-            for (int i = 0; i < s->width; i++) {
-                data[i] = padded + stride * (first + (size_t)i);
-                to[i] = out + job[first + (size_t)i] * size;
+    if (s->ladder.shorts) { /* every group so: no lanes, no emit */
+        struct group g;
+        for (; first < count; first += (size_t)s->width) {
+            const size_t left = count - first;
+            const int n = left < (size_t)s->width ? (int)left : s->width;
+            for (int i = 0; i < n; i++) {
+                g.data[i] = padded + stride * (first + (size_t)i);
+                g.out[i] = out + job[first + (size_t)i] * size;
             }
-            run_short(s, blocks, data, NULL, to);
+            run_group(s, blocks, &g, n, 1);
         }
     }
     struct batch *waiting = NULL;
