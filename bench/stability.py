@@ -167,6 +167,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("second", type=Path)
     parser.add_argument("--show", type=int, default=15, help="list this many largest changes")
     parser.add_argument("--strict", action="store_true", help="exit 1 if a target is missed")
+    parser.add_argument(
+        "--floor",
+        type=float,
+        action="append",
+        default=[],
+        help="also: coverage and width were a between-run term of this size (0.03: 3 %%) in "
+        "the first run's intervals (repeat)",
+    )
 
 
 def command(args: argparse.Namespace) -> int:
@@ -203,6 +211,13 @@ def command(args: argparse.Namespace) -> int:
         missed = missed or not met
         bound = "at most" if width else "at least"
         print(f"{what}: {value:.1%} (target {bound} {target:.0%}: {'met' if met else 'missed'})")
+    for floor in args.floor:
+        wide = {k: e.widened(floor) for k, e in a.items()}
+        print(
+            f"with a between-run term of {floor:.1%}: {coverage(wide, b):.1%} of the second run "
+            f"inside the first's intervals, median half-width "
+            f"{statistics.median(wide[k].half_width for k in b if k in wide):.1%}"
+        )
     return 1 if args.strict and missed else 0
 
 

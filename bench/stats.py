@@ -9,6 +9,7 @@ The API the report reads (small and stable; standard library only)::
     Estimate.half_width -> float                # (high - low) / 2 / value: 0.03 is about ±3 %
     Estimate.settled -> bool                    # MIN_PROCESSES processes and half_width <= TARGET
     Estimate.processes, Estimate.n              # worker processes and values (the smaller side)
+    Estimate.widened(floor) -> Estimate         # a between-run term added (bench.stability --floor)
     TARGET = 0.03                               # the half-width the default run measures down to
     time_of(values: Sequence[float]) -> float   # the fastest value (one process's time of a case)
 
@@ -113,6 +114,14 @@ class Estimate:
     @property
     def settled(self) -> bool:
         return self.processes >= MIN_PROCESSES and self.half_width <= TARGET
+
+    def widened(self, floor: float) -> Estimate:
+        """The interval with a term of ``floor`` (relative, like a half-width) added in
+        quadrature on each side in log space: a between-run variance one run cannot see."""
+        below, above = math.log(self.value / self.low), math.log(self.high / self.value)
+        low = self.value * math.exp(-math.hypot(below, floor))
+        return Estimate(self.value, low, self.value * math.exp(math.hypot(above, floor)),
+                        self.n, self.processes)  # fmt: skip
 
     def inverted(self) -> Estimate:
         return Estimate(1 / self.value, 1 / self.high, 1 / self.low, self.n, self.processes)

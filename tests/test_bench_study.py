@@ -343,6 +343,21 @@ def test_stability_counts_what_moved(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert "settled ratios agree within 20% (target at least 97%: met)" in out
     assert "ratios settled in both runs: 100.0%" in out
     assert "second run inside the first's 95% intervals: 74.8% (target at least 90%: missed)" in out
+    # A between-run term as large as the shift holds every moved ratio; none leaves them out.
+    assert stability.main([str(first), str(second), "--floor", "0", "--floor", "0.2"]) == 0
+    out = capsys.readouterr().out
+    assert "with a between-run term of 0.0%: 74.8% of the second run inside" in out
+    assert "with a between-run term of 20.0%: 100.0% of the second run inside" in out
+
+
+def test_a_between_run_term_widens_an_interval_in_quadrature() -> None:
+    e = stats.Estimate(2.0, 2.0 * math.exp(-0.03), 2.0 * math.exp(0.04), 8, 4)
+    same = e.widened(0.0)
+    assert (same.low, same.high) == (pytest.approx(e.low), pytest.approx(e.high))
+    wide = e.widened(0.04)
+    assert math.log(wide.value / wide.low) == pytest.approx(0.05)
+    assert math.log(wide.high / wide.value) == pytest.approx(math.hypot(0.04, 0.04))
+    assert (wide.value, wide.n, wide.processes) == (2.0, 8, 4)
 
 
 def test_callgrind_parser_keeps_the_least_count() -> None:
