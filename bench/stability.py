@@ -2,6 +2,7 @@
 
     python -m bench.stability results/bench/RUN_A results/bench/RUN_B
     python -m bench.stability A B --strict      # exit 1 if fewer than the target shares agree
+    python -m bench.stability A B --floor 0.05  # and were a 5% between-run term in A's intervals
     python -m bench.stability results/bytecode/RUN_A results/bytecode/RUN_B   # instructions
 
 The study's targets, between two consecutive default runs: at least 90% of the
