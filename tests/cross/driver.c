@@ -32,6 +32,7 @@
 #include <unistd.h>
 
 #include "native.h"
+#include "padding.h"
 
 #define MAX_LENGTH 1000
 static const size_t alignments[] = {0, 1, 2, 3, 5, 7, 8, 13};
@@ -379,6 +380,65 @@ static void check_absorb(int core, int index, int algorithm) {
     }
 }
 
+/* A short kernel called directly (native.h: vn_short_fn), a full width of
+ * messages at a time, against the portable kernel: every length from 0 to
+ * 64 read in place, each lane of a call a different length of its class
+ * and a different offset; every length below 64 padded already (one block
+ * below 56, two from 56 on: 64 and 128 bytes); and the 64 bytes read
+ * ending where a page ends, before one that cannot be read. Nothing is
+ * written past a digest's size. */
+static void check_short(int core, int index, int algorithm) {
+    vn_short_fn *shorts = vn_short_kernel(core, index);
+    const int lanes = vn_kernel_lanes(core, index);
+    const size_t size = (size_t)vn_digest_size(algorithm);
+    const size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    unsigned char *pages = mmap(NULL, 2 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+                                -1, 0);
+    if (pages == MAP_FAILED || mprotect(pages + page, page, PROT_NONE)) exit(2);
+    memcpy(pages, pool, page);
+    vn_state iv;
+    vn_init(&iv, algorithm, vn_kernel(core_of(algorithm), 0));
+    vn_blocks_fn *portable = vn_kernel(core_of(algorithm), 0);
+    static unsigned char padded[VN_MAX_LANES][128], out[VN_MAX_LANES][40];
+    const unsigned char *data[VN_MAX_LANES];
+    unsigned char *outs[VN_MAX_LANES];
+    uint32_t lengths[VN_MAX_LANES];
+    for (int i = 0; i < lanes; i++) outs[i] = out[i];
+    /* kind 0: in place; 1: padded already; 2: in place, ending at the page's end */
+    for (int kind = 0; kind < 3; kind++) {
+        for (uint32_t first = 0; first <= 64; first++) {
+            if (kind == 1 && first == 64) continue;
+            const int blocks = first < 56 ? 1 : 2;
+            for (int i = 0; i < lanes; i++) {
+                /* lane i: a length of the same class, every one in turn */
+                const uint32_t low = blocks == 1 ? 0 : 56, span = blocks == 1 ? 56 : kind == 1 ? 8 : 9;
+                lengths[i] = low + (first - low + (uint32_t)i * 7) % span;
+                const unsigned char *message = kind == 2 ? pages + page - 64 : pool + 64 * i + first;
+                data[i] = message;
+                if (kind == 1) {
+                    pad(algorithm, message, lengths[i], padded[i]);
+                    data[i] = padded[i];
+                }
+                memset(out[i], 0xa5, sizeof out[i]);
+            }
+            shorts(iv.state, (int)size, blocks, data, kind == 1 ? NULL : lengths, outs);
+            for (int i = 0; i < lanes; i++) {
+                unsigned char expected[32];
+                const unsigned char *message = kind == 1 ? pool + 64 * i + first : data[i];
+                digest_with(algorithm, portable, message, lengths[i], expected);
+                size_t past = 0;
+                for (size_t j = size; j < sizeof out[i]; j++) past += out[i][j] != 0xa5;
+                many_check(memcmp(out[i], expected, size) == 0 && past == 0,
+                           kind == 0   ? "short kernel, in place"
+                           : kind == 1 ? "short kernel, padded already"
+                                       : "short kernel, at a page's end",
+                           core, index, algorithm, (size_t)lanes, lengths[i]);
+            }
+        }
+    }
+    munmap(pages, 2 * page);
+}
+
 static void check_many(int core, int index) {
     if (core == VN_CORE_MD5_MANY) {
         check_digests(core, index, VN_MD5);
@@ -387,6 +447,14 @@ static void check_many(int core, int index) {
         check_digests(core, index, VN_SHA224);
         check_digests(core, index, VN_SHA256);
         check_absorb(core, index, VN_SHA256);
+    }
+    if (vn_short_kernel(core, index)) {
+        if (core == VN_CORE_MD5_MANY) {
+            check_short(core, index, VN_MD5);
+        } else {
+            check_short(core, index, VN_SHA224);
+            check_short(core, index, VN_SHA256);
+        }
     }
     /* no kernel of that index, or none for that algorithm */
     const unsigned char *none[1] = {pool};
@@ -649,6 +717,11 @@ int main(int argc, char **argv) {
         if (many_only && !many) continue;
         for (int index = 0; index < vn_kernel_count(core); index++) {
             const int usable = vn_kernel_usable(core, index);
+            /* every kernel with lanes has a short kernel beside it (many.c relies on it) */
+            if (many) {
+                many_check(!vn_many_kernel(core, index) || vn_short_kernel(core, index) != NULL,
+                           "a short kernel", core, index, VN_MD5, 0, 0);
+            }
             printf("  %-11s kernel %-12s %-30s %s\n", core_names[core], vn_kernel_id(core, index),
                    vn_kernel_name(core, index), usable ? "tested" : "not on this CPU");
             fflush(stdout);

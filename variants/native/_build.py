@@ -70,6 +70,7 @@ HEADERS = (
     "lanes_amd64.h",
     "sha256_shani.h",
     "sha256_sha2.h",
+    "sha256_pairs.h",
 )
 
 #: What the Python side of the cffi bridge sees of native.h. ``vn_hash`` is

@@ -53,7 +53,7 @@ struct kernel {
     int lanes;
     const char *narrower;
     unsigned needs;
-    vn_short_fn *shorts; /* its short kernel (native.h), if it has one */
+    vn_short_fn *shorts; /* its short kernel (native.h): every kernel with lanes has one */
 };
 
 /* Each core's kernels, slowest first: the choice is the last one usable. */
@@ -93,34 +93,38 @@ static const struct kernel sha256_kernels[] = {
 static const struct kernel md5_many_kernels[] = {
     {"portable", "one at a time", NULL, NULL, 1, NULL, 0, NULL},
 #if defined(VN_AMD64)
-    {"avx2-x8", "AVX2 x8", NULL, vn_md5_many_avx2_x8, 8, NULL, NEEDS_AVX2, NULL},
+    {"avx2-x8", "AVX2 x8", NULL, vn_md5_many_avx2_x8, 8, NULL, NEEDS_AVX2, vn_md5_short_avx2_x8},
     {"avx2-x16", "AVX2 x16 (2 sets of 8)", NULL, vn_md5_many_avx2_x16, 16, "avx2-x8", NEEDS_AVX2,
-     NULL},
-    {"avx512-x8", "AVX-512 x8 (ymm)", NULL, vn_md5_many_avx512_x8, 8, NULL, NEEDS_AVX512, NULL},
+     vn_md5_short_avx2_x16},
+    {"avx512-x8", "AVX-512 x8 (ymm)", NULL, vn_md5_many_avx512_x8, 8, NULL, NEEDS_AVX512,
+     vn_md5_short_avx512_x8},
     {"avx512-x16", "AVX-512 x16", NULL, vn_md5_many_avx512_x16, 16, "avx512-x8", NEEDS_AVX512,
      vn_md5_short_avx512_x16},
     {"avx512-x32", "AVX-512 x32 (2 sets of 16)", NULL, vn_md5_many_avx512_x32, 32, "avx512-x16",
      NEEDS_AVX512, vn_md5_short_avx512_x32},
 #elif defined(VN_ARM64)
-    {"neon-x4", "NEON x4", NULL, vn_md5_many_neon_x4, 4, NULL, 0, NULL},
-    {"neon-x8", "NEON x8 (2 sets of 4)", NULL, vn_md5_many_neon_x8, 8, "neon-x4", 0, NULL},
+    {"neon-x4", "NEON x4", NULL, vn_md5_many_neon_x4, 4, NULL, 0, vn_md5_short_neon_x4},
+    {"neon-x8", "NEON x8 (2 sets of 4)", NULL, vn_md5_many_neon_x8, 8, "neon-x4", 0,
+     vn_md5_short_neon_x8},
 #endif
 };
 
 static const struct kernel sha256_many_kernels[] = {
     {"portable", "one at a time", NULL, NULL, 1, NULL, 0, NULL},
 #if defined(VN_AMD64)
-    {"avx2-x8", "AVX2 x8", NULL, vn_sha256_many_avx2_x8, 8, NULL, NEEDS_AVX2, NULL},
-    {"avx512-x8", "AVX-512 x8 (ymm)", NULL, vn_sha256_many_avx512_x8, 8, NULL, NEEDS_AVX512, NULL},
+    {"avx2-x8", "AVX2 x8", NULL, vn_sha256_many_avx2_x8, 8, NULL, NEEDS_AVX2,
+     vn_sha256_short_avx2_x8},
+    {"avx512-x8", "AVX-512 x8 (ymm)", NULL, vn_sha256_many_avx512_x8, 8, NULL, NEEDS_AVX512,
+     vn_sha256_short_avx512_x8},
     {"avx512-x16", "AVX-512 x16", NULL, vn_sha256_many_avx512_x16, 16, "avx512-x8", NEEDS_AVX512,
      vn_sha256_short_avx512_x16},
     {"shani-x2", "SHA-NI x2 (interleaved pairs)", NULL, vn_sha256_many_shani_x2, 16, NULL,
-     NEEDS_SHANI, NULL},
+     NEEDS_SHANI, vn_sha256_short_shani_x2},
     {"avx512-shani", "AVX-512 x16 or SHA-NI pairs", NULL, vn_sha256_many_avx512_shani, 16, NULL,
      NEEDS_AVX512 | NEEDS_SHANI, vn_sha256_short_avx512_x16},
 #elif defined(VN_ARM64)
     {"sha2-x2", "AArch64 SHA2 x2 (interleaved pairs)", NULL, vn_sha256_many_sha2_x2, 16, NULL,
-     NEEDS_SHA2, NULL},
+     NEEDS_SHA2, vn_sha256_short_sha2_x2},
 #endif
 };
 

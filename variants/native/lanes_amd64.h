@@ -12,36 +12,45 @@
 #include <immintrin.h>
 #include <stddef.h>
 
+#include "native.h"
+
+/* x[0..7] = word 0..7 of the rows r[0..7] (8 words each): an 8 x 8 transpose. */
+__attribute__((target("avx2"), always_inline)) static inline void
+transpose_x8(__m256i x[8], const __m256i r[8]) {
+    __m256i t[8], u[8];
+    /* pairs of lanes: (r0 w0, r1 w0, r0 w1, r1 w1 | the same for w4, w5), ... */
+    #pragma GCC unroll 16
+    for (int i = 0; i < 8; i += 2) {
+        t[i] = _mm256_unpacklo_epi32(r[i], r[i + 1]);
+        t[i + 1] = _mm256_unpackhi_epi32(r[i], r[i + 1]);
+    }
+    /* fours of lanes: u[4g + k] has word k (low half) and k + 4 (high half) of lanes 4g.. */
+    #pragma GCC unroll 16
+    for (int g = 0; g < 8; g += 4) {
+        u[g] = _mm256_unpacklo_epi64(t[g], t[g + 2]);
+        u[g + 1] = _mm256_unpackhi_epi64(t[g], t[g + 2]);
+        u[g + 2] = _mm256_unpacklo_epi64(t[g + 1], t[g + 3]);
+        u[g + 3] = _mm256_unpackhi_epi64(t[g + 1], t[g + 3]);
+    }
+    #pragma GCC unroll 16
+    for (int k = 0; k < 4; k++) {
+        x[k] = _mm256_permute2x128_si256(u[k], u[4 + k], 0x20);
+        x[k + 4] = _mm256_permute2x128_si256(u[k], u[4 + k], 0x31);
+    }
+}
+
 /* x[j] = word j of the block at p[lane] + offset, for 8 lanes: two 8 x 8
  * transposes (words 0-7, then 8-15). */
 __attribute__((target("avx2"), always_inline)) static inline void
 load_words_x8(__m256i x[16], const unsigned char *const *p, size_t offset) {
     #pragma GCC unroll 16
     for (int half = 0; half < 2; half++) {
-        __m256i r[8], t[8], u[8];
+        __m256i r[8];
         #pragma GCC unroll 16
         for (int i = 0; i < 8; i++) {
             r[i] = _mm256_loadu_si256((const __m256i *)(p[i] + offset + 32 * half));
         }
-        /* pairs of lanes: (r0 w0, r1 w0, r0 w1, r1 w1 | the same for w4, w5), ... */
-        #pragma GCC unroll 16
-        for (int i = 0; i < 8; i += 2) {
-            t[i] = _mm256_unpacklo_epi32(r[i], r[i + 1]);
-            t[i + 1] = _mm256_unpackhi_epi32(r[i], r[i + 1]);
-        }
-        /* fours of lanes: u[4g + k] has word k (low half) and k + 4 (high half) of lanes 4g.. */
-        #pragma GCC unroll 16
-        for (int g = 0; g < 8; g += 4) {
-            u[g] = _mm256_unpacklo_epi64(t[g], t[g + 2]);
-            u[g + 1] = _mm256_unpackhi_epi64(t[g], t[g + 2]);
-            u[g + 2] = _mm256_unpacklo_epi64(t[g + 1], t[g + 3]);
-            u[g + 3] = _mm256_unpackhi_epi64(t[g + 1], t[g + 3]);
-        }
-        #pragma GCC unroll 16
-        for (int k = 0; k < 4; k++) {
-            x[8 * half + k] = _mm256_permute2x128_si256(u[k], u[4 + k], 0x20);
-            x[8 * half + k + 4] = _mm256_permute2x128_si256(u[k], u[4 + k], 0x31);
-        }
+        transpose_x8(x + 8 * half, r);
     }
 }
 
@@ -118,7 +127,14 @@ pad_short_x16(__m512i x[16], const uint32_t *lengths, int big_endian, int block,
 /* Each 32-bit word's bytes reversed: big-endian words. */
 #define BSWAP_BYTES 3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12
 
-/* x[0..15] with each word's bytes reversed (SHA-256's big-endian words). */
+/* x[0..15] with each word's bytes reversed (SHA-256's big-endian words): 8 lanes. */
+__attribute__((target("avx2"), always_inline)) static inline void bswap_words_x8(__m256i x[16]) {
+    const __m256i bswap = _mm256_setr_epi8(BSWAP_BYTES, BSWAP_BYTES);
+    #pragma GCC unroll 16
+    for (int j = 0; j < 16; j++) x[j] = _mm256_shuffle_epi8(x[j], bswap);
+}
+
+/* The same for 16 lanes. */
 __attribute__((target("avx512f,avx512bw"), always_inline)) static inline void
 bswap_words_x16(__m512i x[16]) {
     const __m512i bswap = _mm512_broadcast_i32x4(_mm_setr_epi8(BSWAP_BYTES));
@@ -139,6 +155,39 @@ short_words_x16(__m512i x[16], const unsigned char *const *p, const uint32_t *le
         for (int j = 0; j < 16; j++) x[j] = _mm512_setzero_si512();
     }
     if (lengths) pad_short_x16(x, lengths, big_endian, block, blocks);
+}
+
+/* The same for 8 lanes with AVX2, which has no masks to pad words with as
+ * pad_short_x16 does: each lane's row is padded as it is loaded, by the
+ * tables (native.h: vn_short_keep), then transposed; the length in bits goes
+ * into the last block's word 14 (MD5) or 15 (SHA-256, big-endian). */
+__attribute__((target("avx2"), always_inline)) static inline void
+short_words_x8(__m256i x[16], const unsigned char *const *p, const uint32_t *lengths,
+               int big_endian, int block, int blocks) {
+    if (!lengths) {
+        load_words_x8(x, p, 64 * (size_t)block);
+    } else {
+        #pragma GCC unroll 16
+        for (int half = 0; half < 2; half++) {
+            __m256i r[8];
+            #pragma GCC unroll 16
+            for (int i = 0; i < 8; i++) {
+                const size_t at = vn_short_at(lengths[i], block) + 32 * (size_t)half;
+                r[i] = _mm256_loadu_si256((const __m256i *)(vn_short_end + at));
+                if (block == 0) {
+                    const __m256i keep = _mm256_loadu_si256((const __m256i *)(vn_short_keep + at));
+                    const __m256i bytes = _mm256_loadu_si256((const __m256i *)(p[i] + 32 * half));
+                    r[i] = _mm256_or_si256(r[i], _mm256_and_si256(bytes, keep));
+                }
+            }
+            transpose_x8(x + 8 * half, r);
+        }
+    }
+    if (big_endian) bswap_words_x8(x);
+    if (lengths && block == blocks - 1) {
+        x[big_endian ? 15 : 14] =
+            _mm256_slli_epi32(_mm256_loadu_si256((const __m256i *)lengths), 3);
+    }
 }
 
 #endif

@@ -20,25 +20,21 @@
  * The lanes in use are always 0 .. active-1: a lane that finishes with nothing
  * left to take is filled by moving the last lane into it.
  *
- * Messages shorter than a block (one or two padded blocks, read nowhere in
- * place) skip that machinery: they go through the kernel a batch at a time,
- * all from the IV, each batch's blocks padded while the kernel still runs
- * the batch before (digest_short). Padded right before the kernel read them,
- * the kernel's vector loads would stall on the byte stores of the padding
- * (store forwarding fails; a trial measured 15-25 ns a message), and for a
- * million 32-byte messages the per-lane bookkeeping would cost more than the
- * hashing. Where the kernel has a short kernel beside it (native.h:
- * vn_short_fn; AVX-512's zmm kernels), the messages of at most a block skip
- * the batches and the lanes, a full width at a time (digest_short_direct):
- * read where they are, padded in registers, their digests stored straight
- * from the state's registers (the padding and the state's round trip through
- * memory were a third of a 32-byte message's time). A message of exactly 64
- * bytes is one of them: through the lanes it cost 1.6 times a 56-63-byte one.
+ * Messages of at most a block (one or two padded blocks) skip that
+ * machinery: every many-kernel with lanes has a short kernel beside it
+ * (native.h: vn_short_fn), which takes them a full width at a time
+ * (digest_short_direct): read where they are, padded in registers, their
+ * digests stored straight from the state's registers, with no bookkeeping
+ * per message. (Through the lanes, for a million 32-byte messages the
+ * per-lane bookkeeping cost more than the hashing; padded into batches of
+ * blocks, as before the short kernels, the padding and the state's round
+ * trip through memory were a third of a 32-byte message's time.) A message
+ * of exactly 64 bytes is one of them: through the lanes it cost 1.6 times a
+ * 56-63-byte one.
  *
  * The batch API pads the short bytes of a list itself, as it reads them with
  * the GIL held, and hands them over padded already: vn_digest_padded_with
- * runs them from the IV a kernel's width at a time, with no bookkeeping per
- * message (through the short kernel, where there is one).
+ * runs them through the short kernel from the IV, a width at a time.
  *
  * Memory: one allocation per call (or per thread), of about 18 KiB, whatever
  * the number or the length of the messages.
@@ -51,6 +47,15 @@
 
 #include "native.h"
 #include "padding.h"
+
+/* native.h: vn_short_keep, vn_short_end (the rest of each is zeros). */
+#define KEEP4 0xff, 0xff, 0xff, 0xff
+#define KEEP16 KEEP4, KEEP4, KEEP4, KEEP4
+const unsigned char vn_short_keep[256] = {KEEP16, KEEP16, KEEP16, KEEP16,
+                                          KEEP16, KEEP16, KEEP16, KEEP16};
+const unsigned char vn_short_end[256] = {[128] = 0x80};
+#undef KEEP16
+#undef KEEP4
 
 /* Below this many bytes a part of vn_digest_many is not worth a thread. */
 #define MIN_PART_BYTES (256 * 1024)
@@ -65,7 +70,7 @@ struct ladder {
     unsigned char *ran[8]; /* each rung's flag (vn_note; the single-message kernel's for rung 0) */
     unsigned char pick[VN_MAX_LANES + 1];
     vn_blocks_fn *single;
-    vn_short_fn *shorts; /* the widest rung's short kernel, or NULL */
+    vn_short_fn *shorts; /* the widest rung's short kernel (every kernel with lanes has one) */
 };
 
 /* What the scheduler knows of the message in a lane, beside lanes.data[i]
@@ -78,19 +83,6 @@ struct lane {
     int buffer;                /* which of the buffers this lane's copies go to */
 };
 
-/* A batch of short messages (digest_short): their lanes, padded blocks and
- * numbers. */
-struct batch {
-    vn_lanes lanes;
-    /* message i's padded blocks at block + 64 * blocks * i: packed, because
-     * with 128-byte slots 32 of them spanned 4 KiB, and the loads of the
-     * messages stalled on the stores to slots at the same address modulo
-     * 4 KiB (4K aliasing: pad_batch cost 70 % more with SHA-256's 32 lanes) */
-    _Alignas(64) unsigned char block[VN_MAX_LANES * 128];
-    size_t job[VN_MAX_LANES];
-    int count;
-};
-
 struct scheduler {
     union {
         struct { /* messages at least a block long, and states */
@@ -98,18 +90,18 @@ struct scheduler {
             struct lane lane[VN_MAX_LANES];
             _Alignas(64) unsigned char buffer[VN_MAX_LANES][128];
         };
-        struct batch batch[3]; /* short messages */
+        struct { /* short messages: copies of those that cannot be read in place */
+            _Alignas(64) unsigned char copy[2][VN_MAX_LANES][64];
+            unsigned char scratch[VN_MAX_LANES][32]; /* a part-full group's idle lanes' digests */
+        };
     };
     struct ladder ladder;
     int width;         /* messages in flight at most: the widest rung */
     int words;         /* state words: 4 (MD5) or 8 */
     int algorithm;     /* digests: the algorithm; absorbing: -1 */
     uint32_t iv[8];
-    _Alignas(64) uint32_t iv_rows[8][VN_MAX_LANES]; /* the IV in every lane */
     /* the work */
     size_t count, next;
-    int shorts;        /* digests: 1 if there are messages of one padded block, 2 of two */
-    size_t longest_short; /* the longest message that is short: 64 with a short kernel, else 63 */
     const unsigned char *const *data;
     const size_t *lengths;
     unsigned char *out;
@@ -179,14 +171,13 @@ static void run_kernel(const struct scheduler *s, vn_lanes *lanes, int active, s
 
 /* ---- short messages ---------------------------------------------------------- */
 
-/* How many padded blocks a message shorter than a block takes: 1 below 56
- * bytes, 2 from 56 on (its length no longer fits); 0 for a longer one. With a
- * short kernel (s->longest_short 64), a message of exactly a block is short
- * too: its two blocks are its 64 bytes and a block of padding, which the
- * short kernel makes in registers. Without a branch (a mixed column's lengths
- * mispredicted it). */
-static inline size_t short_blocks(size_t length, size_t longest_short) {
-    return (size_t)(length <= longest_short) * (1 + (size_t)(length >= 56));
+/* How many padded blocks a message of at most a block takes: 1 below 56
+ * bytes, 2 from 56 on (its length no longer fits; a message of exactly a
+ * block is its 64 bytes and a block of padding, which the short kernel
+ * makes in registers); 0 for a longer one. Without a branch (a mixed
+ * column's lengths mispredicted it). */
+static inline size_t short_blocks(size_t length) {
+    return (size_t)(length <= 64) * (1 + (size_t)(length >= 56));
 }
 
 /* The short kernel beside the widest rung on messages of `blocks` blocks
@@ -195,22 +186,6 @@ static void run_short(const struct scheduler *s, size_t blocks, const unsigned c
                       const uint32_t *lengths, unsigned char *const *out) {
     vn_note(s->ladder.ran[s->ladder.rungs - 1]);
     s->ladder.shorts(s->iv, vn_digest_size(s->algorithm), (int)blocks, data, lengths, out);
-}
-
-/* Pad the next messages of `blocks` padded blocks (1: shorter than 56 bytes;
- * 2: 56 to 63), up to a kernel's width, from message *next on, into batch
- * `b`. */
-static void pad_batch(struct scheduler *s, size_t *next, size_t blocks, struct batch *b) {
-    int n = 0;
-    size_t m = *next;
-    for (; m < s->count && n < s->width; m++) {
-        const size_t length = s->lengths[m];
-        if (short_blocks(length, s->longest_short) != blocks) continue;
-        pad(s->algorithm, s->data[m], length, b->block + 64 * blocks * (size_t)n);
-        b->job[n++] = m;
-    }
-    *next = m;
-    b->count = n;
 }
 
 /* A group of messages for the short kernel: where each is read, its length
@@ -226,11 +201,10 @@ struct group {
  * already): a group part full runs with its free lanes repeating its first
  * message, into scratch digests. */
 static void run_group(struct scheduler *s, size_t blocks, struct group *g, int n, int padded) {
-    unsigned char(*scratch)[32] = (unsigned char(*)[32])s->batch[1].block;
     for (int i = n; i < s->width; i++) {
         g->data[i] = g->data[0];
         if (!padded) g->lengths[i] = g->lengths[0];
-        g->out[i] = scratch[i];
+        g->out[i] = s->scratch[i];
     }
     run_short(s, blocks, g->data, padded ? NULL : g->lengths, g->out);
 }
@@ -242,82 +216,46 @@ static void run_group(struct scheduler *s, size_t blocks, struct group *g, int n
  * the ones left part full at the end after the pass (run_group). Joining is
  * branch-free (group 0 takes the long messages and is emptied at once): a
  * test of the class per message mispredicted on mixed lengths, and two
- * passes cost a quarter of a mixed column's time. */
-static void digest_short_direct(struct scheduler *s) {
-    const size_t size = (size_t)vn_digest_size(s->algorithm);
+ * passes cost a quarter of a mixed column's time. The groups' counts are
+ * kept in registers, not in an array indexed by the class (whose store and
+ * reload each message waited for), and the scheduler's fields in locals
+ * (the stores to the groups might alias them). Returns the number of long
+ * messages: whether schedule() has any work. */
+static size_t digest_short_direct(struct scheduler *s) {
+    const size_t size = (size_t)vn_digest_size(s->algorithm), count = s->count;
+    const size_t *const lengths = s->lengths;
+    const unsigned char *const *const data = s->data;
+    unsigned char *const out = s->out;
+    const int width = s->width;
     struct group g[3];
-    int n[3] = {0, 0, 0};
-    /* group c's lane i copies to copy[VN_MAX_LANES * (c - 1) + i] */
-    unsigned char(*copy)[64] = (unsigned char(*)[64])s->batch[0].block;
-    for (size_t m = 0; m < s->count; m++) {
-        const size_t length = s->lengths[m];
-        const int c = (int)short_blocks(length, s->longest_short);
-        const int i = n[c];
-        const unsigned char *p = s->data[m];
+    int ones = 0, twos = 0;
+    size_t longs = 0;
+    for (size_t m = 0; m < count; m++) {
+        const size_t length = lengths[m];
+        const int c = (int)short_blocks(length);
+        const int i = c == 2 ? twos : c == 1 ? ones : 0;
+        const unsigned char *p = data[m];
         if (c && length < 64 && !block_readable(p, length)) {
-            unsigned char *to = copy[VN_MAX_LANES * (c - 1) + i];
+            unsigned char *to = s->copy[c - 1][i];
             memset(to, 0, 64);
             if (length) memcpy(to, p, length);
             p = to;
         }
         g[c].data[i] = p;
         g[c].lengths[i] = (uint32_t)length;
-        g[c].out[i] = s->out + m * size;
-        n[c] = i + 1;
-        n[0] = 0;
-        if (n[c] == s->width) {
-            run_group(s, (size_t)c, &g[c], s->width, 0);
-            n[c] = 0;
+        g[c].out[i] = out + m * size;
+        ones += c == 1;
+        twos += c == 2;
+        longs += c == 0;
+        if (i + 1 == width && c) {
+            run_group(s, (size_t)c, &g[c], width, 0);
+            ones = c == 1 ? 0 : ones;
+            twos = c == 2 ? 0 : twos;
         }
     }
-    for (int c = 1; c <= 2; c++) {
-        if (n[c]) run_group(s, (size_t)c, &g[c], n[c], 0);
-    }
-}
-
-/* Batch `b`'s lanes to the IV: a copy of the rows of the IV (a loop of
- * scalar stores cost a sixth of the per-message overhead). */
-static void reset_batch(const struct scheduler *s, struct batch *b) {
-    memcpy(b->lanes.state, s->iv_rows, (size_t)s->words * sizeof s->iv_rows[0]);
-}
-
-/* The messages of `blocks` padded blocks (see pad_batch), a kernel's width
- * at a time, all from the IV. Three batches take turns so that no store is
- * read soon after it was made (which would stall the load): while batch i is
- * in the kernel, batch i+1 has been padded; then batch i-1's digests are
- * taken (the kernel's vector stores of its state have landed by then) and its
- * lanes reset to the IV for batch i+2. */
-static void digest_short(struct scheduler *s, size_t blocks) {
-    const size_t size = (size_t)vn_digest_size(s->algorithm);
-    size_t next = 0;
-    for (int k = 0; k < 3; k++) {
-        reset_batch(s, &s->batch[k]);
-        for (int i = 0; i < VN_MAX_LANES; i++) {
-            s->batch[k].lanes.data[i] = s->batch[k].block + 64 * blocks * (size_t)i;
-        }
-    }
-    int now = 0, waiting = -1;
-    pad_batch(s, &next, blocks, &s->batch[0]);
-    while (s->batch[now].count) {
-        const int after = now == 2 ? 0 : now + 1;
-        pad_batch(s, &next, blocks, &s->batch[after]);
-        run_kernel(s, &s->batch[now].lanes, s->batch[now].count, blocks);
-        if (waiting >= 0) {
-            struct batch *b = &s->batch[waiting];
-            for (int i = 0; i < b->count; i++) {
-                emit(s->algorithm, &b->lanes, i, s->out + b->job[i] * size);
-            }
-            reset_batch(s, b);
-        }
-        waiting = now;
-        now = after;
-    }
-    if (waiting >= 0) {
-        const struct batch *b = &s->batch[waiting];
-        for (int i = 0; i < b->count; i++) {
-            emit(s->algorithm, &b->lanes, i, s->out + b->job[i] * size);
-        }
-    }
+    if (ones) run_group(s, 1, &g[1], ones, 0);
+    if (twos) run_group(s, 2, &g[2], twos, 0);
+    return longs;
 }
 
 /* ---- giving lanes their messages ----------------------------------------- */
@@ -374,16 +312,13 @@ static void start_state(struct scheduler *s, int i, size_t m) {
 }
 
 /* The next job that needs a lane (count if none is left). Digests: the next
- * message at least a block long (digest_short takes the others). Absorbing:
+ * message longer than a block (digest_short_direct takes the others). Absorbing:
  * the next state that gets a whole block; one that does not just buffers
  * its bytes here. */
 static size_t next_job(struct scheduler *s) {
     if (s->algorithm >= 0) {
         for (; s->next < s->count; s->next++) {
-            const size_t length = s->lengths[s->next];
-            const size_t blocks = short_blocks(length, s->longest_short);
-            if (!blocks) return s->next++;
-            s->shorts |= (int)blocks;
+            if (!short_blocks(s->lengths[s->next])) return s->next++;
         }
         return s->count;
     }
@@ -442,6 +377,8 @@ static inline int highest(uint32_t x) {
 }
 
 static void schedule(struct scheduler *s) {
+    /* (the short messages' copies, which share the lanes' memory, are done with) */
+    for (int i = 0; i < VN_MAX_LANES; i++) s->lane[i].buffer = i;
     int active = 0;
     for (; active < s->width; active++) {
         const size_t m = next_job(s);
@@ -493,22 +430,17 @@ static struct scheduler *new_scheduler(int core, int index) {
     build_ladder(&s->ladder, core, index);
     s->width = s->ladder.lanes[s->ladder.rungs - 1];
     s->words = core == VN_CORE_MD5_MANY ? 4 : 8;
-    s->longest_short = s->ladder.shorts ? 64 : 63;
-    for (int i = 0; i < VN_MAX_LANES; i++) s->lane[i].buffer = i;
     s->next = 0;
     return s;
 }
 
 /* ---- digests --------------------------------------------------------------- */
 
-/* Scheduler `s` set for the digests of `algorithm`: its IV, in every lane. */
+/* Scheduler `s` set for the digests of `algorithm`: its IV. */
 static void start_digests(struct scheduler *s, int algorithm) {
     vn_state iv;
     vn_init(&iv, algorithm, NULL);
     memcpy(s->iv, iv.state, sizeof s->iv);
-    for (int j = 0; j < 8; j++) {
-        for (int i = 0; i < VN_MAX_LANES; i++) s->iv_rows[j][i] = s->iv[j];
-    }
     s->algorithm = algorithm;
 }
 
@@ -533,14 +465,7 @@ static void digest_range(int index, int algorithm, size_t count, const unsigned 
     s->lengths = lengths;
     s->out = out;
     s->states = NULL;
-    s->shorts = 0;
-    schedule(s);
-    if (s->ladder.shorts) {
-        if (s->shorts) digest_short_direct(s);
-    } else {
-        if (s->shorts & 1) digest_short(s, 1);
-        if (s->shorts & 2) digest_short(s, 2);
-    }
+    if (digest_short_direct(s)) schedule(s);
     free(s);
 }
 
@@ -554,11 +479,8 @@ int vn_many_lanes(int index, int algorithm) {
     return vn_many_kernel(core, index) != NULL;
 }
 
-/* Through the short kernel, where there is one, a width at a time (the last
- * group part full, see run_group). Else two batches take turns, as in
- * digest_short: batch k's digests are taken while batch k+1 is in the
- * kernel, when the kernel's stores of k's state have landed. The padding was
- * written a whole window before. */
+/* Through the short kernel, a width at a time (the last group part full,
+ * see run_group): no lanes, no emit. */
 int vn_digest_padded_with(int index, int algorithm, size_t blocks, size_t count,
                           const unsigned char *padded, const size_t *job, unsigned char *out) {
     if (vn_many_lanes(index, algorithm) != 1 || blocks < 1 || blocks > 2) return -1;
@@ -569,39 +491,15 @@ int vn_digest_padded_with(int index, int algorithm, size_t blocks, size_t count,
     if (!s) return -2;
     const size_t size = (size_t)vn_digest_size(algorithm), stride = 64 * blocks;
     start_digests(s, algorithm);
-    size_t first = 0;
-    if (s->ladder.shorts) { /* every group so: no lanes, no emit */
-        struct group g;
-        for (; first < count; first += (size_t)s->width) {
-            const size_t left = count - first;
-            const int n = left < (size_t)s->width ? (int)left : s->width;
-            for (int i = 0; i < n; i++) {
-                g.data[i] = padded + stride * (first + (size_t)i);
-                g.out[i] = out + job[first + (size_t)i] * size;
-            }
-            run_group(s, blocks, &g, n, 1);
-        }
-    }
-    struct batch *waiting = NULL;
-    for (size_t k = 0; first < count; first += (size_t)s->width, k ^= 1) {
-        struct batch *b = &s->batch[k];
+    struct group g;
+    for (size_t first = 0; first < count; first += (size_t)s->width) {
         const size_t left = count - first;
-        b->count = left < (size_t)s->width ? (int)left : s->width;
-        reset_batch(s, b);
-        for (int i = 0; i < b->count; i++) {
-            b->lanes.data[i] = padded + stride * (first + (size_t)i);
-            b->job[i] = job[first + (size_t)i];
+        const int n = left < (size_t)s->width ? (int)left : s->width;
+        for (int i = 0; i < n; i++) {
+            g.data[i] = padded + stride * (first + (size_t)i);
+            g.out[i] = out + job[first + (size_t)i] * size;
         }
-        run_kernel(s, &b->lanes, b->count, blocks);
-        if (waiting) {
-            for (int i = 0; i < waiting->count; i++) {
-                emit(algorithm, &waiting->lanes, i, out + waiting->job[i] * size);
-            }
-        }
-        waiting = b;
-    }
-    for (int i = 0; waiting && i < waiting->count; i++) {
-        emit(algorithm, &waiting->lanes, i, out + waiting->job[i] * size);
+        run_group(s, blocks, &g, n, 1);
     }
     free(s);
     return 0;

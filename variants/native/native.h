@@ -17,6 +17,7 @@
  *   sha256_many_lanes.h               the SHA-256 lane kernel body, likewise
  *   lanes_amd64.h                     x86-64: one block per lane, transposed into word vectors
  *   sha256_shani.h, sha256_sha2.h     the SHA-NI and SHA2 helpers both SHA-256 files of an arch use
+ *   sha256_pairs.h                    the rounds of two interleaved streams, SHA-NI's and SHA2's
  *   dispatch.c                        CPU features, the kernel tables, the choice
  *   hash.c                            the state machine: init, update with buffering, digest
  *   many.c                            the scheduler that keeps the lanes of a many-kernel full
@@ -94,6 +95,18 @@ typedef void vn_many_fn(vn_lanes *lanes, int count, size_t blocks);
 typedef void vn_short_fn(const uint32_t *iv, int size, int blocks, const unsigned char *const *data,
                          const uint32_t *lengths, unsigned char *const *out);
 
+/* The padding of a short message as tables, for short kernels without
+ * AVX-512's masks: byte j of block b (0 or 1) of a message of n <= 64 bytes
+ * is its own byte (there is one only in block 0) & vn_short_keep[s + j],
+ * | vn_short_end[s + j], with s = vn_short_at(n, b): keep is 0xff before
+ * index 128 and 0 from there, end has its 0x80 at 128, so each lane's bytes
+ * past its message are masked out and the 0x80 put after them with two
+ * loads and two instructions a row, before the transpose. (The length in
+ * bits, in the last block's last two words, is put in by the kernel.) */
+extern const unsigned char vn_short_keep[256];
+extern const unsigned char vn_short_end[256];
+static inline size_t vn_short_at(uint32_t n, int block) { return 128 + 64 * (size_t)block - n; }
+
 /* The kernels. The generic ones exist everywhere; the others only where
  * their architecture is the target. */
 vn_blocks_fn vn_md5_generic;
@@ -122,13 +135,22 @@ vn_many_fn vn_sha256_many_avx2_x8;
 vn_many_fn vn_sha256_many_avx512_x8;
 vn_many_fn vn_sha256_many_avx512_x16;
 vn_many_fn vn_sha256_many_avx512_shani;
+vn_short_fn vn_md5_short_avx2_x8;
+vn_short_fn vn_md5_short_avx2_x16;
+vn_short_fn vn_md5_short_avx512_x8;
 vn_short_fn vn_md5_short_avx512_x16;
 vn_short_fn vn_md5_short_avx512_x32;
+vn_short_fn vn_sha256_short_shani_x2;
+vn_short_fn vn_sha256_short_avx2_x8;
+vn_short_fn vn_sha256_short_avx512_x8;
 vn_short_fn vn_sha256_short_avx512_x16;
 #elif defined(VN_ARM64)
 vn_many_fn vn_md5_many_neon_x4;
 vn_many_fn vn_md5_many_neon_x8;
 vn_many_fn vn_sha256_many_sha2_x2;
+vn_short_fn vn_md5_short_neon_x4;
+vn_short_fn vn_md5_short_neon_x8;
+vn_short_fn vn_sha256_short_sha2_x2;
 #endif
 
 /* SHA-256's round constants (FIPS 180-4, 4.2.2), shared by its kernels. */

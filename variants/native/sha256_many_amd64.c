@@ -18,20 +18,25 @@
  *                 faster)
  *   avx512-shani  zmm when all 16 lanes are busy, else SHA-NI pairs
  *
- * Both kernels with zmm lanes have vn_sha256_short_avx512_x16 beside them
- * (native.h: vn_short_fn): sixteen messages of at most 64 bytes read in
- * place, padded in the registers, the digests transposed out of the state's
- * registers; a 32-byte message took about 31-34 ns through the padded
- * batches and 27-29 ns so (vn_digest_many, Intel Xeon with AVX-512; a
- * zmm lane's block alone is 20 ns).
+ * Each kernel has a short kernel beside it (native.h: vn_short_fn): sixteen
+ * (or eight) messages of at most 64 bytes read in place, padded in the
+ * registers, the digests stored from the state's registers. Both kernels
+ * with zmm lanes have vn_sha256_short_avx512_x16; the ymm ones pad each
+ * lane's row by the tables (short_words_x8), and so does shani-x2 each
+ * stream's four words (vn_sha256_short_shani_x2). A 32-byte message through
+ * the padded batches and so (vn_digest_many, Intel Xeon with AVX-512):
+ * zmm lanes about 31-34 and 27-29 ns (a zmm lane's block alone is 20 ns);
+ * shani-x2 50 and 43 ns; avx2-x8 58 and 52 ns.
  */
 #include "native.h"
 
 #if defined(VN_AMD64)
 #include <immintrin.h>
+#include <string.h>
 
 #include "lanes_amd64.h"
 #include "sha256_shani.h"
+#include "sha256_pairs.h"
 
 /* ---- SHA-NI, two streams ------------------------------------------------ */
 
@@ -67,51 +72,127 @@
         state[7][i] = (uint32_t)_mm_cvtsi128_si32(cdgh);        \
     } while (0)
 
+/* One block of both streams: the words wa[0..3], wb[0..3] (big-endian,
+ * W[4q..4q+3]) through the states abef[s], cdgh[s] (s = 0, 1), which are
+ * added back. */
+__attribute__((target("sha,sse4.1"), always_inline)) static inline void
+shani_pair_block(__m128i abef[2], __m128i cdgh[2], const __m128i wa[4], const __m128i wb[4]) {
+    __m128i abef_a = abef[0], cdgh_a = cdgh[0], abef_b = abef[1], cdgh_b = cdgh[1];
+    __m128i a0 = wa[0], a1 = wa[1], a2 = wa[2], a3 = wa[3];
+    __m128i b0 = wb[0], b1 = wb[1], b2 = wb[2], b3 = wb[3];
+    SHA256_PAIR_ROUNDS64(a0, a1, a2, a3, b0, b1, b2, b3);
+    abef[0] = _mm_add_epi32(abef[0], abef_a);
+    cdgh[0] = _mm_add_epi32(cdgh[0], cdgh_a);
+    abef[1] = _mm_add_epi32(abef[1], abef_b);
+    cdgh[1] = _mm_add_epi32(cdgh[1], cdgh_b);
+}
+
+/* The block at p as big-endian words w[0..3]. */
+__attribute__((target("sha,sse4.1"), always_inline)) static inline void
+shani_words(__m128i w[4], const unsigned char *p) {
+    const __m128i bswap = SHANI_BSWAP;
+#pragma GCC unroll 4
+    for (int q = 0; q < 4; q++) {
+        w[q] = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(p + 16 * q)), bswap);
+    }
+}
+
 /* Lanes ia and ib (the same lane twice is fine: both write the same). */
 __attribute__((target("sha,sse4.1"), always_inline)) static inline void
 shani_pair(uint32_t (*state)[VN_MAX_LANES], int ia, int ib, const unsigned char *pa,
            const unsigned char *pb, size_t blocks) {
-    const __m128i bswap = SHANI_BSWAP;
-    __m128i abef_a, cdgh_a, abef_b, cdgh_b;
-    GET_STATE(abef_a, cdgh_a, ia);
-    GET_STATE(abef_b, cdgh_b, ib);
-
+    __m128i abef[2], cdgh[2];
+    GET_STATE(abef[0], cdgh[0], ia);
+    GET_STATE(abef[1], cdgh[1], ib);
     for (; blocks; blocks--, pa += 64, pb += 64) {
-        const __m128i abef_a0 = abef_a, cdgh_a0 = cdgh_a, abef_b0 = abef_b, cdgh_b0 = cdgh_b;
-        __m128i a0 = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)pa), bswap);
-        __m128i b0 = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)pb), bswap);
-        __m128i a1 = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(pa + 16)), bswap);
-        __m128i b1 = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(pb + 16)), bswap);
-        __m128i a2 = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(pa + 32)), bswap);
-        __m128i b2 = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(pb + 32)), bswap);
-        __m128i a3 = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(pa + 48)), bswap);
-        __m128i b3 = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(pb + 48)), bswap);
-        ROUNDS4_X2(a0, b0, 0);
-        ROUNDS4_X2(a1, b1, 1);
-        ROUNDS4_X2(a2, b2, 2);
-        ROUNDS4_X2(a3, b3, 3);
-#pragma GCC unroll 3
-        for (int i = 4; i < 16; i += 4) {
-            a0 = SCHEDULE(a0, a1, a2, a3);
-            b0 = SCHEDULE(b0, b1, b2, b3);
-            ROUNDS4_X2(a0, b0, i);
-            a1 = SCHEDULE(a1, a2, a3, a0);
-            b1 = SCHEDULE(b1, b2, b3, b0);
-            ROUNDS4_X2(a1, b1, i + 1);
-            a2 = SCHEDULE(a2, a3, a0, a1);
-            b2 = SCHEDULE(b2, b3, b0, b1);
-            ROUNDS4_X2(a2, b2, i + 2);
-            a3 = SCHEDULE(a3, a0, a1, a2);
-            b3 = SCHEDULE(b3, b0, b1, b2);
-            ROUNDS4_X2(a3, b3, i + 3);
-        }
-        abef_a = _mm_add_epi32(abef_a, abef_a0);
-        cdgh_a = _mm_add_epi32(cdgh_a, cdgh_a0);
-        abef_b = _mm_add_epi32(abef_b, abef_b0);
-        cdgh_b = _mm_add_epi32(cdgh_b, cdgh_b0);
+        __m128i wa[4], wb[4];
+        shani_words(wa, pa);
+        shani_words(wb, pb);
+        shani_pair_block(abef, cdgh, wa, wb);
     }
-    PUT_STATE(abef_a, cdgh_a, ia);
-    PUT_STATE(abef_b, cdgh_b, ib);
+    PUT_STATE(abef[0], cdgh[0], ia);
+    PUT_STATE(abef[1], cdgh[1], ib);
+}
+
+/* A short message's words w[0..3] of block `block` of `blocks` (see
+ * vn_short_fn): its bytes at p masked and padded by the tables (native.h:
+ * vn_short_keep), its length in bits in the last block's word 15; as they
+ * are where the blocks are padded already (length NULL). */
+__attribute__((target("sha,sse4.1"), always_inline)) static inline void
+shani_short_words(__m128i w[4], const unsigned char *p, const uint32_t *length, int block,
+                  int blocks) {
+    if (!length) {
+        shani_words(w, p + 64 * block);
+        return;
+    }
+    const __m128i bswap = SHANI_BSWAP;
+    const size_t at = vn_short_at(*length, block);
+#pragma GCC unroll 4
+    for (int q = 0; q < 4; q++) {
+        __m128i row = _mm_loadu_si128((const __m128i *)(vn_short_end + at + 16 * q));
+        if (block == 0) {
+            const __m128i keep = _mm_loadu_si128((const __m128i *)(vn_short_keep + at + 16 * q));
+            const __m128i bytes = _mm_loadu_si128((const __m128i *)(p + 16 * q));
+            row = _mm_or_si128(row, _mm_and_si128(bytes, keep));
+        }
+        w[q] = _mm_shuffle_epi8(row, bswap);
+    }
+    if (block == blocks - 1) w[3] = _mm_insert_epi32(w[3], (int)(*length << 3), 3);
+}
+
+/* A state's first `size` bytes (28 or 32) of digest at out. */
+__attribute__((target("sha,sse4.1"), always_inline)) static inline void
+shani_store_digest(unsigned char *out, int size, __m128i abef, __m128i cdgh) {
+    const __m128i bswap = SHANI_BSWAP;
+    const __m128i abef_in_order = _mm_shuffle_epi32(abef, 0x1b); /* (a, b, e, f) */
+    const __m128i cdgh_in_order = _mm_shuffle_epi32(cdgh, 0x1b); /* (c, d, g, h) */
+    const __m128i abcd = _mm_shuffle_epi8(_mm_unpacklo_epi64(abef_in_order, cdgh_in_order), bswap);
+    const __m128i efgh = _mm_shuffle_epi8(_mm_unpackhi_epi64(abef_in_order, cdgh_in_order), bswap);
+    _mm_storeu_si128((__m128i *)out, abcd);
+    if (size == 32) {
+        _mm_storeu_si128((__m128i *)(out + 16), efgh);
+    } else {
+        _mm_storel_epi64((__m128i *)(out + 16), efgh);
+        const int g = _mm_extract_epi32(efgh, 2);
+        memcpy(out + 24, &g, 4);
+    }
+}
+
+/* Two short messages of `blocks` blocks from the IV (abef0, cdgh0) to their
+ * digests. */
+__attribute__((target("sha,sse4.1"), always_inline)) static inline void
+shani_short_pair(__m128i abef0, __m128i cdgh0, int size, int blocks,
+                 const unsigned char *const *data, const uint32_t *lengths,
+                 unsigned char *const *out) {
+    __m128i abef[2] = {abef0, abef0}, cdgh[2] = {cdgh0, cdgh0};
+    for (int block = 0; block < blocks; block++) {
+        __m128i wa[4], wb[4];
+        shani_short_words(wa, data[0], lengths, block, blocks);
+        shani_short_words(wb, data[1], lengths ? lengths + 1 : NULL, block, blocks);
+        shani_pair_block(abef, cdgh, wa, wb);
+    }
+    shani_store_digest(out[0], size, abef[0], cdgh[0]);
+    shani_store_digest(out[1], size, abef[1], cdgh[1]);
+}
+
+/* The short kernel (native.h: vn_short_fn) of shani-x2: sixteen messages in
+ * eight pairs; the blocks padded in registers as the lanes' are, the digests
+ * stored from the state's. The number of blocks is a constant in each of the
+ * two calls, so that both are unrolled. */
+__attribute__((target("sha,sse4.1"))) void
+vn_sha256_short_shani_x2(const uint32_t *iv, int size, int blocks,
+                         const unsigned char *const *data, const uint32_t *lengths,
+                         unsigned char *const *out) {
+    const __m128i abef0 = _mm_set_epi32((int)iv[0], (int)iv[1], (int)iv[4], (int)iv[5]);
+    const __m128i cdgh0 = _mm_set_epi32((int)iv[2], (int)iv[3], (int)iv[6], (int)iv[7]);
+    for (int i = 0; i < 16; i += 2) {
+        const uint32_t *pair = lengths ? lengths + i : NULL;
+        if (blocks == 1) {
+            shani_short_pair(abef0, cdgh0, size, 1, data + i, pair, out + i);
+        } else {
+            shani_short_pair(abef0, cdgh0, size, 2, data + i, pair, out + i);
+        }
+    }
 }
 
 /* All the lanes, two at a time: the scheduler keeps many messages in flight
@@ -129,10 +210,8 @@ __attribute__((target("sha,sse4.1"))) void vn_sha256_many_shani_x2(vn_lanes *lan
 
 __attribute__((target("avx2"), always_inline)) static inline void
 load_be_words_x8(__m256i x[16], const unsigned char *const *p, size_t offset) {
-    const __m256i bswap = _mm256_setr_epi8(BSWAP_BYTES, BSWAP_BYTES);
     load_words_x8(x, p, offset);
-#pragma GCC unroll 16
-    for (int j = 0; j < 16; j++) x[j] = _mm256_shuffle_epi8(x[j], bswap);
+    bswap_words_x8(x);
 }
 
 /* AVX2: rotates are two shifts and an or; a sigma's three rotates, six
@@ -150,6 +229,32 @@ load_be_words_x8(__m256i x[16], const unsigned char *const *p, size_t offset) {
                   AVX2_X(AVX2_SHR(x, r2), AVX2_SHL(x, 32 - (r2)))),                        \
            AVX2_SHR(x, s))
 
+/* Lane i's eight state words, big-endian, to out[i]: its first `size` bytes
+ * (28 or 32). Two rounds of unpacking leave lane k's a, b, c, d in the low
+ * half of u[k] and its e, f, g, h in the low half of v[k], lane 4 + k's in
+ * their high halves. */
+__attribute__((target("avx2"), always_inline)) static inline void
+store_digests_x8(unsigned char *const *out, int size, __m256i a, __m256i b, __m256i c,
+                 __m256i d, __m256i e, __m256i f, __m256i g, __m256i h) {
+    const __m256i bswap = _mm256_setr_epi8(BSWAP_BYTES, BSWAP_BYTES);
+    const __m256i ab0 = _mm256_unpacklo_epi32(a, b), ab1 = _mm256_unpackhi_epi32(a, b);
+    const __m256i cd0 = _mm256_unpacklo_epi32(c, d), cd1 = _mm256_unpackhi_epi32(c, d);
+    const __m256i ef0 = _mm256_unpacklo_epi32(e, f), ef1 = _mm256_unpackhi_epi32(e, f);
+    const __m256i gh0 = _mm256_unpacklo_epi32(g, h), gh1 = _mm256_unpackhi_epi32(g, h);
+    const __m256i u[4] = {_mm256_unpacklo_epi64(ab0, cd0), _mm256_unpackhi_epi64(ab0, cd0),
+                          _mm256_unpacklo_epi64(ab1, cd1), _mm256_unpackhi_epi64(ab1, cd1)};
+    const __m256i v[4] = {_mm256_unpacklo_epi64(ef0, gh0), _mm256_unpackhi_epi64(ef0, gh0),
+                          _mm256_unpacklo_epi64(ef1, gh1), _mm256_unpackhi_epi64(ef1, gh1)};
+    const __m256i words = _mm256_setr_epi32(-1, -1, -1, -1, -1, -1, -1, size == 32 ? -1 : 0);
+#pragma GCC unroll 4
+    for (int k = 0; k < 4; k++) {
+        const __m256i lo = _mm256_shuffle_epi8(_mm256_permute2x128_si256(u[k], v[k], 0x20), bswap);
+        const __m256i hi = _mm256_shuffle_epi8(_mm256_permute2x128_si256(u[k], v[k], 0x31), bswap);
+        _mm256_maskstore_epi32((int *)out[k], words, lo);
+        _mm256_maskstore_epi32((int *)out[4 + k], words, hi);
+    }
+}
+
 #define KERNEL_NAME vn_sha256_many_avx2_x8
 #define KERNEL_AT avx2_x8_at
 #define TARGET __attribute__((target("avx2")))
@@ -166,6 +271,12 @@ load_be_words_x8(__m256i x[16], const unsigned char *const *p, size_t offset) {
 #define CH(e, f, g) AVX2_X((g), _mm256_and_si256((e), AVX2_X((f), (g))))
 #define MAJ(a, b, c) AVX2_X((b), _mm256_and_si256(AVX2_X((a), (b)), AVX2_X((b), (c))))
 #define LOAD_WORDS(x, p, offset) load_be_words_x8((x), (p), (offset))
+#define KERNEL_SHORT vn_sha256_short_avx2_x8
+#define V_SET1(x) _mm256_set1_epi32((int)(x))
+#define SHORT_WORDS(x, p, lengths, block, blocks) \
+    short_words_x8((x), (p), (lengths), 1, (block), (blocks))
+#define STORE_DIGESTS(out, size, a, b, c, d, e, f, g, h) \
+    store_digests_x8((out), (size), (a), (b), (c), (d), (e), (f), (g), (h))
 #include "sha256_many_lanes.h"
 
 /* AVX-512: Ch = e ? f : g (0xca), Maj = majority (0xe8), three-way xor (0x96). */
@@ -189,6 +300,12 @@ load_be_words_x8(__m256i x[16], const unsigned char *const *p, size_t offset) {
 #define CH(e, f, g) _mm256_ternarylogic_epi32((e), (f), (g), 0xca)
 #define MAJ(a, b, c) _mm256_ternarylogic_epi32((a), (b), (c), 0xe8)
 #define LOAD_WORDS(x, p, offset) load_be_words_x8((x), (p), (offset))
+#define KERNEL_SHORT vn_sha256_short_avx512_x8
+#define V_SET1(x) _mm256_set1_epi32((int)(x))
+#define SHORT_WORDS(x, p, lengths, block, blocks) \
+    short_words_x8((x), (p), (lengths), 1, (block), (blocks))
+#define STORE_DIGESTS(out, size, a, b, c, d, e, f, g, h) \
+    store_digests_x8((out), (size), (a), (b), (c), (d), (e), (f), (g), (h))
 #include "sha256_many_lanes.h"
 #undef X3
 
