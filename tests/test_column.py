@@ -216,6 +216,85 @@ def test_every_variant_takes_numpy_rows(loaded: registry.Loaded) -> None:
         assert len(hexes) == 3 and hexes.null_count == 0
 
 
+SLICES = [
+    slice(None),
+    slice(1, -1),
+    slice(None, None, -1),
+    slice(2, None, 3),
+    slice(-9, -2, 2),
+    slice(5, 2),
+    slice(-3, None),
+    slice(None, 100),
+]
+
+
+def check_sequence(result: Any, wanted: List[Any], algorithm: str, hexdigest: bool) -> None:
+    """``result`` is a sequence of ``wanted``: indices from both ends, slices (a column of
+    the same kind), iteration, ``in``; what is not a row is not in it."""
+    count = len(wanted)
+    assert len(result) == count and list(result) == wanted
+    assert [result[i] for i in range(-count, count)] == wanted + wanted
+    for outside in (count, -count - 1):
+        with pytest.raises(IndexError):
+            result[outside]
+    with pytest.raises(TypeError):
+        result["0"]
+    for where in SLICES:
+        part = result[where]
+        assert type(part) is type(result), where
+        assert part.to_pylist() == wanted[where] and list(part) == wanted[where], where
+        assert part.null_count == sum(w is None for w in wanted[where])
+        assert (part.name, part.hexdigest) == (result.name, result.hexdigest)
+    assert all(w in result for w in wanted)
+    assert (None in result) == (None in wanted)
+    absent = hashlib.new(algorithm, b"no row is this")
+    assert (absent.hexdigest() if hexdigest else absent.digest()) not in result
+    other = wanted[next(i for i, w in enumerate(wanted) if w is not None)]
+    assert (other.encode() if hexdigest else other.hex()) not in result  # the other kind
+    assert 1 not in result and b"" not in result
+
+
+@needs_arrow
+@pytest.mark.parametrize("hexdigest", [False, True])
+def test_every_variant_result_is_a_sequence(loaded: registry.Loaded, hexdigest: bool) -> None:
+    rows = sample(30)
+    for algorithm in loaded.algorithms_available:
+        result = loaded.digest_column(algorithm, pa.array(rows), hexdigest=hexdigest)
+        check_sequence(result, expected(algorithm, rows, hexdigest), algorithm, hexdigest)
+
+
+@needs_arrow
+def test_native_slices_export_their_rows(native: registry.Loaded) -> None:
+    """A slice is a column of its own: Arrow and NumPy see its rows only, and it outlives
+    the column it was cut from."""
+    rows = sample(40)
+    result: Any = native.digest_column("sha256", pa.array(rows))
+    part = result[3:30:4]
+    del result
+    gc.collect()
+    wanted = expected("sha256", rows)[3:30:4]
+    assert pa.array(part).to_pylist() == wanted
+    assert np.asarray(part).shape == (len(wanted), 32)
+    present = [w for w in wanted if w is not None]
+    assert bytearray(present[0]) in part and memoryview(present[-1]) in part
+    assert (None in part) == (None in wanted)
+    assert (
+        pa.array(native.digest_column("md5", pa.array(rows), hexdigest=True)[::-3]).to_pylist()
+        == expected("md5", rows, True)[::-3]
+    )
+
+
+def test_list_column_is_a_sequence() -> None:
+    """Where the C-API module is not built, the column made in Python is the same sequence."""
+    from variants._column import ListColumn
+
+    rows = sample(25)
+    for hexdigest in (False, True):
+        digests = expected("md5", rows)
+        column = ListColumn("md5", digests, hexdigest)
+        check_sequence(column, expected("md5", rows, hexdigest), "md5", hexdigest)
+
+
 @needs_arrow
 def test_the_drop_in_has_the_column_functions_of_native() -> None:
     rows = sample(20)

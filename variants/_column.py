@@ -22,6 +22,11 @@ buffer protocol (``numpy.asarray(r)``: shape ``(rows, digest_size)`` of
 uint8, or ``(rows,)`` of ``S`` in hex); ``r.to_pylist()`` gives bytes (or
 str) and None, as ``[hashlib.new(name, m).digest() for m in rows]`` would.
 
+And it is a sequence of those values: ``len(r)``, ``r[i]`` (negative from the
+end), iteration, ``digest in r`` (None: is a row null). A slice, ``r[a:b:c]``,
+is a column again, of those rows (their digests copied), as a list's slice is
+a list: it exports Arrow and the buffer protocol like ``r``.
+
 The native variant's C-API bridge reads the column in C and hashes it in SIMD
 lanes without the GIL (``variants/native/column.c``); every other variant
 loops over its constructor here, reading the rows and making the result with
@@ -30,7 +35,7 @@ that same C when it is built, else (buffers only) in Python.
 
 from __future__ import annotations
 
-from typing import Any, Callable, List, Optional, Protocol, Sequence
+from typing import Any, Callable, Iterator, List, Optional, Protocol, Sequence, Union, overload
 
 from variants._shell import Constructor
 
@@ -57,7 +62,12 @@ class Column(Protocol):
     @property
     def null_count(self) -> int: ...
     def __len__(self) -> int: ...
+    @overload
     def __getitem__(self, index: int) -> Any: ...
+    @overload
+    def __getitem__(self, index: slice) -> Column: ...
+    def __iter__(self) -> Iterator[Any]: ...
+    def __contains__(self, value: object) -> bool: ...
     def to_pylist(self) -> List[Any]: ...
 
 
@@ -151,8 +161,24 @@ class ListColumn:
     def __len__(self) -> int:
         return len(self._rows)
 
-    def __getitem__(self, index: int) -> Any:
+    @overload
+    def __getitem__(self, index: int) -> Any: ...
+    @overload
+    def __getitem__(self, index: slice) -> ListColumn: ...
+    def __getitem__(self, index: Union[int, slice]) -> Any:
+        if isinstance(index, slice):
+            digests: List[Optional[bytes]] = [
+                None if r is None else bytes.fromhex(r) if isinstance(r, str) else r
+                for r in self._rows[index]
+            ]
+            return ListColumn(self.name, digests, self.hexdigest)
         return self._rows[index]
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(self._rows)
+
+    def __contains__(self, value: object) -> bool:
+        return value in self._rows
 
     def to_pylist(self) -> List[Any]:
         return list(self._rows)

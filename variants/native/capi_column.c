@@ -382,9 +382,13 @@ static PyObject *column_arrow_schema(ColumnObject *self, PyObject *Py_UNUSED(ign
 
 static Py_ssize_t column_length(ColumnObject *self) { return (Py_ssize_t)self->d->count; }
 
+static int row_is_null(const struct digests *d, size_t i) {
+    return d->validity && !((d->validity[i >> 3] >> (i & 7)) & 1);
+}
+
 /* Row i as bytes, str, or None. */
 static PyObject *row_object(const struct digests *d, size_t i) {
-    if (d->validity && !((d->validity[i >> 3] >> (i & 7)) & 1)) Py_RETURN_NONE;
+    if (row_is_null(d, i)) Py_RETURN_NONE;
     const char *at = (const char *)d->data + i * d->width;
     if (d->hex) return PyUnicode_DecodeASCII(at, (Py_ssize_t)d->width, NULL);
     return PyBytes_FromStringAndSize(at, (Py_ssize_t)d->width);
@@ -396,6 +400,82 @@ static PyObject *column_item(ColumnObject *self, Py_ssize_t i) {
         return NULL;
     }
     return row_object(self->d, (size_t)i);
+}
+
+/* Rows start, start + step, ... (`count` of them) as a new Column. */
+static PyObject *column_slice(ColumnObject *self, Py_ssize_t start, Py_ssize_t step,
+                              Py_ssize_t count) {
+    const struct digests *d = self->d;
+    struct digests *part = digests_new(d->algorithm, d->hex, (size_t)count, d->validity != NULL);
+    if (part == NULL) return PyErr_NoMemory();
+    for (Py_ssize_t k = 0; k < count; k++) {
+        const size_t i = (size_t)(start + k * step);
+        memcpy(part->data + (size_t)k * d->width, d->data + i * d->width, d->width);
+        if (row_is_null(d, i)) {
+            part->validity[k >> 3] &= (unsigned char)~(1u << (k & 7));
+            part->nulls++;
+        }
+    }
+    if (part->validity && part->nulls == 0) {
+        free(part->validity);
+        part->validity = NULL;
+    }
+    return column_new(Py_TYPE(self), part);
+}
+
+/* column[i] (negative from the end) or column[start:stop:step], which is a
+ * Column of those rows (a copy of their digests), as a list's slice is a list. */
+static PyObject *column_subscript(ColumnObject *self, PyObject *key) {
+    const Py_ssize_t length = (Py_ssize_t)self->d->count;
+    if (PySlice_Check(key)) {
+        Py_ssize_t start, stop, step;
+        if (PySlice_Unpack(key, &start, &stop, &step) < 0) return NULL;
+        const Py_ssize_t count = PySlice_AdjustIndices(length, &start, &stop, step);
+        return column_slice(self, start, step, count);
+    }
+    if (!PyIndex_Check(key)) {
+        PyErr_Format(PyExc_TypeError, "column indices must be integers or slices, not %.100s",
+                     Py_TYPE(key)->tp_name);
+        return NULL;
+    }
+    Py_ssize_t i = PyNumber_AsSsize_t(key, PyExc_IndexError);
+    if (i == -1 && PyErr_Occurred()) return NULL;
+    if (i < 0) i += length;
+    return column_item(self, i);
+}
+
+/* `value in column`: a row equal to it (str in hex, bytes-like in binary;
+ * None: a null row), compared in place; False for anything else. */
+static int column_contains(ColumnObject *self, PyObject *value) {
+    const struct digests *d = self->d;
+    if (value == Py_None) return d->nulls > 0;
+    const char *bytes;
+    Py_ssize_t size;
+    Py_buffer view;
+    int has_view = 0;
+    if (d->hex) {
+        if (!PyUnicode_Check(value) || !PyUnicode_IS_ASCII(value)) return 0;
+        bytes = (const char *)PyUnicode_1BYTE_DATA(value);
+        size = PyUnicode_GET_LENGTH(value);
+    } else if (PyBytes_Check(value)) {
+        bytes = PyBytes_AS_STRING(value);
+        size = PyBytes_GET_SIZE(value);
+    } else if (!PyUnicode_Check(value) && PyObject_CheckBuffer(value)) {
+        if (PyObject_GetBuffer(value, &view, PyBUF_SIMPLE) < 0) return -1;
+        has_view = 1;
+        bytes = view.buf;
+        size = view.len;
+    } else {
+        return 0;
+    }
+    int found = 0;
+    if ((size_t)size == d->width) {
+        for (size_t i = 0; !found && i < d->count; i++) {
+            found = memcmp(d->data + i * d->width, bytes, d->width) == 0 && !row_is_null(d, i);
+        }
+    }
+    if (has_view) PyBuffer_Release(&view);
+    return found;
 }
 
 static PyObject *column_to_pylist(ColumnObject *self, PyObject *Py_UNUSED(ignored)) {
@@ -462,7 +542,9 @@ static PyGetSetDef column_getset[] = {
 
 PyDoc_STRVAR(column_doc,
              "A column of digests, made by digest_column: exports the Arrow PyCapsule interface "
-             "(fixed_size_binary, or string in hex) and the buffer protocol.");
+             "(fixed_size_binary, or string in hex) and the buffer protocol, and is a sequence "
+             "of bytes (str in hex; None for a null row): len, indices (negative from the end), "
+             "iteration and `in`; a slice is a Column of those rows.");
 
 static PyType_Slot column_slots[] = {
     {Py_tp_dealloc, column_dealloc},
@@ -472,6 +554,9 @@ static PyType_Slot column_slots[] = {
     {Py_tp_doc, (void *)column_doc},
     {Py_sq_length, column_length},
     {Py_sq_item, column_item},
+    {Py_sq_contains, column_contains},
+    {Py_mp_length, column_length},
+    {Py_mp_subscript, column_subscript},
     {Py_bf_getbuffer, column_getbuffer},
     {0, NULL},
 };
