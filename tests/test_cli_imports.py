@@ -3,7 +3,9 @@
 Two checks: the graph of every import between ``variants.cli`` modules (as
 written, ``TYPE_CHECKING`` blocks and function bodies included) has no cycle;
 and each module imports on its own in a fresh interpreter, without the
-package's ``__init__`` having imported the others first.
+package's ``__init__`` having imported the others first. And the discipline
+that keeps the command's fixed cost down: a plain run (hash files, print their
+lines) imports nothing that only another mode or API needs.
 """
 
 from __future__ import annotations
@@ -97,3 +99,61 @@ def test_each_module_imports_alone(module: str) -> None:
     assert result.returncode == 0, result.stderr
     loaded = {name[len(PACKAGE) + 1 :] for name in result.stdout.split()}
     assert module in loaded
+
+
+#: What a plain run of the command line (hash files, print their lines) must not import:
+#: each is for another mode (``-c``, ``--list-variants``), another API (columns), or a
+#: corner of one (json: the build's record; sysconfig: the
+#: free-threaded build's question; hashlib: the fallback), and costs every run its import.
+NOT_FOR_A_PLAIN_RUN = {
+    "variants.cli.check",
+    "variants.cli.listing",
+    "variants._column",
+    "json",
+    "sysconfig",
+    "hashlib",
+    "concurrent.futures",
+}
+
+
+def modules_after(argv: List[str], tmp_path: Path) -> Set[str]:
+    """The modules a fresh interpreter holds after ``variants.cli.main(argv)``, which must
+    exit 0 and print a line per file."""
+    code = textwrap.dedent(
+        f"""
+        import sys
+        from variants.cli import main
+        status = main({argv!r})
+        sys.stdout.flush()
+        print("\\nMODULES", " ".join(sorted(sys.modules)))
+        sys.exit(status)
+        """
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=False, cwd=tmp_path
+    )
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    return set(lines[-1].split()[1:])
+
+
+def test_a_plain_run_imports_only_what_it_needs(tmp_path: Path) -> None:
+    names = []
+    for i in range(3):
+        (tmp_path / f"f{i}").write_bytes(bytes(range(i * 50)))
+        names.append(f"f{i}")
+    loaded = modules_after(["-a", "md5", *names], tmp_path)
+    assert "variants.cli.compute" in loaded  # (the run ran)
+    assert loaded & NOT_FOR_A_PLAIN_RUN == set()
+    # what it needs for another mode it imports then
+    listed = modules_after(["--list-variants"], tmp_path)
+    assert "variants.cli.listing" in listed and "variants.cli.check" not in listed
+
+
+def test_checking_imports_the_checker(tmp_path: Path) -> None:
+    import hashlib
+
+    (tmp_path / "f").write_bytes(b"abc")
+    (tmp_path / "sums").write_text(f"{hashlib.md5(b'abc').hexdigest()}  f\n")
+    loaded = modules_after(["-c", "sums"], tmp_path)
+    assert "variants.cli.check" in loaded and "variants._column" not in loaded

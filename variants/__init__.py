@@ -41,8 +41,6 @@ import warnings
 from typing import TYPE_CHECKING, Any, Callable, Iterable, List, Literal, Union, overload
 
 from variants import registry
-from variants._column import Column
-from variants._files import file_digest
 from variants._shell import ALGORITHMS as _ALGORITHMS
 from variants._shell import Constructor, HashObject
 from variants.registry import Loaded, VariantUnavailable
@@ -116,8 +114,15 @@ sha224: Constructor
 sha256: Constructor
 new: Callable[..., HashObject]
 
+#: Names imported when first used (PEP 562), so that ``import variants.cli`` (a run of the
+#: command line) does not pay for them: by name, the module that defines them.
+_LAZY = {"Column": "variants._column", "file_digest": "variants._files"}
+
 if TYPE_CHECKING:  # the drop-in's batch functions, as type checkers see them
     from typing_extensions import Buffer
+
+    from variants._column import Column
+    from variants._files import file_digest
 
     @overload
     def digest_many(
@@ -180,8 +185,15 @@ def _bind() -> None:
 
 
 def __getattr__(name: str) -> Any:
-    """A drop-in name not bound yet: after the fallback's one warning, bound on first use;
-    else an algorithm the default variant lacks, named so (PEP 562)."""
+    """A name of ``_LAZY``, imported now; a drop-in name not bound yet: after the fallback's
+    one warning, bound on first use; else an algorithm the default variant lacks, named so
+    (PEP 562)."""
+    if name in _LAZY:
+        import importlib
+
+        value = getattr(importlib.import_module(_LAZY[name]), name)
+        globals()[name] = value
+        return value
     if name not in _DROP_IN:
         raise AttributeError(f"module 'variants' has no attribute {name!r}")
     if fallback_reason is not None:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 import sys
-import sysconfig
 
 #: A variant name: the drop-in's default instead of the fastest importable.
 DEFAULT_ENV = "VARIANTS_DEFAULT"
@@ -59,6 +58,8 @@ def cpython() -> bool:
 
 def free_threaded() -> bool:
     """Whether this is a CPython built without the GIL (3.13t and later)."""
+    import sysconfig  # (only here: it reads the build's configuration)
+
     return bool(sysconfig.get_config_var("Py_GIL_DISABLED"))
 
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import functools
 import importlib
-import json
 import os
 import sys
 from types import ModuleType
@@ -26,7 +25,7 @@ from typing import (
     cast,
 )
 
-from variants import _catalog, _column, _many, _settings
+from variants import _catalog, _many, _settings
 from variants._shell import (
     _EMPTY,
     ALGORITHMS,
@@ -37,6 +36,9 @@ from variants._shell import (
     make_types,
 )
 from variants.native import Bridge
+
+if TYPE_CHECKING:
+    from variants._column import Column
 
 #: Set to a variant name to make it the drop-in's default.
 DEFAULT_ENV = _settings.DEFAULT_ENV
@@ -142,6 +144,8 @@ def installed_build() -> Optional[str]:
     """
     try:
         with open(os.path.join(os.path.dirname(__file__), _settings.BUILD_INFO)) as file:
+            import json  # (only here: a run of the command line need not pay for it)
+
             info = json.load(file)
     except (OSError, ValueError):
         return None
@@ -251,7 +255,7 @@ class Loaded:
 
     def digest_column(
         self, name: str, column: object, *, hexdigest: bool = False, threads: int = 1
-    ) -> _column.Column:
+    ) -> Column:
         """The digests of the rows of ``column`` (an Arrow array or chunked array, a NumPy
         ``S`` array, a 2-D uint8 array) as a column: see ``variants._column``.
 
@@ -265,6 +269,8 @@ class Loaded:
         count = _many.thread_count(threads)
         if self.bridge is not None:
             return self.bridge.digest_column(algorithm, column, bool(hexdigest), count)
+        from variants import _column  # (only here, as json above)
+
         return _column.loop(algorithm, constructor, column, bool(hexdigest), count)
 
     def __repr__(self) -> str:

@@ -48,10 +48,8 @@ import sys
 from typing import Optional, Sequence
 
 from variants.cli import progress as progress_line
-from variants.cli.check import Checker
 from variants.cli.compute import hash_files
 from variants.cli.hashing import Hasher
-from variants.cli.listing import list_variants
 from variants.cli.options import ALGORITHMS, DEFAULT_ALGORITHM, UsageError, parse_args
 from variants.cli.output import Console
 from variants.cli.quoting import quote_word
@@ -81,6 +79,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     except SystemExit as exc:  # --help, --version
         return exc.code if isinstance(exc.code, int) else 1
     if opts.list_variants:
+        from variants.cli.listing import list_variants
+
         write(sys.stdout, list_variants().encode())
         return 0
 
@@ -116,6 +116,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                 if opts.algorithm
                 else [name for name in ALGORITHMS if name in loaded.constructors]
             )
+            from variants.cli.check import Checker  # (-c only: a plain run need not import it)
+
             checker = Checker(opts, hasher, console, usable)
             ok = True
             for list_name in opts.files:
