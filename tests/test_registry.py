@@ -1,6 +1,6 @@
 """A loaded variant exposes the algorithms it has and no other, to the type checker as well.
 
-Some variants lack an algorithm (``streamlined-words`` has no MD5). Asking
+Some variants lack an algorithm (``streamlined-lanes`` has no MD5). Asking
 such a variant for it by attribute is an ``AttributeError`` naming the variant
 and what it has; ``constructor(name)``, the typed way, is ``VariantUnavailable``.
 The type checker sees no algorithm attribute on ``Loaded`` at all (which ones
@@ -34,12 +34,12 @@ def lacking() -> List[Tuple[str, str]]:
 
 def test_some_variant_lacks_an_algorithm() -> None:
     """(Else the tests below test nothing: the catalog has such a variant.)"""
-    assert ("streamlined-words", "md5") in lacking()
+    assert ("streamlined-lanes", "md5") in lacking()
 
 
 def test_the_type_checker_sees_no_algorithm_attribute() -> None:
-    loaded = load_or_skip("streamlined-words")
-    with pytest.raises(AttributeError, match="'streamlined-words' does not provide md5"):
+    loaded = load_or_skip("streamlined-lanes")
+    with pytest.raises(AttributeError, match="'streamlined-lanes' does not provide md5"):
         loaded.md5  # type: ignore[attr-defined]  # what mypy says of Loaded, for every variant  # noqa: B018
 
 
@@ -94,12 +94,12 @@ def test_a_pinned_default_lacking_an_algorithm() -> None:
             print(exc)
         """
     )
-    env = {**os.environ, registry.DEFAULT_ENV: "streamlined-words"}
+    env = {**os.environ, registry.DEFAULT_ENV: "streamlined-lanes"}
     result = subprocess.run(
         [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
     )
     assert result.stdout == (
-        "variant 'streamlined-words' does not provide md5 (it provides sha224, sha256)\n"
+        "variant 'streamlined-lanes' does not provide md5 (it provides sha224, sha256)\n"
     )
 
 
@@ -117,7 +117,7 @@ def test_mypy_sees_what_the_variant_has(tmp_path: Path, monkeypatch: pytest.Monk
             import variants
             h = variants.get("native").constructor("md5")(b"abc")
             reveal_type(h)
-            variants.get("streamlined-words").md5
+            variants.get("streamlined-lanes").md5
             """
         )
     )

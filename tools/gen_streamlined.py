@@ -430,14 +430,15 @@ def render_sha256(shape: Sha256Shape = Sha256Shape()) -> str:
 
 
 #: The committed files and the shapes they are rendered in. ``md5_words`` and
-#: ``sha256_wide``: the fastest shapes on CPython, where integers are objects
-#: whatever their size (MD5's fastest already keeps machine words).
-#: ``sha256_words``: SHA-256 with every value a machine word, the shape PyPy's
-#: JIT wants. ``*_words_bytewise``: machine words, and message words read by
-#: indexing bytes, the shape a compiler can turn into plain C.
+#: ``sha256_words``: the plain inlined block function, every value a machine word
+#: (the ``streamlined`` variant: what OpenJDK's 8256523 did to its SHA-2).
+#: ``sha256_lanes``: beyond inlining, the message schedule of many blocks at once
+#: in big-integer lanes, the fastest shape on CPython, where integers are objects
+#: whatever their size. ``*_words_bytewise``: machine words, and message words read
+#: by indexing bytes, the shape a compiler can turn into plain C.
 FILES: Dict[str, Shape] = {
     "md5_words.py": Md5Shape(),
-    "sha256_wide.py": Sha256Shape(),
+    "sha256_lanes.py": Sha256Shape(),
     "sha256_words.py": Sha256Shape(rounds="widen", schedule="rolling"),
     "md5_words_bytewise.py": Md5Shape(loads="bytewise"),
     "sha256_words_bytewise.py": Sha256Shape(rounds="widen", schedule="rolling", loads="bytewise"),

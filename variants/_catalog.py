@@ -50,15 +50,15 @@ class Twin(NamedTuple):
 SOURCES: Tuple[Source, ...] = (
     Source(
         "streamlined",
-        {"md5": "streamlined.md5_words", "sha256": "streamlined.sha256_wide"},
-        "pure Python, each block function one unrolled loop body; SHA-256's message "
-        "schedule in big-integer lanes (values outgrow 64 bits)",
+        {"md5": "streamlined.md5_words", "sha256": "streamlined.sha256_words"},
+        "pure Python, each block function one unrolled loop body, every value a machine "
+        "word: the plain inlined style (OpenJDK's 8256523)",
     ),
     Source(
-        "streamlined-words",
-        {"sha256": "streamlined.sha256_words"},
-        "streamlined SHA-256 with every value a machine word (PyPy's shape; streamlined's "
-        "MD5 already is one)",
+        "streamlined-lanes",
+        {"sha256": "streamlined.sha256_lanes"},
+        "beyond inlining: streamlined SHA-256 with the message schedule of many blocks "
+        "at once in big-integer lanes (values outgrow 64 bits; CPython's fastest)",
     ),
     Source(
         "streamlined-bytewise",
