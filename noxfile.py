@@ -14,7 +14,7 @@
     nox -s memory         # memray: peak memory and allocations per variant (CPython)
     nox -s bytecode       # bytecode and machine instructions per block, per interpreter
 
-Interpreters: bench/interpreters.py (3.14, 3.15, PyPy 8 in a Debian sid tree and the built
+Interpreters: bench/catalog/modes.py (3.14, 3.15, PyPy 8 in a Debian sid tree and the built
 3.13t: tools/debian.py makes them when first needed); the study's environments: bench/envs.py.
 """
 
@@ -29,7 +29,8 @@ import nox
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # bench/ is stdlib-only
 
-from bench import envs, interpreters
+from bench.catalog import modes
+from bench.conduct import envs
 
 nox.options.sessions = ["lint", "tests"]
 nox.options.error_on_missing_interpreters = True
@@ -40,7 +41,7 @@ DEFAULT_BUILD = {"VARIANTS_BUILD": "default"}
 
 def _python(label: str) -> str:
     """A host interpreter's path for nox's venvs (the label, which nox reports, if absent)."""
-    argv, _ = interpreters.find(label)
+    argv, _ = modes.find(label)
     return argv[0] if argv else label
 
 
@@ -55,12 +56,14 @@ def _suite(session: nox.Session, label: str, build: Dict[str, str], extras: str)
     # From the tests folder, so that the installed package, not the source tree, is imported.
     session.chdir("tests")
     env = {"PYTHONDONTWRITEBYTECODE": "1", **binds}
-    session.run(*python, "-m", "pytest", *session.posargs, env=env, external=True)
+    # the Java side is tested once, in the jdk session, whatever the interpreter
+    pytest = [*python, "-m", "pytest", "--ignore=test_jdk.py"]
+    session.run(*pytest, *session.posargs, env=env, external=True)
 
 
 def _suites(name: str, build: Dict[str, str], extras: str, doc: str) -> None:
     """Session ``name-<label>`` for every interpreter of the table, and ``name`` for all."""
-    labels = [row.label for row in interpreters.INTERPRETERS]
+    labels = [row.label for row in modes.INTERPRETERS if row.implementation != "openjdk"]
 
     def one(label: str) -> Callable[[nox.Session], None]:
         def session(session: nox.Session) -> None:
@@ -135,7 +138,9 @@ def _sanitized(session: nox.Session, sanitizer: str, options: Dict[str, str]) ->
 #: .ci/run runs side by side, the second from a copy of the tree so that their builds never
 #: share a folder: most of a session (mypyc, pip, pytest) keeps one core busy, of two.
 CI_QUEUES = {
-    "first": ["tests-3.11", "dropin-3.9", "dropin-3.10", "sanitize", "dropin-3.15", "engines"],
+    "first": [
+        *("tests-3.11", "dropin-3.9", "dropin-3.10", "sanitize", "dropin-3.15", "engines", "jdk"),
+    ],
     "second": [
         *("lint", "tests-3.13", "tests-pypy3", "dropin-3.12", "dropin-3.14", "dropin-pypy8"),
         *("tsan", "cross", "fuzz"),
@@ -203,6 +208,14 @@ PEERS = ["duckdb", "polars", "polars-hash", "pyarrow", "chdb"]
 
 
 @nox.session(python=_python("3.11"))
+def jdk(session: nox.Session) -> None:
+    """The study's Java side (bench/jdk/) in every JDK mode of every JDK here, against hashlib."""
+    session.install(".[test]", env=DEFAULT_BUILD)
+    session.chdir("tests")
+    session.run("python", "-m", "pytest", "test_jdk.py", *session.posargs)
+
+
+@nox.session(python=_python("3.11"))
 def engines(session: nox.Session) -> None:
     """digest_column in DuckDB, Polars, pandas 3 and Dask distributed (a missing one fails)."""
     session.install(".[test]", *ENGINES, env=DEFAULT_BUILD)
@@ -215,7 +228,7 @@ def engines(session: nox.Session) -> None:
 def peers(session: nox.Session) -> None:
     """digest_column against DuckDB, polars-hash, chdb: results/peers/, the README's table."""
     session.install(".", *PEERS, env=DEFAULT_BUILD)
-    session.run("python", "-m", "bench.peers", "--require-all", "--write", *session.posargs)
+    session.run("python", "-m", "bench", "peers", "--require-all", "--write", *session.posargs)
 
 
 # --- the study: python -m bench envs, then run, memory or bytecode ------------------------
@@ -223,7 +236,7 @@ def peers(session: nox.Session) -> None:
 
 def _study(session: nox.Session, command: str, *envs_args: str) -> None:
     """Each interpreter's environment (``bench envs``), then ``bench command`` with posargs."""
-    session.run("python", "-m", "bench.envs", *envs_args, *session.posargs)
+    session.run("python", "-m", "bench", "envs", *envs_args, *session.posargs)
     pythons = str(envs.pythons_file())
     session.run("python", "-m", "bench", command, "--pythons", pythons, *session.posargs)
 
@@ -234,7 +247,7 @@ def bench(session: nox.Session) -> None:
     session.install("pyperf", "matplotlib")
     _study(session, "run")
     # The README's headline section and docs/study.md, from the newest runs (JSON).
-    session.run("python", "-m", "bench.docs", "--write")
+    session.run("python", "-m", "bench", "docs", "--write")
 
 
 @nox.session(python=_python("3.12"))

@@ -1,29 +1,22 @@
 """The interpreter-overhead study: one package, one entry point (``python -m bench <command>``).
 
-Run it from the checkout's root (``python -m bench --help``). The measuring
-processes run under each mode's interpreter and environment, importing the
-installed ``variants`` (never the checkout's), with this package reached
-through ``bench.layout.module_command``.
+Run it from the checkout's root (``python -m bench --help``). Its parts, in the order data
+flows, each importing only those before it:
 
-Layout, in the order data flows:
-
-* ``__main__``: the commands (run, quick, compare, report, stability, bytecode, memory, envs,
-  docs, peers)
-* ``interpreters``: the one table of interpreters and modes (the study's columns)
-* ``envs``: each interpreter's environment; ``layout``: where things live
-* ``columns``: the modes of a run, and how to call a bench function in one (``Column.call``)
-* ``machine``: the CPU, the running interpreter, steal time
-* ``stats``: a case's time, ratios and their rerun intervals over processes (the report's API)
-* ``timing``: the one timing core (loop timers, calibration, JIT warm-up, interleaving)
-* ``targets``: what can be measured here: the registry's variants and the reference rows
-* ``cases``: the study's benchmarks (JMH's MessageDigests shapes) and their timers
-* ``worker``: the measuring process the conductor drives, one per mode and pass
-* ``study``: the conductor: passes until the ratios settle, study.json and values.json
-* ``report``, ``plots``, ``docs``, ``fmt``: the tables, figures and docs from a run's JSON
-* ``stability``: do two runs agree? shares within 10 % / 20 %, coverage, half-widths
-* ``callgrind``: machine instructions per byte under valgrind, identical run to run
-* ``bytecode``: bytecode, calls and instructions per block, per mode
-* ``memory``: peak memory and allocations (memray)
-* ``compare``: quick "A against B" case sets (native, batch, cli, variants, tricks)
-* ``peers``, ``peers_measure``: digest_column against DuckDB, polars-hash, chdb
+* ``core``: what runs inside every interpreter (standard library only): ``timing`` (the one
+  timing core), ``stats`` (a case's time, ratios, their rerun intervals), ``protocol`` (the one
+  child-process protocol), ``worker`` (the measuring process), ``machine`` (the CPU, the
+  running interpreter), ``fmt`` (numbers and tables);
+* ``catalog``: what is measured: ``modes`` (the interpreters and the modes they run in: the
+  study's columns), ``targets`` and ``cases`` (the rows and the benchmarks), ``columns`` (a
+  mode and what its worker lists), ``comparisons`` (the one list of the ratios that matter);
+* ``conduct``: ``envs`` (each runtime's environment), ``launch`` (starting a process in a
+  mode), ``conductor`` (the run: passes over stretches of time);
+* ``store``: a run's one typed record, written and read there only;
+* ``report``: ``tables``, ``answers`` (verdicts, trust), ``pages``, ``plots``, ``publish``;
+* ``stability`` (do two runs agree?) and ``check`` (quick A-against-B checks);
+* ``profile``: ``callgrind``, ``bytecode``, ``memory``;
+* ``product``: the product's benchmarks: ``peers`` and ``engines`` (digest_column against
+  DuckDB, polars-hash, chdb), ``checks`` (the drop-in, batches, columns, the command line),
+  ``bench_many.c`` (the many-kernels against OpenSSL, from C).
 """

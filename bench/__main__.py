@@ -1,20 +1,20 @@
 """The study's one entry point: ``python -m bench <command>`` from the checkout's root.
 
-    python -m bench envs ...                      # make or reuse each interpreter's environment
+    python -m bench envs ...                      # make or reuse each runtime's environment
     python -m bench run --pythons results/envs/pythons.json   # the study (every mode found)
     python -m bench quick --python 3.11=.venv/bin/python      # the same, in a few minutes
     python -m bench run --modes '3.14*,pypy8' --variants 'helpers*,native' --lengths 64,16384
     python -m bench report results/bench/RUN      # rewrite a run's report
+    python -m bench docs --write                  # the README's and docs/study.md's results
     python -m bench stability RUN_A RUN_B         # do two runs agree? (ratios or instructions)
-    python -m bench compare native --python 3.11=...   # one "A against B" case set, quickly
+    python -m bench check native --python 3.11=...   # a quick check of a promise, in each mode
     python -m bench bytecode --python 3.14=...    # bytecode and machine instructions per mode
     python -m bench memory --python 3.11=...      # memray: peak memory and allocations
-    python -m bench docs --write                  # the README's and docs/study.md's results
     python -m bench peers --report --write        # digest_column against DuckDB, chdb, ...
 
-The commands that measure share one set of options (the interpreters' environments, the
-modes, the variants, the algorithms, the results folder); ``--python LABEL=PATH`` names an
-interpreter of ``bench.interpreters`` and its environment's python, and every mode of that
+The commands that measure share one set of options (the runtimes' environments, the modes,
+the variants, the algorithms, the results folder); ``--python LABEL=PATH`` names an
+interpreter of ``bench.catalog.modes`` and its environment's python, and every mode of that
 interpreter (``--modes`` to choose) becomes a column.
 """
 
@@ -22,30 +22,58 @@ from __future__ import annotations
 
 import argparse
 import sys
+from importlib import import_module
 from pathlib import Path
 from typing import Callable, Dict, List, Sequence, Tuple
 
-from bench import bytecode, columns, compare, memory, stability, study
-from bench.layout import RESULTS
+from bench.store import RESULTS
 
 Action = Callable[[argparse.Namespace], int]
-OWN = {
-    "run": "the study: every mode found, measured until its ratios settle (bench.study)",
-    "quick": "the study in a few minutes: two passes, lengths to 16 KiB, nothing settles",
+#: The measuring commands: (module, what it is, its options' adder, its action).
+MEASURING: Dict[str, Tuple[str, str, str, str]] = {
+    "run": ("conduct.conductor", "the study: every mode found, measured over the budget",
+            "add_arguments", ""),
+    "quick": ("conduct.conductor", "the study in a few minutes (--effort quick)",
+              "add_arguments", ""),
+    "check": ("check", "a quick check of one promise (A against B) in each mode",
+              "add_arguments", "command"),
+    "bytecode": ("profile.bytecode", "bytecode and machine instructions per block, per mode",
+                 "add_arguments", "drive"),
+    "memory": ("profile.memory", "memray: peak memory and allocations of every variant",
+               "add_arguments", "drive"),
+}  # fmt: skip
+#: The commands with parsers of their own: (module, its main, its parser).
+OWN: Dict[str, Tuple[str, str, str]] = {
+    "envs": ("conduct.envs", "main", "parser"),
+    "report": ("report.publish", "report_main", "report_parser"),
+    "docs": ("report.publish", "docs_main", "docs_parser"),
+    "stability": ("stability", "main", "parser"),
+    "peers": ("product.peers", "main", "parser"),
 }
+
+
+def measure(args: argparse.Namespace) -> int:
+    """``run`` and ``quick``: the conductor, then the run's report."""
+    from bench.conduct import conductor, launch
+    from bench.report import publish
+
+    folder = conductor.run(args, launch.columns_of(args))
+    if not args.no_count:
+        from bench.profile import callgrind
+
+        for problem in callgrind.count_run(folder, args.results):
+            print(f"instructions not counted under {problem}")
+    return 0 if args.no_report else publish.report_main([str(folder)])
 
 
 def common() -> argparse.ArgumentParser:
     """The options every measuring command shares."""
     shared = argparse.ArgumentParser(add_help=False)
     shared.add_argument(
-        "--python",
-        action="append",
-        default=[],
-        metavar="LABEL=PATH",
+        "--python", action="append", default=[], metavar="LABEL=PATH",
         help="an interpreter's environment (repeat); default: this python",
-    )
-    shared.add_argument("--pythons", type=Path, help="JSON {label: python} (bench envs writes it)")
+    )  # fmt: skip
+    shared.add_argument("--pythons", type=Path, help="JSON {label: program} (bench envs writes it)")
     shared.add_argument("--modes", default="", help="modes (labels or globs); default: all found")
     shared.add_argument("--variants", default="", help="names or globs (default: all)")
     shared.add_argument("--algorithms", default="md5,sha256")
@@ -53,59 +81,41 @@ def common() -> argparse.ArgumentParser:
     return shared
 
 
-def measure(args: argparse.Namespace) -> int:
-    folder = study.run(args, columns.columns_of(args))
-    if not args.no_report:
-        from bench import report
-
-        return report.main([str(folder)])
-    return 0
-
-
-def quick(args: argparse.Namespace) -> int:
-    args.mode = "quick"
-    return measure(args)
-
-
-#: The commands with parsers of their own, in their modules (``python -m bench.envs`` is the
-#: same as ``python -m bench envs``).
-OWN_PARSERS = ("report", "envs", "docs", "peers")
-#: Each command's options (besides the shared ones) and what runs it.
-COMMANDS: Dict[str, Tuple[Callable[[argparse.ArgumentParser], None], Action]] = {
-    "run": (study.add_arguments, measure),
-    "quick": (study.add_arguments, quick),
-    "compare": (compare.add_arguments, compare.command),
-    "bytecode": (bytecode.add_arguments, bytecode.drive),
-    "memory": (memory.add_arguments, memory.drive),
-    "stability": (stability.add_arguments, stability.command),
-}
-
-
 def parser() -> argparse.ArgumentParser:
     top = argparse.ArgumentParser(
         prog="python -m bench",
         description=(__doc__ or "").splitlines()[0],
         formatter_class=argparse.RawDescriptionHelpFormatter,
-        epilog=f"{', '.join(OWN_PARSERS)} take their own options: python -m bench report --help",
+        epilog=f"{', '.join(OWN)} take their own options: python -m bench report --help",
     )
     commands = top.add_subparsers(dest="command", required=True)
     shared = common()
-    for name, (add_arguments, action) in COMMANDS.items():
-        module = sys.modules[action.__module__]
-        doc = OWN.get(name) or (module.__doc__ or "").strip().splitlines()[0]
-        sub = commands.add_parser(name, parents=[] if name == "stability" else [shared], help=doc)
-        add_arguments(sub)
-        sub.set_defaults(action=action)
-    for name in OWN_PARSERS:
-        commands.add_parser(name, help=f"bench.{name} (its own options)", add_help=False)
+    for name, (module, doc, adder, action) in MEASURING.items():
+        found = import_module(f"bench.{module}")
+        sub = commands.add_parser(name, parents=[shared], help=doc, description=doc)
+        getattr(found, adder)(sub)
+        sub.set_defaults(action=getattr(found, action) if action else measure)
+        if name == "quick":
+            sub.set_defaults(effort="quick")
+    for name, (module, _, _) in OWN.items():
+        commands.add_parser(name, help=f"bench.{module} (its own options)", add_help=False)
     return top
 
 
-def main(argv: Sequence[str]) -> int:
-    if argv and argv[0] in OWN_PARSERS:
-        from importlib import import_module
+def parse(argv: Sequence[str]) -> argparse.Namespace:
+    """``argv`` parsed as ``python -m bench`` would, nothing run (SystemExit if it is wrong):
+    the test that docs name only commands and options that exist."""
+    if argv and argv[0] in OWN:
+        module, _, making = OWN[argv[0]]
+        own: argparse.ArgumentParser = getattr(import_module(f"bench.{module}"), making)()
+        return own.parse_known_args(argv[1:])[0] if argv[0] == "envs" else own.parse_args(argv[1:])
+    return parser().parse_args(argv)
 
-        owner: Callable[[List[str]], int] = import_module(f"bench.{argv[0]}").main
+
+def main(argv: Sequence[str]) -> int:
+    if argv and argv[0] in OWN:
+        module, function, _ = OWN[argv[0]]
+        owner: Callable[[List[str]], int] = getattr(import_module(f"bench.{module}"), function)
         return owner(list(argv[1:]))
     args = parser().parse_args(argv)
     result: int = args.action(args)

@@ -1,166 +1,161 @@
-"""Do two runs of the study agree? Every ratio of one report against the other's.
+"""Do two runs of the study agree? Every ratio of one run against the other's, and its verdicts.
 
-    python -m bench.stability results/bench/RUN_A results/bench/RUN_B
-    python -m bench.stability A B --strict      # exit 1 if fewer than the target shares agree
-    python -m bench.stability A B --floor 0.05  # and were a 5% between-run term in A's intervals
-    python -m bench.stability results/bytecode/RUN_A results/bytecode/RUN_B   # instructions
+    python -m bench stability results/bench/RUN_A results/bench/RUN_B
+    python -m bench stability A B --strict      # exit 1 if a target is missed
+    python -m bench stability A B --floor 0.05  # and were a 5% between-run term in A's intervals
+    python -m bench stability results/bytecode/RUN_A results/bytecode/RUN_B   # instructions
 
-The study's targets, between two consecutive default runs: at least 90% of the
-settled ratios within 10% of each other and 97% within 20%; at least 90% of
-all ratios settled (``bench.stats.Estimate.settled``); at least 90% of the
-second run's ratios inside the first run's 95% intervals (the intervals are
-honest if about 95% are); a median half-width of at most 5%. Reads both runs'
-``summary.json``; prints the shares per table and in all. Given two
-``bench bytecode`` runs (``bytecode.json``), it compares their
-machine-instruction counts instead (target: equal within 0.5%).
+The targets, between two consecutive default runs of one tree: honest intervals (at least 90%
+of all the second run's ratios inside the first run's 95% intervals, 95% of the README's),
+precision where the README needs it (a median half-width of at most 5% for the README's
+ratios, 95% of them within 10% of each other) and decided verdicts (none whose classes the
+two runs do not share: a "between X and Y" may become X). It also says where the variance
+came from, level by level (rounds, processes, stretches of time), in the first run. Given
+two ``bench bytecode`` runs it compares their instruction counts (equal within 0.5%).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import statistics
 import sys
 from pathlib import Path
-from typing import Dict, Hashable, List, Mapping, Sequence, Tuple, TypeVar
+from typing import Dict, List, Mapping, Sequence, Tuple
 
-from bench.fmt import table
-from bench.stats import Estimate
+from bench import store
+from bench.core.fmt import table
+from bench.core.stats import Estimate, by_process, components, time_of
+from bench.report import answers
+from bench.report.answers import Report, Rerun
 
 Key = Tuple[str, Tuple[str, ...], str]
-K = TypeVar("K", bound=Hashable)
-#: (threshold, share of settled ratios that must agree within it).
-TARGETS = ((0.10, 0.90), (0.20, 0.97))
-#: Least share settled, least share of the second run inside the first's intervals,
-#: largest median half-width.
-SETTLED, COVERAGE, HALF_WIDTH = 0.90, 0.90, 0.05
+#: The targets: (what, at least or at most, the bound).
+COVERAGE, README_COVERAGE = 0.90, 0.95
+README_HALF_WIDTH, README_WITHIN = 0.05, 0.95
+INSTRUCTIONS_TARGET = 0.005
 
 
-def estimates(folder: Path) -> Dict[Key, Estimate]:
-    """Every ratio of a run with its interval, by (table, row labels, column)."""
-    data = json.loads((folder / "summary.json").read_text())
-    return {
-        (r["table"], tuple(r["row"]), r["column"]): Estimate.from_json(r) for r in data["ratios"]
-    }
+def estimates(r: Report, readme: bool = False) -> Dict[Key, Estimate]:
+    """Every ratio of the counted tables (or of the README's) with its interval, by
+    (table, row labels, column)."""
+    found: Dict[Key, Estimate] = {}
+    for t in r.tables:
+        if (t.spec.readme if readme else t.spec.counted) and t.ratios():
+            for row in t.rows:
+                for column, c in zip(t.columns, row.cells):
+                    if c is not None and c.kind == "ratio":
+                        found[(t.key, row.labels, column)] = c.estimate
+    return found
 
 
-def ratios(folder: Path) -> Dict[Key, float]:
-    """Every ratio of a run, by (table, row labels, column)."""
-    return {k: e.value for k, e in estimates(folder).items()}
-
-
-def deviations(a: Dict[Key, float], b: Dict[Key, float]) -> List[Tuple[Key, float, float, float]]:
-    """(key, a, b, relative change |b/a - 1|) for every ratio both runs have, largest first."""
-    out = [(k, a[k], b[k], abs(b[k] / a[k] - 1)) for k in a if k in b and a[k] > 0]
-    return sorted(out, key=lambda item: item[3], reverse=True)
-
-
-def coverage(a: Mapping[K, Estimate], b: Mapping[K, Estimate]) -> float:
+def coverage(a: Mapping[Key, Estimate], b: Mapping[Key, Estimate]) -> float:
     """The share of ``b``'s ratios inside ``a``'s 95% intervals (of the ratios both have)."""
     common = [k for k in a if k in b]
     inside = sum(1 for k in common if a[k].low <= b[k].value <= a[k].high)
     return inside / len(common) if common else 0.0
 
 
-def precision(a: Dict[Key, Estimate], b: Dict[Key, Estimate]) -> List[Tuple[str, float, float]]:
-    """(what, value, target) of the interval figures: settled shares, coverage, half-widths."""
-    both = [k for k in a if k in b]
-    settled = [k for k in both if a[k].settled and b[k].settled]
-    return [
-        ("ratios settled in both runs", len(settled) / len(both) if both else 0.0, SETTLED),
-        ("second run inside the first's 95% intervals", coverage(a, b), COVERAGE),
-        (
-            "median half-width, first run",
-            statistics.median(a[k].half_width for k in both),
-            HALF_WIDTH,
-        ),
-        (
-            "median half-width, second run",
-            statistics.median(b[k].half_width for k in both),
-            HALF_WIDTH,
-        ),
-    ]
+def changes(a: Mapping[Key, Estimate], b: Mapping[Key, Estimate]) -> Dict[Key, float]:
+    """|b / a - 1| of every ratio both have."""
+    return {k: abs(b[k].value / a[k].value - 1) for k in a if k in b and a[k].value > 0}
 
 
-def share_within(devs: Sequence[Tuple[Key, float, float, float]], threshold: float) -> float:
-    return sum(1 for d in devs if d[3] <= threshold) / len(devs) if devs else 0.0
+def within(moved: Mapping[Key, float], limit: float) -> float:
+    return sum(1 for d in moved.values() if d <= limit) / len(moved) if moved else 0.0
 
 
-def within(settled: Sequence[float], changes: Sequence[float], limit: float) -> str:
-    """The shares of the ``settled`` changes and of all ``changes`` at most ``limit``."""
-    share = [
-        f"{sum(c <= limit for c in cs) / len(cs):.1%}" if cs else "-" for cs in (settled, changes)
-    ]
-    return ", ".join(share)
+def median_half(found: Mapping[Key, Estimate]) -> float:
+    return statistics.median(e.half_width for e in found.values()) if found else math.nan
 
 
-def by_table(a: Dict[Key, Estimate], b: Dict[Key, Estimate]) -> str:
-    """Per table: changes, shares within 10% / 20% (of the settled ratios, then of all),
-    settled, coverage, width."""
-    tables: Dict[str, List[Key]] = {}
-    for k in a:
-        if k in b:
-            tables.setdefault(k[0], []).append(k)
-    rows = [
-        [
-            "table",
-            "ratios",
-            "median change",
-            "within 10%: settled, all",
-            "within 20%: settled, all",
-            "settled",
-            "inside A's 95%",
-            "median ±",
-        ]
-    ]
-    for name, keys in tables.items():
-        changes = [abs(b[k].value / a[k].value - 1) for k in keys]
-        settled = [c for k, c in zip(keys, changes) if a[k].settled and b[k].settled]
-        rows.append(
-            [
-                name,
-                str(len(keys)),
-                f"{statistics.median(changes):.1%}",
-                *(within(settled, changes, limit) for limit in (0.10, 0.20)),
-                f"{len(settled) / len(keys):.1%}",
-                f"{coverage({k: a[k] for k in keys}, b):.1%}",
-                f"{statistics.median(a[k].half_width for k in keys):.1%}",
-            ]
-        )
-    return table(rows, "lrrrrrrr")
+def flips(a: Report, b: Report) -> List[str]:
+    """The verdicts whose classes the two runs do not share."""
+    theirs = {(v.mode, v.algorithm): v for v in b.verdicts}
+    out = []
+    for v in a.verdicts:
+        w = theirs.get((v.mode, v.algorithm))
+        if w and (v.classes[1] < w.classes[0] or w.classes[1] < v.classes[0]):
+            out.append(f"{v.mode} {v.algorithm}: {v.word()} -> {w.word()}")
+    return out
 
 
-INSTRUCTIONS_TARGET = 0.005
+def rerun(a: Report, b: Report) -> Rerun:
+    """How run ``b`` held against ``a``: what the README's trust line says."""
+    every, theirs = estimates(a), estimates(b)
+    readme, readme_b = estimates(a, True), estimates(b, True)
+    common = [k for k in every if k in theirs]
+    shown = [k for k in readme if k in readme_b]
+    return Rerun(b.run.name, len(common), coverage(every, theirs), len(shown),
+                 coverage(readme, readme_b), within(changes(readme, readme_b), 0.10),
+                 len(flips(a, b)))  # fmt: skip
 
 
-def instructions(folder: Path) -> Dict[Tuple[str, str, str], float]:
-    """Machine instructions per byte of a bytecode run, by (interpreter, variant, algorithm)."""
-    data = json.loads((folder / "bytecode.json").read_text())
-    return {
-        (r["interpreter"], r["variant"], r["algorithm"]): float(r["instructions_per_byte"])
-        for r in data["rows"]
-        if r.get("instructions_per_byte")
-    }
+def levels(r: Report) -> List[List[str]]:
+    """Where the README's ratios' variance came from in this run: the median spread (sd of
+    the logarithm) between rounds of one process, between processes, between stretches."""
+    rows = [["ratios", "between rounds", "between processes", "between stretches"]]
+    for name, readme in (("the README's", True), ("all", False)):
+        spreads: List[Tuple[float, float, float]] = []
+        for t in r.tables:
+            if not (t.spec.readme if readme else t.spec.counted):
+                continue
+            for cell in (c for row in t.spec.rows for c in row.cells if c and c.kind == "ratio"):
+                a, b = (r.run.measured.get(m) for m in (cell.a, cell.b) if m)
+                if a is None or b is None:
+                    continue
+                pa, pb = by_process(a.values), by_process(b.values)
+                common = sorted(set(pa) & set(pb))
+                if len(common) < 3:
+                    continue
+                inner = [statistics.stdev([math.log(x / y) for x, y in zip(pa[p], pb[p])])
+                         for p in common if min(len(pa[p]), len(pb[p])) > 1]  # fmt: skip
+                logs = [math.log(time_of(pa[p]) / time_of(pb[p])) for p in common]
+                c = components(logs, [a.stretches.get(p, 0) for p in common])
+                spreads.append((statistics.fmean(inner or [0.0]), math.sqrt(c.within),
+                                math.sqrt(c.between)))  # fmt: skip
+        if spreads:
+            medians = [statistics.median(s[i] for s in spreads) for i in range(3)]
+            rows.append([f"{name} ({len(spreads)})", *(f"{m:.1%}" for m in medians)])
+    return rows
 
 
 def compare_instructions(first: Path, second: Path, strict: bool) -> int:
-    a, b = instructions(first), instructions(second)
+    def counts(folder: Path) -> Dict[Tuple[str, str, str], float]:
+        return dict(store.counts_of(json.loads((folder / "bytecode.json").read_text())["rows"]))
+
+    a, b = counts(first), counts(second)
     common = [k for k in a if k in b]
     if not common:
         print("no instruction count in common")
         return 1
-    changes = sorted(((abs(b[k] / a[k] - 1), k) for k in common), reverse=True)
-    within = sum(1 for d, _ in changes if d <= INSTRUCTIONS_TARGET) / len(changes)
+    moved = sorted(((abs(b[k] / a[k] - 1), k) for k in common), reverse=True)
+    equal = sum(1 for d, _ in moved if d <= INSTRUCTIONS_TARGET) / len(moved)
     print(f"{first.name} vs {second.name}: {len(common)} instruction counts in common")
-    rows = [["interpreter", "variant", "algorithm", "first", "second", "change"]]
-    for d, k in changes[:10]:
-        rows.append([*k, f"{a[k]:.4g}", f"{b[k]:.4g}", f"{d:.3%}"])
+    rows = [["mode", "variant", "algorithm", "first", "second", "change"]]
+    rows += [[*k, f"{a[k]:.4g}", f"{b[k]:.4g}", f"{d:.3%}"] for d, k in moved[:10]]
     print(table(rows, "lllrrr"))
-    print(
-        f"\n{within:.1%} of the counts equal within {INSTRUCTIONS_TARGET:.1%}; "
-        f"largest change {changes[0][0]:.3%}"
-    )
-    return 1 if strict and within < 1 else 0
+    print(f"\n{equal:.1%} of the counts equal within {INSTRUCTIONS_TARGET:.1%}; "
+          f"largest change {moved[0][0]:.3%}")  # fmt: skip
+    return 1 if strict and equal < 1 else 0
+
+
+def by_table(a: Mapping[Key, Estimate], b: Mapping[Key, Estimate]) -> str:
+    """Per table: ratios, median change, shares within 10% / 20%, coverage, width."""
+    tables: Dict[str, List[Key]] = {}
+    for k in a:
+        if k in b:
+            tables.setdefault(k[0], []).append(k)
+    rows = [["table", "ratios", "median change", "within 10%", "within 20%", "inside A's 95%",
+             "median ±, A"]]  # fmt: skip
+    for name, keys in tables.items():
+        mine, theirs = {k: a[k] for k in keys}, {k: b[k] for k in keys}
+        moved = changes(mine, theirs)
+        rows.append([name, str(len(keys)), f"{statistics.median(moved.values()):.1%}",
+                     f"{within(moved, 0.1):.1%}", f"{within(moved, 0.2):.1%}",
+                     f"{coverage(mine, theirs):.1%}", f"{median_half(mine):.1%}"])  # fmt: skip
+    return table(rows, "lrrrrrr")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -169,64 +164,81 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--show", type=int, default=15, help="list this many largest changes")
     parser.add_argument("--strict", action="store_true", help="exit 1 if a target is missed")
     parser.add_argument(
-        "--floor",
-        type=float,
-        action="append",
-        default=[],
+        "--floor", type=float, action="append", default=[],
         help="also: coverage and width were a between-run term of this size (0.03: 3 %%) in "
         "the first run's intervals (repeat)",
-    )
+    )  # fmt: skip
 
 
 def command(args: argparse.Namespace) -> int:
     if (args.first / "bytecode.json").exists():
         return compare_instructions(args.first, args.second, args.strict)
-    a, b = estimates(args.first), estimates(args.second)
-    devs = deviations({k: e.value for k, e in a.items()}, {k: e.value for k, e in b.items()})
-    if not devs:
+    first, second = (answers.build(store.load(f)) for f in (args.first, args.second))
+    a, b = estimates(first), estimates(second)
+    ra, rb = estimates(first, True), estimates(second, True)
+    moved = changes(a, b)
+    if not moved:
         print("no ratio in common")
         return 1
-    print(f"{args.first.name} vs {args.second.name}: {len(devs)} ratios in common")
-    only = len(set(a) ^ set(b))
-    if only:
-        print(f"({only} ratios are in one run only)")
-    print(by_table(a, b))
-    print()
-    rows: List[List[str]] = [["table", "row", "column", "first", "second", "change"]]
-    for (key, row, column), x, y, d in devs[: args.show]:
-        rows.append([key, " ".join(row), column, f"{x:.3g}", f"{y:.3g}", f"{d:.1%}"])
-    print(table(rows, "lllrrr"))
-    print()
-    settled = [d for d in devs if a[d[0]].settled and b[d[0]].settled]
-    missed = False
-    for threshold, wanted in TARGETS:
-        share, every = share_within(settled, threshold), share_within(devs, threshold)
-        missed = missed or share < wanted
-        print(
-            f"{share:.1%} of the settled ratios agree within {threshold:.0%} (target at least "
-            f"{wanted:.0%}: {'met' if share >= wanted else 'missed'}); {every:.1%} of all ratios"
-        )
-    for what, value, target in precision(a, b):
-        width = what.startswith("median")
-        met = value <= target if width else value >= target
+    print(f"{args.first.name} vs {args.second.name}: {len(moved)} ratios in common, "
+          f"{len(changes(ra, rb))} of them the README's; {first.run.header.cpu}")  # fmt: skip
+    print(by_table({**a, **ra}, {**b, **rb}), "", sep="\n")
+    rows = [["table", "row", "column", "first", "second", "change"]]
+    for (key, row, column), d in sorted(moved.items(), key=lambda x: -x[1])[: args.show]:
+        rows.append([key, " ".join(row), column, f"{a[(key, row, column)].value:.3g}",
+                     f"{b[(key, row, column)].value:.3g}", f"{d:.1%}"])  # fmt: skip
+    print(table(rows, "lllrrr"), "", sep="\n")
+    turned = flips(first, second)
+    figures = [
+        (
+            "all ratios: the second run inside the first's 95% intervals",
+            coverage(a, b),
+            COVERAGE,
+            True,
+        ),
+        ("the README's: inside the first's 95% intervals", coverage(ra, rb), README_COVERAGE, True),
+        ("the README's: median half-width, first run", median_half(ra), README_HALF_WIDTH, False),
+        ("the README's: median half-width, second run", median_half(rb), README_HALF_WIDTH, False),
+        (
+            "the README's: within 10% of each other",
+            within(changes(ra, rb), 0.1),
+            README_WITHIN,
+            True,
+        ),
+    ]
+    missed = bool(turned)
+    for what, value, bound, least in figures:
+        met = value >= bound if least else value <= bound
         missed = missed or not met
-        bound = "at most" if width else "at least"
-        print(f"{what}: {value:.1%} (target {bound} {target:.0%}: {'met' if met else 'missed'})")
-    for floor in args.floor:  # the figures of precision(), the first run's intervals widened
-        _, inside, half, _ = (
-            value for _, value, _ in precision({k: e.widened(floor) for k, e in a.items()}, b)
-        )
         print(
-            f"with a between-run term of {floor:.1%}: {inside:.1%} of the second run "
-            f"inside the first's intervals, median half-width {half:.1%}"
+            f"{what}: {value:.1%} (target {'at least' if least else 'at most'} {bound:.0%}: "
+            f"{'met' if met else 'missed'})"
         )
+    print(f"all ratios: within 10% {within(moved, 0.1):.1%}, within 20% {within(moved, 0.2):.1%}; "
+          f"median half-width {median_half(a):.1%} and {median_half(b):.1%}")  # fmt: skip
+    print(f"verdicts that changed class: {len(turned)} of {len(first.verdicts)} (target none: "
+          f"{'missed' if turned else 'met'})" + "".join(f"\n  {t}" for t in turned))  # fmt: skip
+    for floor in args.floor:
+        wide = {k: e.widened(floor) for k, e in a.items()}
+        print(
+            f"with a between-run term of {floor:.1%}: {coverage(wide, b):.1%} of the second "
+            f"run inside the first's intervals, median half-width {median_half(wide):.1%}"
+        )
+    print("\nWhere the variance came from in the first run (median sd of the logarithm):")
+    print(table(levels(first), "lrrr"))
     return 1 if args.strict and missed else 0
 
 
+def parser() -> argparse.ArgumentParser:
+    found = argparse.ArgumentParser(
+        prog="python -m bench stability", description=(__doc__ or "").splitlines()[0]
+    )
+    add_arguments(found)
+    return found
+
+
 def main(argv: Sequence[str]) -> int:
-    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    add_arguments(parser)
-    return command(parser.parse_args(argv))
+    return command(parser().parse_args(argv))
 
 
 if __name__ == "__main__":

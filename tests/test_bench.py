@@ -5,10 +5,12 @@ No timing is judged here; the timers that run do so for milliseconds.
 
 from __future__ import annotations
 
-import argparse
 import hashlib
 import io
 import json
+import math
+import random
+import statistics
 import sys
 from typing import Any, Dict, List
 
@@ -17,8 +19,9 @@ import pytest
 
 bench_package.load()
 
-from bench import cases, stats, targets, timing, worker  # noqa: E402
-from bench.cases import Case, Grid, WrongDigest  # noqa: E402
+from bench.catalog import cases, targets  # noqa: E402
+from bench.catalog.cases import Case, Grid, WrongDigest  # noqa: E402
+from bench.core import protocol, stats, timing, worker  # noqa: E402
 
 
 def test_case_names_round_trip() -> None:
@@ -51,18 +54,18 @@ def test_twins_come_from_the_catalog() -> None:
 
     twin = _catalog.TWINS[0]
     target = targets.load(twin.name)
-    assert target.twin == (twin.source, twin.compiler, twin.annotations)
+    assert target.twin == targets.Twin(twin.source, twin.compiler, twin.annotations)
     assert targets.load(twin.source).twin is None
 
 
 def test_cases_skip_what_a_row_lacks() -> None:
-    rows = [targets.load("streamlined-words"), targets.load("hashlib")]
+    rows = [targets.load("streamlined-lanes"), targets.load("hashlib")]
     grid = Grid(lengths=(64, 1024, 16384), get_max=64, block_max=1024)
     names = {c.name for c in cases.enumerate_cases(rows, ["md5", "sha256"], grid)}
-    assert "digest/sha256/streamlined-words/64" in names
-    assert "digest/md5/streamlined-words/64" not in names  # SHA-256 only
+    assert "digest/sha256/streamlined-lanes/64" in names
+    assert "digest/md5/streamlined-lanes/64" not in names  # SHA-256 only
     assert "block/sha256/hashlib/64" not in names  # no block function
-    assert "block/sha256/streamlined-words/16384" not in names  # block only up to 1 KiB
+    assert "block/sha256/streamlined-lanes/16384" not in names  # block only up to 1 KiB
     assert "getAndDigest/md5/hashlib/1024" not in names  # getAndDigest only at 64 B
     assert "getAndDigest/md5/hashlib/64" in names
     batch = {n for n in names if n.startswith("batch/")}
@@ -70,10 +73,10 @@ def test_cases_skip_what_a_row_lacks() -> None:
     assert bool(batch) == (variant is not None)
 
 
-@pytest.mark.parametrize("mode", ["digest", "getAndDigest", "block"])
-def test_timers_do_the_work(mode: str) -> None:
+@pytest.mark.parametrize("benchmark", ["digest", "getAndDigest", "block"])
+def test_timers_do_the_work(benchmark: str) -> None:
     target = targets.load("streamlined")
-    case = Case(mode, "md5", "streamlined", 128)
+    case = Case(benchmark, "md5", "streamlined", 128)
     cases.check(case, target)
     assert cases.make_timer(case, target)(2) >= 0
 
@@ -117,11 +120,14 @@ def test_a_wrong_digest_is_caught() -> None:
 def serve(requests: List[Dict[str, Any]], server: worker.Server) -> List[Dict[str, Any]]:
     out = io.StringIO()
     lines = [json.dumps(r) for r in [*requests, {"op": "quit"}]]
-    server.serve(io.StringIO("\n".join(lines) + "\n"), out)
+    ops = {"list": server.list, "prepare": server.prepare, "value": server.value,
+           "hash": server.hash, "call": server.call}  # fmt: skip
+    protocol.serve(ops, io.StringIO("\n".join(lines) + "\n"), out)
     return [json.loads(line) for line in out.getvalue().splitlines()]
 
 
-PREPARE = {"op": "prepare", "min_time": 0.0005, "jit_warm": [0.001, 0.01], "clock": "cpu"}
+PREPARE = {"op": "prepare", "min_time": 0.0005, "jit_warm": [0.001, 0.01], "clock": "cpu",
+           "jit": False}  # fmt: skip
 
 
 def test_the_worker_prepares_and_measures() -> None:
@@ -145,18 +151,28 @@ def test_a_worker_with_a_wrong_digest_refuses_to_measure(monkeypatch: pytest.Mon
 
 
 def test_the_listing_says_what_runs_here() -> None:
-    args = argparse.Namespace(
-        variants="helpers,native",
-        algorithms="md5",
-        modes="digest",
-        grid="",
-        pypy_lib=False,
-        no_references=False,
-    )
-    listing = worker.listing(args)
+    request = {"op": "list", "variants": ["helpers", "native"], "algorithms": ["md5"],
+               "benchmarks": ["digest"]}  # fmt: skip
+    (listing,) = serve([request], worker.Server())
     assert "digest/md5/hashlib/64" in listing["cases"]
+    assert not [c for c in listing["cases"] if not c.startswith("digest/md5/")]
     assert listing["variants"]["helpers"]["kind"] == "interpreted"
-    assert listing["interpreter"]["implementation"] in ("CPython", "PyPy")
+    assert listing["runtime"]["implementation"] in ("CPython", "PyPy")
+
+
+def test_the_worker_hashes_calls_and_survives_errors() -> None:
+    message = cases.jdk_pattern(200)
+    requests: List[Dict[str, Any]] = [
+        {"op": "hash", "variant": "helpers", "algorithm": "sha256", "message": message.hex(),
+         "chunks": [63, 1, 70]},
+        {"op": "value", "case": "digest/md5/helpers/64"},  # never prepared
+        {"op": "nonsense"},
+        {"op": "call", "function": "catalog.cases.jdk_pattern", "kwargs": {"length": 3}},
+    ]  # fmt: skip
+    hashed, unprepared, unknown, called = serve(requests, worker.Server())
+    assert hashed == {"digest": hashlib.sha256(message).hexdigest()}
+    assert "KeyError" in unprepared["error"] and "no op 'nonsense'" in unknown["error"]
+    assert "error" in called  # bytes are not JSON: the error is said, the worker goes on
 
 
 def test_timing_core_calibrates_and_interleaves() -> None:
@@ -221,14 +237,14 @@ def test_the_batch_benchmark_runs_once_the_api_exists(monkeypatch: pytest.Monkey
     rows = [targets.load(variants.default_variant.name), targets.load("hashlib")]
     grid = Grid(lengths=(64,), batches=((32, 10),))
     if not hasattr(variants, "digest_many"):
-        assert not [c for c in cases.enumerate_cases(rows, ["md5"], grid) if c.mode == "batch"]
+        assert not [c for c in cases.enumerate_cases(rows, ["md5"], grid) if c.benchmark == "batch"]
         assert "not available in this build" in cases.batch_api()[1]
 
         def digest_many(name: str, messages: List[bytes], **options: Any) -> List[bytes]:
             return [hashlib.new(name, m).digest() for m in messages]
 
         monkeypatch.setattr(variants, "digest_many", digest_many, raising=False)
-    batch = [c for c in cases.enumerate_cases(rows, ["md5"], grid) if c.mode == "batch"]
+    batch = [c for c in cases.enumerate_cases(rows, ["md5"], grid) if c.benchmark == "batch"]
     assert {c.variant for c in batch} == {variants.default_variant.name, "hashlib"}
     for case in batch:
         target = next(t for t in rows if t.name == case.variant)
@@ -237,3 +253,41 @@ def test_the_batch_benchmark_runs_once_the_api_exists(monkeypatch: pytest.Monkey
     monkeypatch.setattr(variants, "digest_many", lambda name, messages: [b""] * len(messages))
     with pytest.raises(WrongDigest):
         cases.check(batch[0] if batch[0].variant != "hashlib" else batch[1], rows[0])
+
+
+def test_the_interval_has_the_stretches_of_the_run_in_it() -> None:
+    # A ratio whose processes vary (2%) and whose stretches of time vary more (3%): intervals
+    # from the run itself hold about 95% of a rerun; ignoring the stretches would not.
+    rng = random.Random(7)
+    stretches, per = 6, 4
+    groups = [s for s in range(stretches) for _ in range(per)]
+
+    def one_run() -> List[float]:
+        shift = [rng.gauss(0, 0.03) for _ in range(stretches)]
+        return [shift[g] + rng.gauss(0, 0.02) for g in groups]
+
+    inside = naive = 0
+    for _ in range(300):
+        first, second = one_run(), one_run()
+        c = stats.components(first, groups)
+        half = stats.t975(c.df) * math.sqrt(2 * c.variance)
+        mean, again = statistics.fmean(first), statistics.fmean(second)
+        inside += abs(again - mean) <= half
+        pooled = stats.t975(len(first) - 1) * statistics.stdev(first) * math.sqrt(2 / len(first))
+        naive += abs(again - mean) <= pooled
+    assert 0.90 <= inside / 300 <= 0.99
+    assert naive / 300 < 0.85  # the processes alone miss the stretches
+
+
+def test_the_model_pools_what_does_not_differ_between_stretches() -> None:
+    logs = [0.01 * ((i * 7) % 5) for i in range(12)]
+    same = stats.components(logs, [i % 3 for i in range(12)])  # no stretch effect to see
+    assert (
+        same.between == 0
+        and same.df == 11
+        and same.variance == pytest.approx(statistics.variance(logs) / 12)
+    )
+    apart = stats.components([g + 0.001 * i for i, g in enumerate([0, 0, 1, 1, 2, 2])],
+                             [0, 0, 1, 1, 2, 2])  # fmt: skip
+    assert apart.between > 0 and apart.df == pytest.approx(2, abs=0.1)  # the stretches' S - 1
+    assert stats.t975(2.5) == pytest.approx((4.303 + 3.182) / 2)

@@ -7,7 +7,7 @@ bytecode run's bytecode.json), with exact times, so every ratio is known.
 from __future__ import annotations
 
 import json
-import math
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Tuple
 
@@ -16,9 +16,14 @@ import pytest
 
 bench_package.load()
 
-from bench import answers, docs, report, results  # noqa: E402
-from bench.cases import Case  # noqa: E402
-from bench.table import Cell, RatioTable  # noqa: E402
+from bench import stability, store  # noqa: E402
+from bench.catalog import comparisons  # noqa: E402
+from bench.catalog.cases import Case  # noqa: E402
+from bench.catalog.columns import Column, Listing  # noqa: E402
+from bench.catalog.modes import Mode  # noqa: E402
+from bench.catalog.targets import VariantInfo  # noqa: E402
+from bench.report import answers, pages, publish  # noqa: E402
+from bench.report.figures import Figure, Shown  # noqa: E402
 
 #: Seconds per byte of each row under the first mode.
 SPEED = {
@@ -79,16 +84,14 @@ def seconds(mode: str, variant: str) -> float:
     return SPEED[variant] / by
 
 
-def make_run(
-    folder: Path, noisy: Tuple[str, ...] = (), old_format: bool = False, steal: float = 0.004
-) -> Path:
+def make_run(folder: Path, noisy: Tuple[str, ...] = (), steal: float = 0.004) -> Path:
     """A run's folder, exact times; helpers under the modes in ``noisy`` move from process to
     process (pass to pass) by up to 1.6x."""
     folder.mkdir(parents=True)
-    labels = [MODES[0]] if old_format else list(MODES)
-    values: Dict[str, Dict[str, Any]] = {}
-    for label, _, _, _, only, _, _ in labels:
-        values[label] = {}
+    data: Dict[str, Dict[str, store.CaseRuns]] = {}
+    columns = []
+    for label, interp, env, args, only, jdk, impl in MODES:
+        data[label] = {}
         for variant in SPEED:
             if only and not (variant.startswith("native") or variant == "hashlib"):
                 continue
@@ -97,49 +100,26 @@ def make_run(
                     for bench in ("digest", "getAndDigest"):
                         base = seconds(label, variant) * n
                         noise = label in noisy and variant == "helpers"
-                        runs = [
-                            {
-                                "pass": p,
-                                "rounds": list(range(6)),
-                                "values": [base * (MOVES[p] if noise else 1.0)] * 6,
-                            }
-                            for p in range(len(MOVES))
-                        ]
-                        values[label][Case(bench, alg, variant, n).name] = {"runs": runs}
-    listing = {}
-    for label, interp, env, args, only, jdk, impl in labels:
-        entry: Dict[str, Any] = {
-            "implementation": impl,
-            "version": "3.14.0" if impl == "CPython" else "3.11.11",
-            "variants": {v: info(v) for v in SPEED},
-            "batch": {"variant": None, "unavailable": "not available in this build"},
-        }
+                        runs = [store.Pass(p, 1, [], True, p, list(range(6)),
+                                           [base * (MOVES[p] if noise else 1.0)] * 6)
+                                for p in range(len(MOVES))]  # fmt: skip
+                        data[label][Case(bench, alg, variant, n).name] = store.CaseRuns(
+                            1, 0, 0, runs
+                        )
+        version = "3.14.0" if impl == "CPython" else "3.11.11"
+        runtime: Dict[str, Any] = {"implementation": impl, "version": version}
         if impl == "PyPy":
-            entry["pypy_version"] = "8.0.1"
-        if not old_format:
-            entry["mode"] = {
-                "interpreter": interp,
-                "env": env,
-                "args": args,
-                "variants": only,
-                "jdk": jdk,
-            }
-        listing[label] = entry
-    study = {
-        "mode": "default",
-        "passes": 3,
-        "settings": {"passes": 3, "clock": "cpu", "slow_limit": 0.1},
-        "cpu": "Test CPU, 2 cores",
-        "started": "2026-01-02 03:04:05",
-        "wall_seconds": 60.0,
-        "measure_seconds": 50.0,
-        "steal": {"share": steal},
-        "skipped": {},
-        "builds": {},
-        "interpreters": listing,
-    }
-    (folder / "study.json").write_text(json.dumps(study))
-    (folder / "values.json").write_text(json.dumps(values))
+            runtime["pypy_version"] = "8.0.1"
+        mode = Mode.from_json({"label": label, "interpreter": interp, "env": env, "args": args,
+                               "variants": only, "jdk": jdk, "jit": "JIT" in jdk})  # fmt: skip
+        variants = {v: VariantInfo.from_json(v, info(v)) for v in SPEED}
+        listing = Listing(runtime, variants, batch_unavailable="not available in this build")
+        columns.append(Column(mode, "python", listing))
+    settings = {"passes": 3, "clock": "cpu", "slow_limit": 0.1}
+    header = store.Header(
+        "default", settings, "Test CPU", "2026-01-02 03:04:05", 60.0, 50.0, 3, steal
+    )
+    store.write(folder, header, columns, data)
     return folder
 
 
@@ -148,7 +128,7 @@ def make_bytecode(folder: Path) -> Path:
     folder.mkdir(parents=True)
     rows = [
         {
-            "interpreter": label,
+            "mode": label,
             "variant": v,
             "algorithm": alg,
             "instructions_per_byte": {"helpers": 3200.0, "streamlined": 1000.0}.get(v, 10.0),
@@ -170,7 +150,7 @@ def make_bytecode(folder: Path) -> Path:
 
 def build(tmp: Path, **how: Any) -> answers.Report:
     bytecode = make_bytecode(tmp / "bytecode")
-    return answers.build(results.load(make_run(tmp / "run", **how), bytecode))
+    return answers.build(store.load(make_run(tmp / "run", **how), bytecode))
 
 
 @pytest.fixture(scope="module")
@@ -179,21 +159,20 @@ def calm(tmp_path_factory: pytest.TempPathFactory) -> answers.Report:
     return build(tmp_path_factory.mktemp("calm"))
 
 
-def at(t: Optional[RatioTable], labels: List[str], column: str) -> Cell:
+def at(t: Optional[Shown], labels: List[str], column: str) -> Figure:
     assert t is not None
-    found = answers.cell_at(t, labels, column)
+    found = t.at(tuple(labels), column)
     assert found is not None, (labels, column)
     return found
 
 
 def test_modes_are_the_columns_and_portable_folds_into_its_cpython(calm: answers.Report) -> None:
     r = calm
-    run = r.run
-    assert run.columns == ["3.14", "3.14-jit", "pypy8", "pypy8-nojit"]
-    assert run.mode("3.14-jit").jit and not run.mode("pypy8-nojit").jit and run.mode("pypy8").jit
-    assert run.folded(run.mode("3.14-portable")) == "3.14"
+    lay = r.run.layout
+    assert lay.columns == ["3.14", "3.14-jit", "pypy8", "pypy8-nojit"]
+    assert lay.folded("3.14-portable") == "3.14"
     hashlib = r.table("hashlib-16384")
-    assert hashlib is not None and hashlib.columns == tuple(run.columns)
+    assert hashlib is not None and hashlib.columns == tuple(lay.columns)
     portable = at(hashlib, ["native (portable kernels)", "md5"], "3.14")
     assert portable.value == pytest.approx(1 / 1.2 / 0.5)  # half of native's speed
     assert at(hashlib, ["native", "md5"], "3.14").value == pytest.approx(1 / 1.2)
@@ -202,115 +181,131 @@ def test_modes_are_the_columns_and_portable_folds_into_its_cpython(calm: answers
 
 
 def test_fastest_pure_python_is_a_row_that_names_its_pick(calm: answers.Report) -> None:
-    r = calm
-    style = r.table("style")
+    style = calm.table("style")
     assert style is not None
-    fastest = next(x for x in style.rows if x.labels[1] == report.FASTEST)
+    fastest = next(x for x in style.rows if x.labels[1] == comparisons.FASTEST)
     assert fastest.note == "streamlined (3.14, 3.14-jit, pypy8-nojit); helpers (pypy8)"
-    assert at(
-        style, ["interpreted", "streamlined", "md5", "digest 16 KiB"], "3.14"
-    ).value == pytest.approx(4.0)
-    compiled = r.table("compiled")
-    assert at(
-        compiled, ["helpers-mypyc", "helpers", "sha256", "digest 1 KiB"], "3.14"
-    ).value == pytest.approx(8.0)
+    inlined = at(style, ["inlined", "streamlined", "md5", "digest 16 KiB"], "3.14")
+    assert inlined.value == pytest.approx(4.0)
+    compiled = calm.table("compiled")
+    twin = at(compiled, ["helpers-mypyc", "helpers", "sha256", "digest 1 KiB"], "3.14")
+    assert twin.value == pytest.approx(8.0)
 
 
-def test_the_seeds_table_and_its_verdicts(calm: answers.Report) -> None:
-    r = calm
-    seeds = r.table("seeds")
+def test_the_seeds_question_per_mode_and_its_verdicts(calm: answers.Report) -> None:
+    styles = calm.table("styles")
+    assert styles is not None and styles.spec.readme
+    assert styles.spec.header == ("mode", "plays")
+    assert styles.columns == ("MD5", "MD5 instr.", "SHA-256", "SHA-256 instr.")
+    assert at(styles, ["3.14"], "MD5").value == pytest.approx(4.0)
+    assert at(styles, ["3.14"], "SHA-256 instr.").value == pytest.approx(3.2)
+    words = {(v.mode, v.algorithm): v.word() for v in calm.verdicts}
+    # time says -Xint, instructions (3.2x) in between: the verdict says both
+    assert words[("3.14", "md5")] == "like the JDK's -Xint (instructions: in between)"
+    assert words[("3.14-jit", "md5")].startswith("like the JDK's compilers")
+    assert words[("pypy8", "md5")].startswith("reversed")
+    assert words[("pypy8-nojit", "md5")] == "in between"
+    seeds = calm.table("seeds")  # docs/study.md's: ops/ms from the same estimate as the ratio
     assert seeds is not None
-    assert seeds.header == ("algorithm", "mode", "JDK counterpart")
-    assert seeds.columns[:3] == ("64 B helpers", "64 B streamlined", "64 B ratio")
     row = next(x for x in seeds.rows if x.labels == ("md5", "3.14", "-Xint"))
-    helpers_ops = row.cells[seeds.columns.index("16 KiB helpers")]
-    assert helpers_ops is not None and helpers_ops.value == pytest.approx(1e-3 / (8e-6 * 16384))
-    assert at(seeds, ["md5", "3.14"], "16 KiB ratio").value == pytest.approx(4.0)
-    assert at(seeds, ["md5", "3.14"], "instructions").value == pytest.approx(3.2)
-    style = "\n".join(r.style)
-    assert "**Like the JDK's `-Xint`**" in style and "3.14 md5 4x (time)" in style
-    assert "3.14-jit md5 1.05x (time)" in next(x for x in r.style if "compilers" in x)
-    assert "pypy8 md5 0.5x (time)" in next(x for x in r.style if "Reversed" in x)
-    assert "pypy8-nojit md5 2x (time)" in next(x for x in r.style if "In between" in x)
-    jit = "\n".join(r.jit)
-    assert "**3.14-jit against 3.14** (md5, 16 KiB): faster by helpers 7.6x (time)" in jit
-    assert (
-        "streamlined 2x (time); it buys back more for helpers: helpers ÷ streamlined goes " in jit
+    helpers, fast = (
+        row.cells[seeds.columns.index(f"16 KiB {w}")] for w in ("helpers", "streamlined")
     )
-    assert "goes from 4x (time) to 1.05x (time)." in jit
-    assert "**pypy8 against pypy8-nojit**" in jit
+    assert helpers is not None and fast is not None
+    assert helpers.value == pytest.approx(1e-3 / (8e-6 * 16384))
+    assert fast.value / helpers.value == pytest.approx(
+        at(seeds, ["md5", "3.14"], "16 KiB ratio").value
+    )
+
+
+def test_a_verdict_whose_interval_spans_two_classes_says_between(tmp_path: Path) -> None:
+    r = build(tmp_path, noisy=("pypy8-nojit",))
+    cell = at(r.table("styles"), ["pypy8-nojit"], "MD5")
+    assert cell.low < answers.ALIKE < cell.high or cell.low < answers.XINT < cell.high
+    verdict = next(v for v in r.verdicts if (v.mode, v.algorithm) == ("pypy8-nojit", "md5"))
+    low, high = verdict.classes
+    assert low < high and verdict.word().startswith(f"between {answers.CLASSES[low]} and ")
+    assert "†" not in (tmp_path / "x").as_posix() + "".join(pages.readme_section(r))
+
+
+def test_what_compiling_and_the_jits_buy(calm: answers.Report) -> None:
+    buys = calm.table("buys")
+    assert buys is not None and buys.spec.readme
+    assert buys.columns == ("3.14", "pypy8-nojit")  # the modes with their JIT off
+    assert at(buys, ["helpers-mypyc", "helpers", "md5"], "3.14").value == pytest.approx(8.0)
+    assert at(buys, ["native", "streamlined", "sha256"], "3.14").value == pytest.approx(2000.0)
+    assert at(buys, ["the JIT", "helpers", "md5"], "3.14").value == pytest.approx(7.6)
+    assert at(buys, ["the JIT", "streamlined", "md5"], "pypy8-nojit").value == pytest.approx(10.0)
+    said = calm.findings
+    assert len(said) <= 5
+    assert (
+        said[0] == "Without a JIT the helper style costs (MD5/SHA-256) CPython 4x/4x, PyPy 2x/2x."
+    )
+    assert said[1].startswith("With a JIT: CPython like the JDK's compilers")
+    assert "PyPy reversed" in said[1]
+    compiling = "2-8x (mypyc) over the helper style; 1000-2000x (native) over streamlined."
+    assert said[2] == f"Compiling buys back {compiling}"
+    assert (
+        said[3] == "A JIT changes the source's time: CPython's 2-7.6x faster, PyPy's 10-40x faster."
+    )
+
+
+def test_a_change_inside_the_noise_is_not_called_faster(tmp_path: Path) -> None:
+    assert answers.gain(Figure(0.998, 0.95, 1.05)) == "no measurable change (0.95-1.05)"
+    assert answers.gain(Figure(1.3, 1.2, 1.4)) == "1.3x faster (1.2-1.4)"
+    assert answers.gain(Figure(0.5, 0.4, 0.6)) == "0.5x slower (0.4-0.6)"
 
 
 def test_twins_against_the_jit(calm: answers.Report) -> None:
-    r = calm
-    t = r.table("twins-jit")
+    t = calm.table("twins-jit")
     assert t is not None and t.columns == ("3.14-jit (3.14)",)  # CPython's JIT only
     # helpers under the JIT: 8e-6 / 7.6 per byte; its mypyc twin: 1e-6.
-    assert at(
-        t, ["helpers-mypyc", "helpers", "md5", "16 KiB"], "3.14-jit (3.14)"
-    ).value == pytest.approx(8 / 7.6)
-    assert at(
-        t, ["the JIT itself", "helpers", "md5", "16 KiB"], "3.14-jit (3.14)"
-    ).value == pytest.approx(7.6)
+    twin = at(t, ["helpers-mypyc", "helpers", "md5", "16 KiB"], "3.14-jit (3.14)")
+    assert twin.value == pytest.approx(8 / 7.6)
+    itself = at(t, ["the JIT itself", "helpers", "md5", "16 KiB"], "3.14-jit (3.14)")
+    assert itself.value == pytest.approx(7.6)
 
 
-def test_an_unsettled_ratio_is_marked_and_its_verdict_rests_on_instructions(tmp_path: Path) -> None:
-    r = build(tmp_path, noisy=("pypy8-nojit",))
-    cell = at(r.table("seeds"), ["sha256", "pypy8-nojit"], "16 KiB ratio")
-    assert not cell.settled and cell.instructions == pytest.approx(3.2)
-    assert "†" in cell.text() and "[3.2 instr.]" in cell.text()
-    verdict = next(x for x in r.style if "pypy8-nojit sha256" in x)
-    assert "pypy8-nojit sha256 3.2x (instructions; the time ratio" in verdict
-    assert "did not settle" in verdict
-    against_c = at(r.table("hashlib-16384"), ["helpers", "sha256"], "pypy8-nojit")
-    assert not against_c.settled and math.isnan(against_c.instructions)  # Python against C
-    settled = at(r.table("seeds"), ["sha256", "pypy8"], "16 KiB ratio")
-    assert settled.settled and "†" not in settled.text()
+def test_the_trust_line_and_a_rerun(calm: answers.Report, tmp_path: Path) -> None:
+    assert calm.trust.readme_half_width == 0.0 and calm.trust.readme_ratios > 0
+    line = pages.trust_line(calm)
+    assert "no second run of this tree" in line and "Test CPU" in line
+    noisy = build(tmp_path / "noisy", noisy=("3.14", "pypy8-nojit"))
+    again = replace(calm, rerun=stability.rerun(calm, noisy))
+    line = pages.trust_line(again)
+    assert "of a second run (run), " in line and "verdicts changed" in line
+    assert again.rerun is not None and again.rerun.readme_inside < 1
 
 
-def test_the_trust_line(calm: answers.Report, tmp_path: Path) -> None:
-    assert calm.trust.settled == 1.0 and calm.trust.half_width == 0.0
-    assert not calm.trust.noisy and calm.trust.warning() == ""
-    noisy = build(
-        tmp_path / "noisy", noisy=("3.14", "3.14-jit", "pypy8", "pypy8-nojit"), steal=0.031
-    )
-    assert noisy.trust.noisy and noisy.trust.settled < answers.SETTLED_TARGET
-    warning = noisy.trust.warning()
-    assert warning.startswith("**Warning: this machine was too noisy")
-    assert "3.1% of the CPU's time was stolen" in warning
-    page = docs.page(noisy)
-    assert page[0] == warning  # the first line of the page
-    assert any(
-        "How far to trust it" in line and "steal time during the run: 3.1%" in line for line in page
-    )
-
-
-def test_a_run_of_the_old_format_reads_as_one_mode_per_interpreter(tmp_path: Path) -> None:
-    run = results.load(make_run(tmp_path / "run", old_format=True))
-    assert run.columns == ["3.14"] and run.mode("3.14").interpreter == "3.14"
-    assert run.mode("3.14").jdk == "-Xint" and not run.mode("3.14").jit  # bench.interpreters
-    r = answers.build(run)
-    assert "(time)" in "\n".join(r.style) and r.jit == ()
-    assert r.table("twins-jit") is None and r.table("modes-16384") is None
+def test_a_run_reads_back_as_it_was_written(tmp_path: Path) -> None:
+    run = store.load(make_run(tmp_path / "run"))
+    assert [c.label for c in run.columns] == [m[0] for m in MODES]
+    assert run.column("3.14-jit").mode == Mode.from_json(run.column("3.14-jit").mode.as_json())
+    assert run.column("pypy8").listing.runtime["pypy_version"] == "8.0.1"
+    helpers = run.measured[("3.14", "digest/md5/helpers/64")]
+    assert helpers.stretches == {0: 0, 1: 1, 2: 2} and len(helpers.values) == 18
+    assert run.header.steal == 0.004 and run.counts == {}
 
 
 def test_report_files_and_docs_sections(tmp_path: Path) -> None:
     folder = make_run(tmp_path / "run")
     bytecode = make_bytecode(tmp_path / "bytecode")
-    assert report.main([str(folder), "--no-plots", "--bytecode", str(bytecode)]) == 0
+    assert publish.report_main([str(folder), "--no-plots", "--bytecode", str(bytecode)]) == 0
     text = (folder / "report.md").read_text()
     assert text.startswith("# Interpreter-overhead study: results")
-    assert "The seeds' question per mode" in text and "| md5       | 3.14        | -Xint" in text
+    assert "What the coding style costs per mode" in text and "| 3.14        | -Xint" in text
     summary = json.loads((folder / "summary.json").read_text())
-    assert summary["trust"]["settled"] == 1.0 and summary["ratios"]
-    tables = {r["table"] for r in summary["ratios"]}
-    assert tables >= {"style", "hashlib-16384", "bridges"} and "seeds" not in tables  # no twice
-    r = docs.load_report(folder, bytecode)
-    readme = docs.readme_section(r)
-    assert readme.startswith(docs.START) and readme.endswith(docs.END)
-    assert "Like the JDK's `-Xint`" in readme and "native (portable kernels)" in readme
-    full = docs.study_section(r, None, bytecode, [])
+    assert summary["verdicts"] and summary["trust"]["readme_ratios"] > 0
+    r = publish.load_report(folder, bytecode)
+    readme = pages.readme_section(r)
+    assert readme.startswith(pages.START) and readme.endswith(pages.END)
+    body = readme.splitlines()[1:-1]
+    assert len(body) <= 60 and "†" not in readme and "settle" not in readme
+    prose = [line for line in body if not line.startswith("|")]
+    assert len("\n".join(prose)) <= 1500
+    assert sum(1 for line in body if line.startswith("| --")) == 2  # the two tables
+    full = pages.study_section(r, None, ("bytecode", (bytecode / "bytecode.md").read_text()), [])
     assert "**Bytecode and machine instructions** (`nox -s bytecode`, run bytecode)" in full
     assert "3.14-portable" in full
-    once = docs.replace_section("# x\n\nintro\n", readme)
-    assert docs.replace_section(once, readme) == once
+    once = publish.splice("# x\n\nintro\n", readme, pages.START, pages.END)
+    assert publish.splice(once, readme, pages.START, pages.END) == once

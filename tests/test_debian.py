@@ -19,7 +19,7 @@ import pytest
 
 bench_package.load()
 
-from bench import interpreters  # noqa: E402
+from bench.catalog import modes  # noqa: E402
 
 
 def _tool() -> ModuleType:
@@ -36,11 +36,31 @@ debian = _tool()
 
 
 def test_each_tree_interpreter_is_in_its_trees_packages() -> None:
-    for row in interpreters.INTERPRETERS:
-        if row.where not in interpreters.HOST_PLACES:
+    for row in modes.INTERPRETERS:
+        if row.where not in modes.HOST_PLACES and row.implementation == "openjdk":
+            version = row.program.split("-")[1]  # java-25-openjdk
+            for part in ("jdk-headless", "jre-zero"):  # javac, and the Zero VM
+                assert f"openjdk-{version}-{part}" in debian.PACKAGES[row.where]
+        elif row.where not in modes.HOST_PLACES:
             assert row.program in debian.PACKAGES[row.where]
             assert f"{row.program}-dev" in debian.PACKAGES[row.where]
             assert f"{row.program}-venv" in debian.PACKAGES[row.where]
+
+
+def test_the_mirror_is_the_hosts_own(tmp_path: Path) -> None:
+    parts = tmp_path / "sources.list.d"
+    parts.mkdir()
+    assert debian.host_mirror(tmp_path) == debian.FALLBACK_MIRROR  # no sources: Debian's
+    (tmp_path / "sources.list").write_text(
+        "# a comment\ndeb [arch=amd64] http://mirror.example/debian/ bookworm main\n"
+    )
+    assert debian.host_mirror(tmp_path) == "http://mirror.example/debian"
+    (parts / "debian.sources").write_text(
+        "Types: deb\nURIs: http://security.example/debian-security\nSuites: bookworm-security\n\n"
+        "Types: deb-src\nURIs: http://src.example/debian\n\n"
+        "Types: deb\nURIs: http://near.example/debian http://far.example/debian\n"
+    )
+    assert debian.host_mirror(tmp_path) == "http://near.example/debian"
 
 
 def test_entry_script_is_sh_and_names_its_tree(tmp_path: Path) -> None:
@@ -76,7 +96,7 @@ def test_ensure_interpreter_only_finds_what_it_does_not_make(
 #: Inside a tree (a suite run by its entry script) the tree cannot be entered again.
 IN_A_TREE = Path("/var/lib/variants-tree.json").exists()
 needs_tree = pytest.mark.skipif(
-    os.name != "posix" or os.geteuid() != 0 or IN_A_TREE or interpreters.find("3.14")[0] is None,
+    os.name != "posix" or os.geteuid() != 0 or IN_A_TREE or modes.find("3.14")[0] is None,
     reason="needs root and the sid tree (python3 tools/debian.py ensure sid), from the host",
 )
 
@@ -85,7 +105,7 @@ def _python_in_tree(code: str, cwd: Path, env: Optional[Dict[str, str]] = None) 
     """What ``python3.14 -c code`` prints, run in the sid tree from ``cwd`` (the entry script
     written anew first, as the sessions' ensure_tree does, should this checkout's differ)."""
     debian.ensure_tree("sid")
-    argv, _ = interpreters.find("3.14")
+    argv, _ = modes.find("3.14")
     assert argv is not None
     done = subprocess.run(
         [*argv, "-c", code], cwd=cwd, env=env, capture_output=True, text=True, check=True

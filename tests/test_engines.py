@@ -237,10 +237,10 @@ def test_dask_distributed_workers_hash_a_partitioned_column() -> None:
 
 
 def test_the_peer_benchmark_checks_and_times_a_tiny_column() -> None:
-    """bench/peers.py on 300 rows, one round: every engine present is checked and timed."""
+    """bench/product/peers.py on 300 rows, one round: every engine present is checked and timed."""
     engine("pyarrow")
     bench_package.load()
-    peers = importlib.import_module("bench.peers")
+    peers = importlib.import_module("bench.product.peers")
     record = peers.run_threads(1, 300, 1, require_all=False)
     present = {name for name in peers.ENGINES if name not in record["missing"]}
     keys = set(record["cases"][0]["candidates"])
@@ -253,3 +253,22 @@ def test_the_peer_benchmark_checks_and_times_a_tiny_column() -> None:
     machine = {"cpu": "a CPU", "flags": peers.cpu_flags(), "date": "today"}
     text = peers.render([record], machine)
     assert "variants `digest_column(table['s'])`" in text and "300 rows" in text
+    both = peers.render_all({"machine": machine, "classes": [
+        {"name": "AVX-512", "forced": "", "runs": [record]},
+        {"name": "AVX2 and SHA-NI", "forced": "md5-many=avx2-x16", "runs": [record]}]})  # fmt: skip
+    assert "**Kernels: AVX-512** (this CPU's own)" in both
+    assert (
+        "**Kernels: AVX2 and SHA-NI** (forced: `VARIANTS_NATIVE_KERNELS=md5-many=avx2-x16`)" in both
+    )
+
+
+def test_the_peers_tables_are_of_every_kernel_class_this_cpu_runs() -> None:
+    bench_package.load()
+    peers = importlib.import_module("bench.product.peers")
+    avx2 = next(force for name, _, force in peers.CLASSES if name.startswith("AVX2"))
+    assert peers.classes({"AVX-512": True, "AVX2": True}) == [
+        ("AVX-512", ""),
+        ("AVX2 and SHA-NI", avx2),
+    ]
+    assert peers.classes({"AVX-512": False, "AVX2": True}) == [("AVX2 and SHA-NI", "")]
+    assert peers.classes({}) == [("the CPU's own", "")]

@@ -13,7 +13,8 @@ import pytest
 
 bench_package.load()
 
-from bench import envs, interpreters  # noqa: E402
+from bench.catalog import modes  # noqa: E402
+from bench.conduct import envs  # noqa: E402
 
 
 def test_modes_name_the_interpreters_whose_environments_they_run_in() -> None:
@@ -63,7 +64,7 @@ def test_a_ready_environment_is_reused_and_recorded(tmp_path: Path) -> None:
     older = cache / "3.12-0123456789abcdef"  # left alone: only a new build removes older ones
     older.mkdir()
     assert envs.prepare(["3.12"], cache, results) == {"3.12": record["python"]}
-    assert envs.recorded(results) == {"3.12": record["python"]}
+    assert json.loads(envs.pythons_file(results).read_text()) == {"3.12": record["python"]}
     kept = json.loads((results / "envs" / "3.12.json").read_text())
     assert kept["reused"] is True and kept["python"] == record["python"]
     assert older.exists()
@@ -72,6 +73,6 @@ def test_a_ready_environment_is_reused_and_recorded(tmp_path: Path) -> None:
 def test_an_interpreter_that_is_not_here_is_left_out(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(interpreters, "find", lambda label: (None, "not here"))
+    monkeypatch.setattr(modes, "find", lambda label: (None, "not here"))
     assert envs.prepare(["3.10"], tmp_path / "cache", tmp_path / "results") == {}
-    assert envs.recorded(tmp_path / "results") == {}
+    assert json.loads(envs.pythons_file(tmp_path / "results").read_text()) == {}

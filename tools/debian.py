@@ -1,6 +1,6 @@
 """Debian trees to run interpreters newer than the host's in, and the free-threaded CPython 3.13.
 
-One tool for the interpreters that the project makes itself (``bench/interpreters.py`` says
+One tool for the interpreters that the project makes itself (``bench/catalog/modes.py`` says
 which exist and where each lives):
 
 * a **Debian tree** per suite (``sid``: CPython 3.14 and 3.15, PyPy 8), made by
@@ -63,13 +63,35 @@ ROOT = Path(__file__).resolve().parent.parent
 if "bench" not in sys.modules and str(ROOT) not in sys.path:
     sys.path.append(str(ROOT))  # last: the checkout's unbuilt variants/ must not shadow any
 
-from bench import interpreters  # noqa: E402  (where trees and interpreters live)
+from bench.catalog import modes  # noqa: E402  (where trees and interpreters live)
 
 Log = Callable[[str], None]
 
-MIRROR = "http://deb.debian.org/debian"
+#: Where the host's apt sources are, and the mirror when they name none.
+APT_SOURCES = Path("/etc/apt")
+FALLBACK_MIRROR = "http://deb.debian.org/debian"
 
-#: What each suite's tree holds: the interpreters of bench/interpreters.py that live there,
+
+def host_mirror(apt: Path = APT_SOURCES) -> str:
+    """The Debian archive the host's apt uses (its first ``deb`` source that is not the
+    security archive): a deb822 ``URIs:`` line or a one-line ``deb URI SUITE`` entry."""
+    parts = apt / "sources.list.d"
+    files = [*sorted(parts.glob("*.sources")), apt / "sources.list", *sorted(parts.glob("*.list"))]
+    for path in (f for f in files if f.is_file()):
+        for stanza in path.read_text(errors="replace").split("\n\n"):
+            fields = dict(re.findall(r"^(Types|URIs):\s*(.+)$", stanza, re.M))
+            deb = "deb" in fields.get("Types", "").split() and "URIs" in fields
+            found: List[str] = fields["URIs"].split()[:1] if deb else []
+            found += re.findall(r"^deb\s+(?:\[[^]]*\]\s+)?(\S+)\s+\S+", stanza, re.M)
+            for uri in map(str, found):
+                if "security" not in uri and uri.startswith(("http://", "https://", "file:")):
+                    return uri.rstrip("/")
+    return FALLBACK_MIRROR
+
+
+MIRROR = host_mirror()
+
+#: What each suite's tree holds: the interpreters of bench/catalog/modes.py that live there,
 #: their headers and venv modules, what building the variants' C needs, and valgrind.
 PACKAGES: Dict[str, Tuple[str, ...]] = {
     "sid": (
@@ -77,7 +99,8 @@ PACKAGES: Dict[str, Tuple[str, ...]] = {
         *("python3.15", "python3.15-dev", "python3.15-venv"),
         *("pypy3", "pypy3-dev", "pypy3-venv"),
         *("gcc", "libc6-dev", "libffi-dev", "pkg-config"),
-        "valgrind",  # bench/callgrind.py counts instructions inside the tree
+        "valgrind",  # bench/profile/callgrind.py counts instructions inside the tree
+        *("openjdk-25-jdk-headless", "openjdk-25-jre-zero"),  # the JDK 25 columns, Zero too
     ),
 }
 
@@ -258,7 +281,7 @@ def _in_tree(tree: Path, suite: str, argv: Sequence[str]) -> List[str]:
 
 def enter_argv(suite: str) -> List[str]:
     """The argv prefix that runs a command inside ``suite``'s tree (made by ensure_tree)."""
-    entry = interpreters.entry_script(suite)
+    entry = modes.entry_script(suite)
     if not entry.exists():
         raise TreeError(f"no {suite} tree: python3 {Path(__file__).name} ensure {suite}")
     return [str(entry)]
@@ -337,7 +360,7 @@ def _install(tree: Path, suite: str, packages: Sequence[str], log: Log) -> None:
 
 def _write_entry(tree: Path, suite: str) -> Path:
     """The tree's entry script, (re)written when its text differs; its path."""
-    entry = interpreters.entry_script(suite)
+    entry = modes.entry_script(suite)
     text = entry_text(tree, suite)
     if not entry.exists() or entry.read_text() != text:
         partial = entry.with_name(f".{entry.name}.new")
@@ -351,9 +374,9 @@ def ensure_tree(suite: str = "sid", log: Log = log_stderr) -> Path:
     """``suite``'s tree with its PACKAGES installed and its entry script written: made if
     missing (about a minute of debootstrap, then the installs), completed if a package is
     missing, else returned at once. Its Path."""
-    tree = interpreters.tree_path(suite)
+    tree = modes.tree_path(suite)
     packages = PACKAGES.get(suite, ())
-    entry = interpreters.entry_script(suite)
+    entry = modes.entry_script(suite)
     ready = stamp(tree) and not _missing(tree, packages) and entry.exists()
     if ready and entry.read_text() == entry_text(tree, suite):
         return tree
@@ -382,7 +405,7 @@ def ensure_tree(suite: str = "sid", log: Log = log_stderr) -> Path:
 
 def versions(suite: str) -> Dict[str, str]:
     """The installed version of each of the tree's packages, from its stamp."""
-    found = stamp(interpreters.tree_path(suite)).get("versions")
+    found = stamp(modes.tree_path(suite)).get("versions")
     return dict(found) if isinstance(found, dict) else {}
 
 
@@ -408,7 +431,7 @@ def download_source(package: str, suite: str, dest: Path, log: Log) -> None:
         run(["apt-get", *options, "source", "--download-only", package], log, cwd=dest)
 
 
-FREETHREADED = interpreters.interpreter("3.13t")
+FREETHREADED = modes.interpreter("3.13t")
 SOURCE = ("python3.13", "trixie")  # Debian 13's package: upstream's tarball, unpatched
 
 #: Standard-library modules the free-threaded interpreter must import.
@@ -457,17 +480,17 @@ def _problem(python: Path) -> str:
 
 
 def freethreaded(build: bool = True, log: Log = log_stderr) -> Path:
-    """The free-threaded CPython 3.13's executable (bench/interpreters.py finds it), built
+    """The free-threaded CPython 3.13's executable (bench/catalog/modes.py finds it), built
     into its prefix if missing and ``build`` (5 to 9 minutes here). TreeError if there is none
     (or the build fails)."""
-    argv, why = interpreters.find(FREETHREADED.label)
+    argv, why = modes.find(FREETHREADED.label)
     problem = _problem(Path(argv[0])) if argv else why
     if not problem and argv:
         return Path(argv[0])
     if not build:
         raise TreeError(f"no usable {FREETHREADED.program}: {problem}")
     require_root(f"building {FREETHREADED.program}")
-    prefix = interpreters.freethreaded_prefix().absolute()
+    prefix = modes.freethreaded_prefix().absolute()
     with locked(prefix.parent / f".{prefix.name}.lock", log):
         python = prefix / "bin" / FREETHREADED.program
         if not (python.exists() and not _problem(python)):
@@ -524,14 +547,14 @@ def _build(prefix: Path, log: Log) -> None:
 
 
 def ensure_interpreter(label: str, log: Log = log_stderr) -> List[str]:
-    """The argv that starts interpreter ``label`` of bench/interpreters.py, after making its
+    """The argv that starts interpreter ``label`` of bench/catalog/modes.py, after making its
     tree or building it if it is one of those this tool makes (others are only found)."""
-    row = interpreters.interpreter(label)
+    row = modes.interpreter(label)
     if row.where == "built":
         freethreaded(log=log)
-    elif row.where not in interpreters.HOST_PLACES:
+    elif row.where not in modes.HOST_PLACES:
         ensure_tree(row.where, log)
-    argv, why = interpreters.find(label)
+    argv, why = modes.find(label)
     if argv is None:
         raise TreeError(why)
     return argv
@@ -558,7 +581,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     try:
         if args.command == "ensure":
             ensure_tree(args.suite)
-            print(interpreters.entry_script(args.suite))
+            print(modes.entry_script(args.suite))
         elif args.command == "run":
             return run_in(args.suite, args.argv)
         elif args.command == "versions":

@@ -1,0 +1,369 @@
+"""The study's conductor (``python -m bench run``): every mode, variant and length, interleaved.
+
+The columns are *modes* (``bench.catalog.modes``: an interpreter run a certain way, e.g.
+``3.14-jit``, ``pypy8-nojit``, ``3.11-portable``, ``jdk17-xint``), each in its runtime's
+environment. Each *pass* starts a fresh worker process per mode (JMH's forks) and walks the
+groups of cases (same benchmark, algorithm, length): every worker prepares the group's cases
+(calibrates the loops once, then reuses them; warms up, under a JIT until it settles), then
+the conductor asks for values one at a time, round by round, every case under every mode in
+turn, so that the two sides of a ratio share the machine's moods.
+
+**Where the time goes.** The run's passes are cut into ``stretches`` of its time (six in the
+default effort). Every group takes ``least`` passes (three), spread over the run, the first
+(pass 0) also calibrating and telling what a pass of each group costs. The rest of the
+budget goes to the cases of the ratios the README shows
+(``bench.catalog.comparisons.readme_members``): they join every pass, so that each of those
+ratios has many processes in every stretch, which is what its interval is made of
+(``bench.core.stats``: processes within stretches).
+
+Writes ``results/bench/<date-time>/`` through ``bench.store``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import time
+from dataclasses import asdict, dataclass, field, replace
+from pathlib import Path
+from typing import IO, Any, Dict, List, Optional, Sequence, Set, Tuple
+
+from bench import store
+from bench.catalog import comparisons, tables
+from bench.catalog.cases import BENCHMARKS, Case, Grid
+from bench.catalog.columns import Column, Layout, Listing, Member
+from bench.catalog.comparisons import LONG
+from bench.conduct import launch
+from bench.core.fmt import duration
+from bench.core.machine import cpu_label, cpu_ticks, stamp
+from bench.core.protocol import Client
+from bench.store import CaseRuns, Header, Pass
+
+GroupKey = Tuple[str, str, int, int]
+
+
+@dataclass(frozen=True)
+class Settings:
+    """How hard to measure: an effort level (``--effort``), its fields overridable."""
+
+    #: The run's time is cut into this many stretches: the README's cases take passes in
+    #: each; every group takes ``least`` passes, spread over them.
+    stretches: int
+    least: int
+    max_passes: int
+    #: Shortest value (seconds): loops are calibrated up to it.
+    min_time: float
+    #: Seconds of measuring in all, every mode and pass together; the stretches' passes of
+    #: every group are taken whatever it is. Each JDK adds ``jdk_budget``.
+    budget: float
+    #: Rounds per group and pass.
+    rounds: int
+    #: A JIT's warm-up per case and process: (at least, at most) seconds.
+    jit_warm: Tuple[float, float]
+    grid: Grid = field(default_factory=Grid)
+    #: Cases predicted to take longer per operation are left out (None: none).
+    slow_limit: Optional[float] = None
+    clock: str = "cpu"
+    jdk_budget: float = 90.0
+
+
+EFFORTS: Dict[str, Settings] = {
+    "quick": Settings(
+        2, 2, 2, 0.001, 90.0, 3, (0.05, 0.5), Grid((64, 1024, 16384), batches=((4096, 8),)),
+        0.25, jdk_budget=15.0,
+    ),
+    "default": Settings(6, 3, 48, 0.001, 720.0, 6, (0.1, 1.0), Grid(), 0.1),
+    "rigorous": Settings(
+        8, 5, 80, 0.01, 3600.0, 10, (1.0, 5.0), Grid(get_max=1 << 20, block_max=16384), None,
+        jdk_budget=450.0,
+    ),
+}  # fmt: skip
+
+
+def group_order(key: GroupKey) -> Tuple[int, int, int, str]:
+    benchmark, algorithm, length, number = key
+    return (BENCHMARKS.index(benchmark), length * number, number, algorithm)
+
+
+class Conductor:
+    """One run: a plan of passes over stretches of time, groups of rounds in each pass."""
+
+    def __init__(
+        self,
+        columns: Sequence[Column],
+        settings: Settings,
+        folder: Path,
+        results: Path,
+        log: IO[str],
+    ) -> None:
+        self.columns, self.settings, self.results, self.log = list(columns), settings, results, log
+        self.data: Dict[str, Dict[str, CaseRuns]] = {c.label: {} for c in columns}
+        self.members: Dict[GroupKey, List[Member]] = {}
+        for column in columns:
+            for name in column.listing.cases:
+                self.members.setdefault(Case.parse(name).group, []).append((column.label, name))
+        self.groups = sorted(self.members, key=group_order)
+        listed = [m for ms in self.members.values() for m in ms]
+        spec = tables.tables(Layout(self.columns, listed))
+        self.readme = comparisons.readme_members(spec)
+        self.skipped: Dict[str, Dict[str, str]] = {c.label: {} for c in columns}
+        self.cost: Dict[GroupKey, Dict[Member, float]] = {k: {} for k in self.groups}
+        self.started = time.perf_counter()
+        self.steal: List[float] = []
+        jdks = {c.mode.interpreter for c in columns if c.classpath}
+        self.budget = settings.budget + settings.jdk_budget * len(jdks)
+        self.plan: List[Dict[GroupKey, Set[Member]]] = []
+        self.worker_log = open(folder / "workers.log", "w")  # noqa: SIM115 (closed by run)
+
+    def say(self, text: str) -> None:
+        self.log.write(text + "\n")
+        self.log.flush()
+
+    def too_slow(self, label: str, case: Case) -> Optional[str]:
+        """Why ``case`` is left out: predicted from a shorter digest to exceed slow_limit."""
+        limit = self.settings.slow_limit
+        if limit is None or case.benchmark != "digest" or case.length <= LONG:
+            return None  # the README's length and below: always measured
+        shorter = [(c.length, data.seconds / data.loops) for name, data in self.data[label].items()
+                   if (c := Case.parse(name))[:3] == case[:3] and c.length < case.length
+                   and data.loops]  # fmt: skip
+        if not shorter:
+            return None
+        length, seconds = max(shorter)
+        predicted = seconds * (case.length // 64 + 1) / (length // 64 + 1)  # blocks, padded
+        if predicted <= limit:
+            return None
+        return (
+            f"one operation would take about {predicted:.1f} s (from its {length}-byte time); "
+            f"this effort of the study leaves out cases slower than {limit} s per operation"
+        )
+
+    def make_plan(self, spent: float) -> None:
+        """The passes after the first: every group's ``least`` passes spread over the run,
+        and as many passes of the README's cases as the budget left pays for."""
+        s = self.settings
+        full = sum(sum(self.cost[k].values()) for k in self.groups)
+        extra = sum(c for k in self.groups for m, c in self.cost[k].items() if m in self.readme)
+        left = self.budget - spent - (s.least - 1) * full
+        count = s.least
+        if extra > 0 and left > 0:
+            count += min(int(left / extra), s.max_passes - s.least)
+        whole = {round(k * (count - 1) / (s.least - 1)) for k in range(1, s.least)}
+        live = {k: {m for m in ms if m[1] not in self.skipped[m[0]]}
+                for k, ms in self.members.items()}  # fmt: skip
+        for p in range(1, count):
+            if p in whole:
+                self.plan.append({k: set(live[k]) for k in self.groups})
+            else:
+                chosen = {k: {m for m in live[k] if m in self.readme} for k in self.groups}
+                self.plan.append({k: ms for k, ms in chosen.items() if ms})
+        self.say(f"plan: {count} passes over {s.stretches} stretches of time: every group in "
+                 f"{s.least}, the README's {len(self.readme)} cases in each")  # fmt: skip
+
+    def stretch(self, p: int) -> int:
+        return min(self.settings.stretches - 1, p * self.settings.stretches // (len(self.plan) + 1))
+
+    def run(self) -> Dict[str, Any]:
+        ticks = cpu_ticks()
+        first = {k: set(self.members[k]) for k in self.groups}
+        self.one_pass(0, first)
+        self.make_plan(time.perf_counter() - self.started)
+        for p, todo in enumerate(self.plan, start=1):
+            left = self.budget - (time.perf_counter() - self.started)
+            ahead = sum(1 for q in self.plan[p - 1 :] if len(q) == len(self.groups))
+            if left <= 0 and len(todo) < len(self.groups) and ahead:  # over: the whole passes
+                continue
+            self.one_pass(p, todo)
+        self.worker_log.close()
+        end = cpu_ticks()
+        return {
+            "measure_seconds": time.perf_counter() - self.started,
+            "passes": 1 + len(self.plan),
+            "steal": (end[0] - ticks[0]) / max(1, end[1] - ticks[1]),
+            "steal_per_pass": tuple(self.steal),
+            "skipped": self.skipped,
+            "plan": {
+                "stretches": self.settings.stretches,
+                "passes": 1 + len(self.plan),
+                "budget": self.budget,
+                "readme_cases": len(self.readme),
+            },
+        }
+
+    def one_pass(self, p: int, todo: Dict[GroupKey, Set[Member]]) -> None:
+        labels = {m[0] for ms in todo.values() for m in ms}
+        workers = {c.label: launch.worker(c, self.results, self.worker_log)
+                   for c in self.columns if c.label in labels}  # fmt: skip
+        before = cpu_ticks()
+        try:
+            for key in self.groups:
+                if todo.get(key):
+                    self.group(p, key, todo[key], workers)
+        finally:
+            for w in workers.values():
+                w.close()
+        after = cpu_ticks()
+        self.steal.append((after[0] - before[0]) / max(1, after[1] - before[1]))
+
+    def group(self, p: int, key: GroupKey, todo: Set[Member], workers: Dict[str, Client]) -> None:
+        """Prepare the group's cases to measure under every mode, then its rounds."""
+        started = time.perf_counter()
+        members: List[Tuple[Column, Case]] = []
+        for column in self.columns:
+            cases = [Case.parse(n) for (label, n) in self.members[key] if label == column.label]
+            cases = [c for c in cases if (column.label, c.name) in todo]
+            cases = [c for c in cases if c.name not in self.skipped[column.label]]
+            for case in list(cases) if p == 0 else []:
+                why = self.too_slow(column.label, case)
+                if why:
+                    self.skipped[column.label][case.name] = why
+                    cases.remove(case)
+            if not cases:
+                continue
+            data = self.data[column.label]
+            loops = [{"name": c.name, "loops": data.get(c.name, CaseRuns()).loops} for c in cases]
+            request = {"op": "prepare", "min_time": self.settings.min_time, "jit": column.mode.jit,
+                       "jit_warm": list(self.settings.jit_warm), "clock": self.settings.clock,
+                       "cases": loops}  # fmt: skip
+            answer = workers[column.label].ask(request)
+            for case in cases:
+                got = answer["cases"][case.name]
+                found = data.setdefault(case.name, CaseRuns())
+                if not found.loops:
+                    found.loops, found.seconds = int(got["loops"]), float(got["seconds"])
+                found.cost = float(got["prepare_seconds"])
+                warmups = [(int(a), float(b)) for a, b in got["warmups"]]
+                found.runs.append(Pass(p, int(got["loops"]), warmups, bool(got["warmed"]),
+                                       self.stretch(p)))  # fmt: skip
+                members.append((column, case))
+        if not members:
+            return
+        variants = list(dict.fromkeys(case.variant for _, case in members))
+        labels = [c.label for c in self.columns]
+        for r in range(self.settings.rounds):
+            order = variants if r % 2 == 0 else variants[::-1]
+            turn = labels[r % len(labels) :] + labels[: r % len(labels)]
+            for variant in order:
+                for label in turn:
+                    for column, case in members:
+                        if column.label == label and case.variant == variant:
+                            answer = workers[label].ask({"op": "value", "case": case.name})
+                            found = self.data[label][case.name]
+                            found.cost += float(answer["wall"])
+                            found.runs[-1].rounds.append(r)
+                            found.runs[-1].values.append(float(answer["value"]))
+        took = time.perf_counter() - started
+        # What a pass of each case costs: its share of the group's time (the talking between
+        # conductor and workers is a part of it, a large one on a busy machine).
+        reported = sum(self.data[c.label][case.name].cost for c, case in members)
+        for column, case in members:
+            share = self.data[column.label][case.name].cost / reported if reported else 0.0
+            self.cost[key][(column.label, case.name)] = max(took, reported) * share
+        benchmark, algorithm, length, number = key
+        size = f"{length} B" + (f" x {number}" if number > 1 else "")
+        self.say(
+            f"[pass {p + 1}, {duration(time.perf_counter() - self.started)}] {benchmark} "
+            f"{algorithm} {size}: {len(members)} cases, {self.settings.rounds} rounds, {took:.1f} s"
+        )
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--benchmarks", default=",".join(BENCHMARKS), help="JMH's benchmarks")
+    parser.add_argument("--lengths", default="", help="bytes, comma-separated")
+    parser.add_argument("--pypy-lib", action="store_true", help="add PyPy's _md5/_sha256 row")
+    parser.add_argument("--effort", choices=sorted(EFFORTS), default="default")
+    parser.add_argument("--mode", dest="effort", choices=sorted(EFFORTS), help=argparse.SUPPRESS)
+    parser.add_argument("--stretches", type=int, help="override the effort's stretches")
+    parser.add_argument("--least", type=int, help="override the passes every group takes")
+    parser.add_argument("--budget", type=float, help="seconds of measuring in all")
+    parser.add_argument("--clock", choices=("cpu", "wall"), help="cpu (default) or wall time")
+    parser.add_argument("--no-report", action="store_true", help="measure only")
+    parser.add_argument("--no-count", action="store_true", help="no instruction counts")
+
+
+def settings_of(args: argparse.Namespace) -> Settings:
+    settings = EFFORTS[args.effort]
+    if args.stretches:
+        settings = replace(settings, stretches=args.stretches)
+    if args.least:
+        settings = replace(settings, least=args.least)
+    settings = replace(settings, max_passes=max(settings.least, settings.max_passes))
+    if args.budget:
+        settings = replace(settings, budget=args.budget, jdk_budget=0.0)
+    if args.clock:
+        settings = replace(settings, clock=args.clock)
+    if args.lengths:
+        lengths = tuple(int(n) for n in args.lengths.split(","))
+        settings = replace(settings, grid=replace(settings.grid, lengths=lengths))
+    return settings
+
+
+def listing(column: Column, args: argparse.Namespace, grid: Grid, results: Path) -> Column:
+    """``column`` with what its worker says it can run of the selection."""
+    request = {"op": "list", "algorithms": args.algorithms.split(","), "grid": grid.as_json(),
+               "variants": [p for p in (column.mode.variants or args.variants).split(",") if p],
+               "benchmarks": args.benchmarks.split(","), "pypy_lib": args.pypy_lib,
+               "references": not column.mode.variants}  # fmt: skip
+    with launch.worker(column, results) as w:
+        return replace(column, listing=Listing.from_json(w.ask(request)))
+
+
+def run(args: argparse.Namespace, columns: List[Column]) -> Path:
+    """Measure ``columns`` as ``args`` say; the run's folder."""
+    settings = settings_of(args)
+    started = time.time()
+    folder: Path = args.results / "bench" / stamp()
+    folder.mkdir(parents=True, exist_ok=True)
+    log = sys.stdout
+    columns = [listing(c, args, settings.grid, args.results) for c in columns]
+    count = sum(len(c.listing.cases) for c in columns)
+    log.write(
+        f"bench: {len(columns)} modes ({', '.join(c.label for c in columns)}), {count} cases, "
+        f"effort {args.effort} ({settings.stretches} stretches, ~{duration(settings.budget)} of "
+        f"measuring and more for a JDK), {cpu_label()}\n  results: {folder}\n"
+    )
+    for column in columns:
+        for name, info in column.listing.variants.items():
+            if info.unavailable:
+                log.write(f"  {column.label}: {name} unavailable: {info.unavailable}\n")
+    conductor = Conductor(columns, settings, folder, args.results, log)
+    outcome = conductor.run()
+    header = Header(
+        effort=args.effort,
+        settings=asdict(settings),
+        cpu=cpu_label(),
+        started=time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(started)),
+        wall_seconds=time.time() - started,
+        builds=builds(args.results / "envs", sorted({c.mode.interpreter for c in columns})),
+        tree=tree(),
+        **outcome,
+    )
+    store.write(folder, header, columns, conductor.data)
+    log.write(
+        f"measured in {duration(outcome['measure_seconds'])}, {outcome['passes']} passes; "
+        f"steal {outcome['steal']:.2%}\n"
+    )
+    return folder
+
+
+def tree() -> str:
+    """The checkout's commit, "-dirty" if it has changes ("" outside git)."""
+    done = subprocess.run(["git", "describe", "--always", "--dirty", "--abbrev=12"],
+                          cwd=launch.BENCH, capture_output=True, text=True)  # fmt: skip
+    return done.stdout.strip() if done.returncode == 0 else ""
+
+
+def builds(envs: Path, labels: Sequence[str]) -> Dict[str, Any]:
+    """What the build of each interpreter's environment recorded of its times."""
+    found: Dict[str, Any] = {}
+    for label in labels:
+        record = envs / f"{label}.json"
+        if record.exists() and json.loads(record.read_text()).get("build"):
+            found[label] = json.loads(record.read_text())["build"]
+    return found
+
+
+if __name__ == "__main__":
+    sys.exit("the study runs as: python -m bench run ... (python -m bench run --help)")

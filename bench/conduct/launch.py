@@ -1,0 +1,123 @@
+"""How the study starts a process in a mode: launchers, options, environment, import folder.
+
+A mode's process runs its runtime the mode's way (a Debian tree's entry script first, then the
+interpreter or ``java`` with the mode's options and environment: ``PYTHON_JIT=1``, ``--jit
+off``, ``-Xint``) and speaks the one protocol (``bench.core.protocol``). A Python worker must
+import the *installed* ``variants`` of its environment, never the checkout's source tree
+beside ``bench/``, so it runs from a folder that holds nothing but a link to ``bench/``.
+
+``--python LABEL=PATH`` names an interpreter of ``bench.catalog.modes`` and its environment's
+python (``--pythons FILE``: what ``bench envs`` recorded); every mode of it becomes a column
+(``--modes`` to choose).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+from typing import IO, Any, Dict, List, Mapping, Optional, Sequence, Tuple
+
+from bench.catalog import modes
+from bench.catalog.columns import Column
+from bench.core.machine import interpreter_label
+from bench.core.protocol import Client
+
+BENCH = Path(__file__).resolve().parent.parent
+#: The JDK worker's main class (bench/jdk/Worker.java, compiled by bench envs).
+JAVA_MAIN = "Worker"
+
+
+def import_folder(results: Path) -> Path:
+    """A folder holding only a link to this package (made on first use, and made again where
+    it links to another checkout's, or to one that is gone: several clones share /tmp)."""
+    folder = results / ".bench-import"
+    link = folder / "bench"
+    if not (link.is_symlink() and link.resolve() == BENCH):
+        folder.mkdir(parents=True, exist_ok=True)
+        fresh = folder / f".bench-{os.getpid()}"
+        fresh.unlink(missing_ok=True)
+        fresh.symlink_to(BENCH, target_is_directory=True)
+        os.replace(fresh, link)  # atomic: a process beside this one sees the old or the new
+    return folder
+
+
+def command(
+    column: Column, results: Path, before: Sequence[str] = ()
+) -> Tuple[List[str], Dict[str, str], Path]:
+    """(argv, environment, working directory) of ``column``'s worker; ``before`` goes before
+    the runtime (inside a Debian tree: valgrind)."""
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME")}
+    env["PYTHONDONTWRITEBYTECODE"] = "1"
+    program = os.path.abspath(column.program) if os.sep in column.program else column.program
+    java = [*modes.JAVA_OPTIONS, "-cp", column.classpath, JAVA_MAIN]
+    tail = java if column.classpath else ["-m", "bench.core.worker"]
+    if column.mode.interpreter not in {i.label for i in modes.INTERPRETERS}:
+        argv = [*before, program, *column.mode.args, *tail]  # "--python here=..."
+        return argv, {**env, **column.mode.env}, import_folder(results)
+    argv, extra = modes.command(column.mode, program, *tail)
+    if column.classpath and modes.BINDS_ENV in extra:  # a tree's JDK: its classes bound too
+        extra[modes.BINDS_ENV] += os.pathsep + column.classpath
+    at = len(modes.launcher(modes.interpreter(column.mode.interpreter)))
+    return [*argv[:at], *before, *argv[at:]], {**env, **extra}, import_folder(results)
+
+
+def worker(
+    column: Column,
+    results: Path,
+    stderr: Optional[IO[str]] = None,
+    before: Sequence[str] = (),
+    env: Optional[Mapping[str, str]] = None,
+) -> Client:
+    """A worker of ``column`` (``env``: its environment instead of the one ``command`` makes)."""
+    argv, made, cwd = command(column, results, before)
+    return Client(argv, made if env is None else env, cwd, column.label, stderr)
+
+
+def call(column: Column, function: str, results: Path, **kwargs: Any) -> Any:
+    """``bench.<function>(**kwargs)`` in a fresh worker of ``column`` (its errors shown)."""
+    with worker(column, results) as w:
+        return w.call(function, **kwargs)
+
+
+def programs_of(args: argparse.Namespace) -> Dict[str, Dict[str, str]]:
+    """{interpreter label: {"program": ..., "classpath": ...}}: ``--python LABEL=PATH`` (repeat)
+    and ``--pythons FILE`` (as ``bench envs`` records it); none: the running interpreter."""
+    found: Dict[str, Any] = json.loads(args.pythons.read_text()) if args.pythons else {}
+    for value in args.python:
+        label, sep, path = value.partition("=")
+        if not sep:
+            raise SystemExit(f"--python wants LABEL=PATH, got {value!r}")
+        found[label] = path
+    found = found or {interpreter_label(): sys.executable}
+    return {k: v if isinstance(v, dict) else {"program": v} for k, v in found.items()}
+
+
+def columns_of(args: argparse.Namespace) -> List[Column]:
+    """The modes to measure (``--modes``, default every mode of the runtimes given)."""
+    programs = programs_of(args)
+    known = {i.label for i in modes.INTERPRETERS}
+    if args.modes:
+        chosen = modes.select(args.modes)
+        missing = sorted({m.interpreter for m in chosen} - set(programs))
+        if missing:
+            raise SystemExit(f"no environment for {missing}; have {sorted(programs)}")
+    else:
+        chosen = tuple(m for m in modes.MODES if m.interpreter in programs)
+    # A runtime outside the table is one plain mode of its own.
+    plain = [modes.Mode(x, x, {}, (), None, "") for x in programs if x not in known]
+    return [
+        Column(
+            m,
+            programs[m.interpreter]["program"],
+            classpath=programs[m.interpreter].get("classpath", ""),
+        )
+        for m in (*chosen, *plain)
+    ]
+
+
+def python_columns(args: argparse.Namespace) -> List[Column]:
+    """The Python modes among ``columns_of(args)``: what can ``call`` a bench function."""
+    return [c for c in columns_of(args) if not c.classpath]

@@ -1,0 +1,113 @@
+"""The CPU and the running interpreter, as the reports name them.
+
+Standard library only: it runs under every interpreter of the study. ``PYPY`` is the one
+test of whether this process is PyPy.
+"""
+
+from __future__ import annotations
+
+import datetime
+import os
+import platform
+import sys
+import sysconfig
+from pathlib import Path
+from typing import Dict, Tuple, Union
+
+PYPY = sys.implementation.name == "pypy"
+FREE_THREADED = bool(sysconfig.get_config_var("Py_GIL_DISABLED"))
+
+
+def cpu_model() -> str:
+    """The CPU's model name, as /proc/cpuinfo (or the platform module) gives it."""
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
+#: The x86-64 flags the reports name.
+FLAGS = {"avx2": "AVX2", "avx512f": "AVX-512", "sha_ni": "SHA-NI"}
+
+
+def cpu_flags() -> Dict[str, bool]:
+    """Whether this CPU has AVX2, AVX-512 and SHA-NI (/proc/cpuinfo's flags)."""
+    try:
+        text = Path("/proc/cpuinfo").read_text()
+    except OSError:
+        text = ""
+    line = next((x for x in text.splitlines() if x.startswith("flags")), ":")
+    found = set(line.split(":", 1)[1].split())
+    return {label: flag in found for flag, label in FLAGS.items()}
+
+
+def cpu_label() -> str:
+    """CPU model and core count, e.g. "AMD EPYC, 2 cores"."""
+    return f"{cpu_model()}, {os.cpu_count()} cores"
+
+
+def cpu_ticks() -> Tuple[int, int]:
+    """(steal, total) jiffies of all CPUs since boot, from /proc/stat; (0, 0) without it.
+
+    Steal is time a virtual machine's CPUs wanted to run and the host ran
+    someone else: the study records the share seen during a run.
+    """
+    try:
+        fields = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    except (OSError, ValueError):
+        return 0, 0
+    return (fields[7] if len(fields) > 7 else 0), sum(fields[:8])
+
+
+def today() -> str:
+    return datetime.date.today().isoformat()
+
+
+def stamp() -> str:
+    """A folder name for a run: the local date and time."""
+    return datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
+
+
+def interpreter_label() -> str:
+    """The study's name for the running interpreter: "3.11", "3.13t", "pypy3.9"."""
+    major, minor = sys.version_info[:2]
+    prefix = "pypy" if PYPY else ""
+    suffix = "t" if FREE_THREADED else ""
+    return f"{prefix}{major}.{minor}{suffix}"
+
+
+def interpreter_info() -> Dict[str, Union[str, bool]]:
+    """What the reports say about the running interpreter."""
+    info: Dict[str, Union[str, bool]] = {
+        "label": interpreter_label(),
+        "implementation": platform.python_implementation(),
+        "version": platform.python_version(),
+        "executable": sys.executable,
+        "free_threaded": FREE_THREADED,
+        "config_args": str(sysconfig.get_config_var("CONFIG_ARGS") or ""),
+    }
+    if FREE_THREADED:
+        is_enabled = getattr(sys, "_is_gil_enabled", None)
+        info["gil_enabled"] = bool(is_enabled()) if is_enabled else False
+    jit = getattr(sys, "_jit", None)  # CPython 3.14 on: whether its JIT compiler is on
+    if jit is not None:
+        info["jit_enabled"] = bool(jit.is_enabled())
+    if PYPY:
+        pypy = sys.pypy_version_info  # type: ignore[attr-defined]
+        info["pypy_version"] = ".".join(str(part) for part in pypy[:3])
+    return info
+
+
+def interpreter_title(info: Dict[str, object]) -> str:
+    """ "CPython 3.13.0", "CPython 3.13.0, free-threaded", "PyPy 3.9.16 (PyPy 7.3.11)"."""
+    title = f"{info['implementation']} {info['version']}"
+    if info.get("free_threaded"):
+        title += ", free-threaded"
+    if info.get("pypy_version"):
+        title += f" (PyPy {info['pypy_version']})"
+    if "jit_enabled" in info:
+        title += ", JIT on" if info["jit_enabled"] else ", JIT off"
+    return title

@@ -1,0 +1,125 @@
+"""The measuring process under each Python mode: ``python -m bench.core.worker``.
+
+It answers the study's protocol (``bench.core.protocol``) on stdin and stdout: what this
+interpreter runs of the study (``list``), the cases of a group prepared and their values one at
+a time (``prepare``, ``value``), a digest for the tests (``hash``) and any bench function for
+the profilers and checks (``call``). The conductor asks for one value at a time, of every case
+of a group under every mode in turn, so that values of two variants, or of one variant under
+two modes, are taken back to back. Runs under CPython 3.9+ and PyPy with the installed
+``variants`` (and pyperf, for its metadata, where it is installed).
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import sys
+from typing import Any, Dict, List
+
+from bench.catalog import targets
+from bench.catalog.cases import Case, Grid, batch_api, check, enumerate_cases, make_timer
+from bench.catalog.targets import Target
+from bench.core.machine import interpreter_info
+from bench.core.protocol import serve
+from bench.core.timing import Jit, Timed
+
+
+def pyperf_metadata() -> Dict[str, Any]:
+    """pyperf's metadata of this process (Python, CPU, system), for its JSON files."""
+    try:
+        import pyperf
+    except ImportError:
+        return {}
+    metadata: Dict[str, Any] = pyperf.Run([1.0], collect_metadata=True).get_metadata()
+    for key in ("name", "loops", "duration", "unit", "date"):
+        metadata.pop(key, None)
+    return metadata
+
+
+class Server:
+    """The cases of one pass under this interpreter, prepared group by group."""
+
+    def __init__(self) -> None:
+        self.targets: Dict[str, Target] = {}
+        self.timed: Dict[str, Timed] = {}
+        Jit.watch()
+
+    def target(self, name: str) -> Target:
+        if name not in self.targets:
+            self.targets[name] = targets.load(name)
+        return self.targets[name]
+
+    def list(self, request: Dict[str, Any]) -> Dict[str, Any]:
+        """What this interpreter can run of the selection."""
+        pypy_lib, references = bool(request.get("pypy_lib")), request.get("references", True)
+        names = targets.select(request.get("variants") or [], pypy_lib, bool(references))
+        loaded = [self.target(name) for name in names]
+        grid = Grid.from_json(request.get("grid") or {})
+        benchmarks = request.get("benchmarks") or ["digest", "getAndDigest", "block", "batch"]
+        cases = enumerate_cases(loaded, request.get("algorithms") or targets.ALGORITHMS, grid,
+                                benchmarks)  # fmt: skip
+        batch_variant, batch_reason = batch_api()
+        return {
+            "runtime": interpreter_info(),
+            "variants": {t.name: t.info().as_json() for t in loaded},
+            "cases": [case.name for case in cases],
+            "batch": {"variant": batch_variant, "unavailable": batch_reason or None},
+            "metadata": pyperf_metadata(),
+        }
+
+    def prepare(self, request: Dict[str, Any]) -> Dict[str, Any]:
+        clock = str(request.get("clock", "cpu"))
+        answer: Dict[str, Any] = {}
+        for entry in request["cases"]:
+            case = Case.parse(entry["name"])
+            target = self.target(case.variant)
+            if target.unavailable:
+                raise RuntimeError(f"{case.name}: {target.unavailable}")
+            check(case, target)
+            t = Timed(case.name, make_timer(case, target, clock))
+            warm: List[float] = request.get("jit_warm") or [0.1, 1.0]
+            t.prepare(float(request["min_time"]), warm, entry.get("loops"), bool(request["jit"]))
+            self.timed[case.name] = t
+            answer[case.name] = {
+                "loops": t.loops,
+                "seconds": t.last_wall,  # wall seconds of one value at these loops
+                "prepare_seconds": t.elapsed,
+                "warmups": t.warmups,
+                "warmed": t.warmed,
+            }
+        return {"cases": answer}
+
+    def value(self, request: Dict[str, Any]) -> Dict[str, Any]:
+        t = self.timed[request["case"]]
+        return {"value": t.value(), "wall": t.last_wall}
+
+    def hash(self, request: Dict[str, Any]) -> Dict[str, Any]:
+        h = self.target(request["variant"]).constructors[request["algorithm"]]()
+        message, at = bytes.fromhex(request["message"]), 0
+        for size in [*request.get("chunks", []), len(message)]:
+            h.update(message[at : at + size])
+            at += size
+        return {"digest": h.hexdigest()}
+
+    @staticmethod
+    def call(request: Dict[str, Any]) -> Dict[str, Any]:
+        module, function = str(request["function"]).rsplit(".", 1)
+        found = getattr(importlib.import_module(f"bench.{module}"), function)
+        return {"result": found(**request.get("kwargs", {}))}
+
+
+def main() -> int:
+    server = Server()
+    ops = {"list": server.list, "prepare": server.prepare, "value": server.value,
+           "hash": server.hash, "call": server.call}  # fmt: skip
+    # The answers keep the process's stdout to themselves: whatever else writes there (a
+    # function's print, an engine's C library) goes to stderr.
+    answers = os.fdopen(os.dup(1), "w", buffering=1)
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
+    serve(ops, sys.stdin, answers)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,171 @@
+"""The product's quick checks (``python -m bench check SET``): its promises, A against B.
+
+``native``, the drop-in against hashlib (and CPython's own ``_md5``): getAndDigest of 64
+bytes, ``update(16 B)``, one-shot digests of 1 KiB to 1 MiB; ``batch``, ``md5_many`` and
+``sha256_many`` against the hashlib loop (binary and hex digests), and ``threads=2`` against
+``threads=1`` (wall clock); ``columns``, ``digest_column`` of an Arrow column of 32-byte and
+1-64-byte rows against the hashlib loop over the same rows, and ``threads=0`` against
+``threads=1`` over 1 KiB rows (needs pyarrow); ``cli``, whole ``variants-sum`` processes
+against ``md5sum``/``sha256sum`` and ``-j 2`` against ``-j 1`` (wall clock, the files in the
+page cache), with the peak RSS (GNU time). Each target, the least speed, is in the code here
+and in the table's "target" column. ``bench/product/bench_many.c`` is the same batch check
+from C, against OpenSSL (its header says how to build it).
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import os
+import subprocess
+import sys
+import tempfile
+from functools import partial
+from pathlib import Path
+from typing import Any, Callable, Dict, Iterator, List
+
+from bench.catalog import targets
+from bench.catalog.cases import digest_of, jdk_pattern, messages
+from bench.core.fmt import size_label
+from bench.core.machine import PYPY
+from bench.core.timing import Pair, both
+
+KIB, MIB = 1024, 1 << 20
+
+
+def spelled(constructor: Callable[..., Any], data: bytes) -> object:
+    h = constructor()
+    h.update(data)
+    return h.digest()
+
+
+def update(h: Any, data: bytes) -> None:
+    h.update(data)
+
+
+def native(args: argparse.Namespace) -> Iterator[Pair]:
+    import variants.native
+
+    short, piece = jdk_pattern(64), jdk_pattern(16)
+    at = 1.0 if PYPY else 1 / 0.65
+    own = targets.load(targets.BUILTIN)
+    for alg in ("md5", "sha256"):
+        theirs: Callable[..., Any] = getattr(hashlib, alg)
+        ours: Callable[..., Any] = variants.native.bridge().constructors()[alg]
+        yield both(f"{alg} getAndDigest 64 B", digest_of, theirs, ours, short, least=at)
+        if alg == "md5" and not own.unavailable:
+            yield both("md5 getAndDigest 64 B, against _md5", digest_of, own.constructors["md5"],
+                       ours, short, least=1.0)  # fmt: skip
+        if not PYPY:
+            yield both(f"{alg} new, update, digest, 64 B", spelled, theirs, ours, short, least=at)
+            yield both(f"{alg} update(16 B)", update, theirs(), ours(), piece, least=1.0)
+        for length in (KIB, 16 * KIB, MIB):
+            least = 1.0 if PYPY or alg == "sha256" else 1.05
+            label = f"{alg} one shot {size_label(length)}"
+            yield both(label, digest_of, theirs, ours, jdk_pattern(length), least=least)
+
+
+def loop(constructor: Callable[..., Any], rows: List[bytes], hexdigest: bool = False) -> object:
+    """The hashlib loop that a batch or a column replaces."""
+    if hexdigest:
+        return [constructor(m).hexdigest() for m in rows]
+    return [constructor(m).digest() for m in rows]
+
+
+def batch(args: argparse.Namespace) -> Iterator[Pair]:
+    import variants
+    from variants.native import kernel
+
+    avx512 = "AVX-512" in kernel().get("md5-many", "")
+    sizes = [(256, 4 * KIB, {"md5": 8.0 if avx512 else 5.0, "sha256": 1.7}),
+             (1_000_000, 32, {"md5": 10.0, "sha256": 8.0})]  # fmt: skip
+    for alg in ("md5", "sha256"):
+        many: Callable[..., List[bytes]] = getattr(variants, f"{alg}_many")
+        one: Callable[..., Any] = getattr(hashlib, alg)
+        for number, length, least in sizes:
+            msgs = messages(length, number)
+            assert many(msgs[:100]) == loop(one, msgs[:100])
+            for hexdigest in (False, True):
+                out = "hex" if hexdigest else "binary"
+                label = f"{alg}_many {number} x {length} B, {out}"
+                theirs, ours = partial(loop, one, msgs, hexdigest), partial(many, msgs)
+                yield Pair(label, theirs, partial(ours, hexdigest=hexdigest), least[alg],
+                           items=number)  # fmt: skip
+        big = [jdk_pattern(64 * KIB)] * 256
+        yield Pair(f"{alg}_many 256 x 64 KiB, threads=2 vs 1", partial(many, big, threads=1),
+                   partial(many, big, threads=2), 1.8, "wall")  # fmt: skip
+
+
+def ascii_rows(rows: int, length: int) -> List[bytes]:
+    """``rows`` distinct ASCII rows: of ``length`` bytes, or of 1 to 64 (``length`` 0)."""
+    import random
+
+    rng = random.Random(1)
+    sizes = [length or rng.randint(1, 64) for _ in range(rows)]
+    return [bytes(rng.choices(range(97, 123), k=n)) for n in sizes]
+
+
+def columns(args: argparse.Namespace) -> Iterator[Pair]:
+    import pyarrow as pa  # type: ignore[import-not-found,import-untyped,unused-ignore]
+
+    import variants
+
+    for shape, length, rows in (("32 B", 32, 1_000_000), ("1-64 B", 0, 1_000_000)):
+        data = ascii_rows(rows, length)
+        column = pa.array(data, type=pa.binary())
+        for alg, least in (("md5", 25.0), ("sha256", 12.0)):
+            one: Callable[..., Any] = getattr(hashlib, alg)
+            mine = partial(variants.digest_column, alg, column, hexdigest=True)
+            assert mine().to_pylist()[:50] == loop(one, data[:50], True)
+            yield Pair(f"{alg}_column hex, {rows:,} rows of {shape}",
+                       partial(loop, one, data, True), mine, least, items=rows)  # fmt: skip
+    wide = pa.array(ascii_rows(100_000, 1024), type=pa.binary())
+    for alg in ("md5", "sha256"):
+        over = partial(variants.digest_column, alg, wide)
+        two = 1.8 if (os.cpu_count() or 1) > 1 else None
+        yield Pair(f"{alg}_column 100,000 x 1 KiB, threads=0 vs 1", partial(over, threads=1),
+                   partial(over, threads=0), two, "wall")  # fmt: skip
+
+
+def run_command(command: List[str], peaks: Dict[str, int]) -> None:
+    """Run ``command``, under GNU time where there is one: variants-sum's peak RSS."""
+    gnu_time = "/usr/bin/time" if os.access("/usr/bin/time", os.X_OK) else None
+    with tempfile.NamedTemporaryFile("r") as usage:
+        wrapped = [gnu_time, "-f", "%M", "-o", usage.name, *command] if gnu_time else command
+        subprocess.run(wrapped, stdout=subprocess.DEVNULL, check=True)
+        if gnu_time and Path(command[0]).name not in ("md5sum", "sha256sum"):
+            peaks[command[0]] = max(peaks.get(command[0], 0), int(usage.read().split()[-1]) * KIB)
+
+
+def parse_size(text: str) -> int:
+    units = {"K": KIB, "M": MIB, "G": 1 << 30}
+    unit = units.get(text[-1:].upper())
+    return int(float(text[:-1]) * unit) if unit else int(text)
+
+
+def cli(args: argparse.Namespace) -> Iterator[Pair]:
+    script = Path(sys.executable).parent / "variants-sum"
+    tool = [str(script)] if script.exists() else [sys.executable, "-m", "variants"]
+    folder = Path(tempfile.mkdtemp(prefix="bench-cli-", dir="/tmp"))
+    args.cleanup.append(folder)
+    block = os.urandom(MIB)
+    big, parts = folder / "big.bin", [folder / f"part{i:02d}.bin" for i in range(args.files)]
+    for path, size in [(big, parse_size(args.size)), *((p, 16 * MIB) for p in parts)]:
+        with open(path, "wb") as f:
+            for start in range(0, size, MIB):
+                f.write(block[: min(MIB, size - start)])
+    for alg, least in (("md5", 1.1), ("sha256", 3.0)):
+        theirs, ours = [f"{alg}sum", str(big)], [*tool, "-a", alg, str(big)]
+        one = subprocess.run(theirs, capture_output=True, check=True).stdout
+        if subprocess.run(ours, capture_output=True, check=True).stdout != one:
+            raise SystemExit(f"variants-sum -a {alg} and {alg}sum disagree")
+        yield both(f"variants-sum -a {alg} vs {alg}sum", run_command, theirs, ours, args.peaks,
+                   least=least, clock="wall", loops=1)  # fmt: skip
+        jobs = [[*tool, "-a", alg, "-j", j, *map(str, parts)] for j in ("1", "2")]
+        yield both(f"-a {alg} -j 2 vs -j 1, {args.files} x 16 MiB", run_command, *jobs,
+                   args.peaks, least=1.6, clock="wall", loops=1)  # fmt: skip
+
+
+SETS: Dict[str, Callable[[argparse.Namespace], Iterator[Pair]]] = {
+    "native": native, "batch": batch, "columns": columns, "cli": cli,
+}  # fmt: skip

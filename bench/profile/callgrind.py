@@ -1,0 +1,343 @@
+"""Machine instructions per byte of every variant, counted by valgrind's callgrind.
+
+    python -m bench bytecode --python 3.14=/path/to/venv/bin/python   # counts per mode
+
+Instruction counts do not depend on what else the machine is doing, so they
+answer the style question without the noise of a shared machine. Each
+interpreter runs ``bench.profile.callgrind.count_here`` under ``valgrind
+--tool=callgrind --instr-atstart=no``: it warms every case up natively (under
+PyPy's JIT with lower thresholds, until the JIT is quiet; with ``--jit off`` it
+stays off), then counts, for each
+row and algorithm, one ``constructor(message).digest()`` of a short and of a
+long message (128 bytes; 512, or 16 KiB for the rows that run at C speed)
+between two client requests (a small C library, compiled here
+from valgrind's ``callgrind.h``, switches the collection on and off and dumps
+the count; the instrumentation itself is switched on once, after the
+warm-up). The difference over the extra bytes is the row's instructions per
+byte, the per-call cost cancelling out. Each is counted ``REPEATS`` times and
+the least count kept: work that is not the hashing's (a garbage collection, a
+JIT compiling a bridge under PyPy) only ever adds. The cyclic
+GC is off while counting and the hash seed fixed.
+
+With a JIT (``PYTHON_JIT=1`` on CPython 3.14/3.15, PyPy) the counts include the
+machine code the JIT wrote: valgrind translates every instruction the process
+executes, wherever it lies (callgrind files it under the object ``???``,
+anonymous memory; ``--smc-check=all-non-file`` catches code written or patched
+there); two runs count every row the same to the instruction (``python -m bench
+stability`` on two bytecode runs checks it). What callgrind cannot
+do there: name the Python function a piece of JIT code belongs to (it has no
+symbols), or count the compiling itself, which happens during the warm-up,
+before the counts. Under a Debian tree's interpreter valgrind runs inside the
+tree (it must be installed there). An interpreter that cannot run under
+valgrind (or a machine without valgrind) is reported with the reason.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import gc
+import hashlib
+import re
+import shutil
+import subprocess
+import threading
+from functools import partial
+from pathlib import Path
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+
+from bench.catalog import modes, targets
+from bench.catalog.cases import digest_of, jdk_pattern
+from bench.catalog.columns import Column
+from bench.conduct import launch
+from bench.core.machine import PYPY
+from bench.core.protocol import WorkerError
+from bench.core.timing import Jit
+from bench.store import RESULTS
+
+#: Message lengths of the two counts whose difference gives the count per byte:
+#: the long one is LONG for rows at pure-Python speed under CPython, LONG_FAST
+#: for the others (C, typed Cython, the i64 twin, and everything under PyPy's
+#: JIT), so that the difference is always many thousand instructions and a
+#: few instructions more or less of per-call work move it by little.
+SHORT, LONG, LONG_FAST = 128, 512, 16384
+REPEATS = 5
+#: Native warm-up calls per message (CPython: its specializing interpreter
+#: settles within a few dozen); under a JIT, calls until it is quiet.
+WARM_CALLS = 20
+JIT_QUIET, JIT_MAX_CALLS = 100, 3000
+MARKS_C = """
+#include <valgrind/callgrind.h>
+void bench_instrument(void) { CALLGRIND_START_INSTRUMENTATION; }
+void bench_start(void) { CALLGRIND_ZERO_STATS; CALLGRIND_TOGGLE_COLLECT; }
+void bench_stop(const char *name) { CALLGRIND_TOGGLE_COLLECT; CALLGRIND_DUMP_STATS_AT(name); }
+"""
+TIMEOUT = 900
+
+
+class Unavailable(RuntimeError):
+    """Counting is impossible here; the message says why."""
+
+
+def marks_library(folder: Path) -> Path:
+    """The client-request library, compiled once into ``folder``."""
+    header = Path("/usr/include/valgrind/callgrind.h")
+    if shutil.which("valgrind") is None:
+        raise Unavailable("valgrind is not installed (Debian: apt-get install valgrind)")
+    if not header.exists():
+        raise Unavailable(f"{header} is missing (Debian's valgrind package has it)")
+    library = folder / "callgrind-marks.so"
+    if not library.exists():
+        folder.mkdir(parents=True, exist_ok=True)
+        source = folder / "callgrind-marks.c"
+        source.write_text(MARKS_C)
+        command = ["gcc", "-O2", "-shared", "-fPIC", "-o", str(library), str(source)]
+        done = subprocess.run(command, capture_output=True, text=True)
+        if done.returncode:
+            raise Unavailable(f"cannot compile the client-request library: {done.stderr.strip()}")
+    return library
+
+
+# --- under valgrind, in the interpreter's environment -----------------------------------
+
+
+def lower_jit_thresholds(jit: bool) -> None:
+    """Under PyPy with its JIT on (``jit``): trace loops and functions after 50 runs, not
+    1000s (a quicker warm-up). With ``--jit off`` nothing: ``off`` is a threshold of -1, and
+    setting one turned the JIT back on (the nojit modes were counted with it)."""
+    try:
+        import pypyjit  # type: ignore[import-not-found]
+    except ImportError:
+        return
+    if jit:
+        pypyjit.set_param("threshold=50,function_threshold=50,trace_eagerness=20")
+
+
+def warm(op: Callable[[bytes], object], messages: Sequence[bytes], jit: bool) -> None:
+    """Run ``op`` until the interpreter settles: a few dozen calls, or under PyPy's JIT
+    (``jit``) until the JIT is quiet."""
+    if not PYPY or not jit:
+        for _ in range(WARM_CALLS):
+            for m in messages:
+                op(m)
+        return
+    quiet = 0
+    for _ in range(JIT_MAX_CALLS):
+        before = Jit.events
+        for m in messages:
+            op(m)
+        quiet = quiet + 1 if Jit.events == before else 0
+        if quiet >= JIT_QUIET:
+            return
+
+
+def long_message(target: targets.Target) -> int:
+    """The long message's length for ``target`` (see LONG_FAST)."""
+    if PYPY:
+        return LONG_FAST
+    python_speed = target.kind == "interpreted" or bool(target.twin and not target.twin.annotations)
+    return LONG if python_speed else LONG_FAST
+
+
+def count_here(
+    names: Sequence[str], algorithms: Sequence[str], library: str, jit: bool = True
+) -> None:
+    """Count every row and algorithm (run under valgrind): the dumps carry the names;
+    ``jit``: whether the mode runs a JIT (False: PyPy's ``--jit off``, kept off).
+
+    Everything is warmed up first, uninstrumented (fast); then the
+    instrumentation is switched on once (switching it flushes valgrind's
+    translations, which costs) and each count collects only its own call.
+    """
+    marks = ctypes.CDLL(library)
+    marks.bench_stop.argtypes = [ctypes.c_char_p]
+    Jit.watch()
+    lower_jit_thresholds(jit)
+    short = jdk_pattern(SHORT)
+    ops: List[Tuple[str, str, Callable[[bytes], object], bytes]] = []
+    for name in names:
+        target = targets.load(name)
+        if target.unavailable:
+            continue
+        long = jdk_pattern(long_message(target))
+        for alg in algorithms:
+            if alg not in target.constructors:
+                continue
+            op: Callable[[bytes], object] = partial(digest_of, target.constructors[alg])
+            if op(short) != hashlib.new(alg, short).digest():
+                raise AssertionError(f"{name} {alg} hashes wrongly")
+            warm(op, (short, long), jit)
+            ops.append((name, alg, op, long))
+    for _, _, op, long in ops:  # once more: what ran since may have evicted or deoptimized it
+        warm(op, (short, long), jit)
+    gc.collect()
+    gc.disable()
+    marks.bench_instrument()
+    for name, alg, op, long in ops:
+        for rep in range(REPEATS):
+            for message in (short, long):
+                marks.bench_start()
+                op(message)
+                marks.bench_stop(f"{name}|{alg}|{rep}|{len(message)}".encode())
+    gc.enable()
+
+
+# --- the driver side ---------------------------------------------------------------------
+
+_PART = re.compile(r"^desc: Trigger: Client Request: (\S+)$|^totals: (\d+)$", re.M)
+
+
+def parse(text: str) -> Dict[Tuple[str, str], Dict[str, Any]]:
+    """Instructions per byte of each (row, algorithm), from callgrind's combined dumps."""
+    lowest: Dict[Tuple[str, str], Dict[int, List[int]]] = {}  # every repeat's count, by length
+    name: Optional[str] = None
+    for match in _PART.finditer(text):
+        if match.group(1):
+            name = match.group(1)
+        elif name:
+            row, alg, _, size = name.split("|")
+            lowest.setdefault((row, alg), {}).setdefault(int(size), []).append(int(match.group(2)))
+            name = None
+    found: Dict[Tuple[str, str], Dict[str, Any]] = {}
+    for key, totals in lowest.items():
+        if len(totals) == 2:
+            shortest, longest = sorted(totals)
+            short, long = min(totals[shortest]), min(totals[longest])
+            found[key] = {
+                "instructions_per_byte": (long - short) / (longest - shortest),
+                "instructions_short_message": short,
+                "counts": {str(n): each for n, each in totals.items()},
+            }
+    return found
+
+
+def valgrind(
+    column: Column, results: Path, out: Path, *options: str
+) -> Tuple[List[str], Dict[str, str]]:
+    """valgrind's command line in ``column``'s world and the fixed environment of a count
+    (Unavailable where the mode's tree has no valgrind)."""
+    program = shutil.which("valgrind") or "valgrind"
+    where = {i.label: i.where for i in modes.INTERPRETERS}.get(column.mode.interpreter)
+    if where and where not in modes.HOST_PLACES:  # valgrind runs inside the tree
+        program = "/usr/bin/valgrind"
+        if not (modes.tree_path(where) / "usr/bin/valgrind").exists():
+            raise Unavailable(f"no valgrind in the {where} tree (apt-get install valgrind there)")
+    # Fixed paths and a fixed environment, whoever calls: their sizes move the stack and the
+    # heap, and with them identity hashes and dict probes (counts moved by up to 1.5% between
+    # a shell and nox). So the counts are the same run to run in one checkout.
+    _, made, _ = launch.command(column, results)
+    # sbin: a Debian tree's entry script runs chroot and mount, which live there
+    fixed = {"PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "PYTHONHASHSEED": "0",
+             "PYTHONDONTWRITEBYTECODE": "1", "LC_ALL": "C", **column.mode.env}  # fmt: skip
+    if modes.BINDS_ENV in made:
+        fixed[modes.BINDS_ENV] = made[modes.BINDS_ENV]
+    out.unlink(missing_ok=True)
+    return [program, "--tool=callgrind", *options, f"--callgrind-out-file={out}"], fixed
+
+
+def counted(column: Column, results: Path, out: Path, options: Sequence[str],
+            requests: Sequence[Dict[str, Any]]) -> str:  # fmt: skip
+    """Ask a worker of ``column`` under valgrind ``requests``; callgrind's output (Unavailable
+    with why, where it does not run, or runs past TIMEOUT)."""
+    before, fixed = valgrind(column, results, out, *options)
+    log = out.with_suffix(".log")
+    with open(log, "w") as errors:
+        w = launch.worker(column, results, errors, before=before, env=fixed)
+        timer = threading.Timer(TIMEOUT, w.process.kill)
+        timer.start()
+        try:
+            for request in requests:
+                w.ask(request)
+        except WorkerError as exc:
+            if not timer.is_alive():
+                raise Unavailable(f"under valgrind it took over {TIMEOUT} s") from None
+            tail = " ".join(log.read_text(errors="replace").strip().splitlines()[-3:])
+            raise Unavailable(f"it does not run under valgrind ({exc}: {tail})") from None
+        finally:
+            w.close()
+            timer.cancel()
+    if not out.exists():
+        raise Unavailable("it does not run under valgrind (no count was written)")
+    text = out.read_text(errors="replace")
+    out.unlink()
+    return text
+
+
+#: A JDK's interpreted modes are counted whole process (no client requests from Java): two
+#: processes of each case, of these lengths at the same loops, their difference a byte's.
+JDK_LENGTHS, JDK_LOOPS = (128, 1152), 20
+
+
+def count(
+    column: Column, names: Sequence[str], algorithms: Sequence[str], results: Path = RESULTS
+) -> Tuple[Dict[Tuple[str, str], Dict[str, Any]], Optional[str]]:
+    """Count in ``column``'s mode with valgrind: (counts by (row, algorithm), None), or ({}, why)
+    (with a JIT, of the machine code it wrote too: the module's docstring)."""
+    folder = results / ".callgrind" / column.label
+    folder.mkdir(parents=True, exist_ok=True)
+    out = folder / "callgrind.out"
+    try:
+        if column.classpath:
+            return count_jdk(column, names, algorithms, results, out), None
+        library = marks_library(results / ".callgrind")
+        call = {"op": "call", "function": "profile.callgrind.count_here", "kwargs": {
+            "names": list(names), "algorithms": list(algorithms), "library": str(library),
+            "jit": column.mode.jit}}  # fmt: skip
+        options = ("--instr-atstart=no", "--collect-atstart=no", "--combine-dumps=yes",
+                   "--dump-line=no", "--smc-check=all-non-file")  # fmt: skip
+        return parse(counted(column, results, out, options, [call])), None
+    except Unavailable as exc:
+        return {}, str(exc)
+
+
+def count_jdk(column: Column, names: Sequence[str], algorithms: Sequence[str], results: Path,
+              out: Path) -> Dict[Tuple[str, str], Dict[str, Any]]:  # fmt: skip
+    """A JDK's interpreted mode (``-Xint``, Zero; its JIT modes' counts would be of when the
+    compiler threads ran): each case's whole process at two lengths, prepared at known loops
+    (one warm-up value) and one value; the difference over the extra bytes is a byte's."""
+    if column.mode.jit:
+        raise Unavailable("a JIT mode of the JDK (its compiler threads' work would be counted)")
+    found: Dict[Tuple[str, str], Dict[str, Any]] = {}
+    for name in names:
+        for alg in algorithms:
+            totals = []
+            for n in JDK_LENGTHS:
+                case = f"digest/{alg}/{name}/{n}"
+                prepare = {"op": "prepare", "cases": [{"name": case, "loops": JDK_LOOPS}],
+                           "min_time": 0.0, "jit": False, "clock": "cpu"}  # fmt: skip
+                text = counted(column, results, out, (), [prepare, {"op": "value", "case": case}])
+                totals.append(int(re.findall(r"^(?:summary|totals): (\d+)", text, re.M)[-1]))
+            per = (totals[1] - totals[0]) / (2 * JDK_LOOPS * (JDK_LENGTHS[1] - JDK_LENGTHS[0]))
+            counts = dict(zip(map(str, JDK_LENGTHS), totals))
+            found[(name, alg)] = {"instructions_per_byte": per, "counts": counts,
+                                  "instructions_short_message": totals[0]}  # fmt: skip
+    return found
+
+
+def count_run(folder: Path, results: Path = RESULTS) -> List[str]:
+    """Count, for a study run, the helper and streamlined styles of every mode that measured
+    them (the README's instruction columns), two modes at a time; into the run's folder
+    (``instructions.json``). What could not be counted, with why."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from bench import store
+    from bench.catalog.comparisons import STREAMLINED, TEXTBOOK
+
+    run = store.load(folder)
+    chosen = [c for c in run.columns if {TEXTBOOK, STREAMLINED} <= set(c.listing.variants)
+              and not (c.classpath and c.mode.jit)]  # fmt: skip
+    algorithms = run.layout.algorithms()
+
+    def one(column: Column) -> Tuple[str, Dict[Tuple[str, str], Dict[str, Any]], Optional[str]]:
+        found, why = count(column, [TEXTBOOK, STREAMLINED], algorithms, results)
+        return column.label, found, why
+
+    rows, problems = [], []
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        for label, found, why in pool.map(one, chosen):
+            rows += [{"mode": label, "variant": v, "algorithm": a, **{k: c[k] for k in
+                      ("instructions_per_byte", "instructions_short_message")}}
+                     for (v, a), c in found.items()]  # fmt: skip
+            if why:
+                problems.append(f"{label}: {why}")
+    store.write_counts(folder, rows)
+    return problems

@@ -1,0 +1,226 @@
+"""A run's record: one typed record, written by the conductor and read by all that comes after.
+
+    run = store.load(Path("results/bench/20261201-090314"))
+    run.measured[("3.14-jit", "digest/md5/helpers/16384")].values   # {(pass, round): seconds}
+
+A run's folder (``results/bench/<date-time>/``) holds ``study.json`` (the ``Header``: how it
+ran; its ``Column``\\ s, each a mode and what its worker listed), ``values.json`` (every value,
+by mode, case and pass: ``CaseRuns``), ``instructions.json`` (callgrind's counts of the
+cases the run counted, when it did) and one pyperf suite per mode (``<label>.json``, for
+``python -m pyperf compare_to``). Only this module reads or writes them.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
+
+from bench.catalog.cases import Case
+from bench.catalog.columns import Column, Layout, Member
+from bench.core import stats
+
+ROOT = Path(__file__).resolve().parent.parent
+RESULTS = ROOT / "results"
+Key = Tuple[int, int]  # (pass, round)
+#: Instruction counts by (mode label, variant, algorithm): instructions per byte.
+Counts = Mapping[Tuple[str, str, str], float]
+
+
+def newest(kind: str, needs: str, results: Path = RESULTS) -> Optional[Path]:
+    """The newest finished run of ``kind`` under ``results`` (one that has written ``needs``)."""
+    runs = sorted((results / kind).glob("2*/" + needs))
+    return runs[-1].parent if runs else None
+
+
+@dataclass
+class Pass:
+    """What one pass (one worker process) took of one case."""
+
+    number: int
+    loops: int
+    warmups: List[Tuple[int, float]]
+    warmed: bool = True
+    stretch: int = 0  # which stretch of the run's time the pass ran in
+    rounds: List[int] = field(default_factory=list)
+    values: List[float] = field(default_factory=list)
+
+
+@dataclass
+class CaseRuns:
+    """What the run took of one case under one mode."""
+
+    loops: int = 0
+    seconds: float = 0.0  # wall seconds per value, from the first pass
+    cost: float = 0.0  # wall seconds of its last pass: preparing and values
+    runs: List[Pass] = field(default_factory=list)
+
+    def as_json(self) -> Dict[str, Any]:
+        runs = [{"pass": r.number, **{k: v for k, v in asdict(r).items() if k != "number"}}
+                for r in self.runs]  # fmt: skip
+        return {"loops": self.loops, "seconds": self.seconds, "cost": self.cost, "runs": runs}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> CaseRuns:
+        runs = [Pass(int(r["pass"]), int(r["loops"]), [(int(a), float(b)) for a, b in r["warmups"]],
+                     bool(r.get("warmed", True)), int(r.get("stretch", 0)),
+                     [int(x) for x in r["rounds"]], [float(x) for x in r["values"]])
+                for r in data["runs"]]  # fmt: skip
+        return cls(int(data["loops"]), float(data["seconds"]), float(data["cost"]), runs)
+
+
+@dataclass(frozen=True)
+class Header:
+    """How a run ran: its effort, settings, machine, times and what it left out."""
+
+    effort: str  # quick | default | rigorous
+    settings: Mapping[str, Any]
+    cpu: str
+    started: str
+    wall_seconds: float
+    measure_seconds: float
+    passes: int
+    steal: float  # share of the CPU's time stolen by neighbours during the run
+    steal_per_pass: Tuple[float, ...] = ()
+    skipped: Mapping[str, Mapping[str, str]] = field(default_factory=dict)  # mode -> case -> why
+    builds: Mapping[str, Any] = field(default_factory=dict)  # each environment's build times
+    plan: Mapping[str, Any] = field(default_factory=dict)  # how the conductor spent the budget
+    tree: str = ""  # the checkout's commit it ran from ("-dirty" with changes)
+
+    @property
+    def clock(self) -> str:
+        return str(self.settings.get("clock", "cpu"))
+
+
+@dataclass(frozen=True)
+class Measured:
+    """One case under one mode: its values by (pass, round), and each pass's stretch."""
+
+    mode: str
+    case: Case
+    values: Mapping[Key, float]
+    stretches: Mapping[int, int]
+    warmed: bool = True  # every pass's JIT settled in its warm-up
+
+    @cached_property
+    def estimate(self) -> stats.Estimate:
+        """Its time: over the processes (passes), each one's fastest value (bench.core.stats)."""
+        return stats.time(self.values, self.stretches)
+
+    @property
+    def time(self) -> float:
+        return self.estimate.value
+
+    @property
+    def mb_per_s(self) -> float:
+        return self.case.nbytes / self.time / 1e6
+
+
+@dataclass(frozen=True)
+class Run:
+    """A run of the study: its header, columns, every case measured, its instruction counts."""
+
+    name: str
+    header: Header
+    columns: Tuple[Column, ...]
+    measured: Mapping[Member, Measured]
+    counts: Counts = field(default_factory=dict)
+    counts_from: str = ""  # the run whose counts these are ("": this one's own)
+
+    def column(self, label: str) -> Column:
+        return next(c for c in self.columns if c.label == label)
+
+    @cached_property
+    def layout(self) -> Layout:
+        return Layout(self.columns, self.measured, lambda m: self.measured[m].time)
+
+    def instructions(self, a: Member, b: Member) -> float:
+        """Machine instructions per byte of a ÷ of b (callgrind); nan where not counted."""
+        (ca, cb) = (Case.parse(a[1]), Case.parse(b[1]))
+        top = self.counts.get((a[0], ca.variant, ca.algorithm))
+        bottom = self.counts.get((b[0], cb.variant, cb.algorithm))
+        return top / bottom if top and bottom else float("nan")
+
+
+def counts_of(rows: Any) -> Dict[Tuple[str, str, str], float]:
+    """Instructions per byte by (mode, variant, algorithm), from count rows (bytecode.json's)."""
+    keys = ("mode", "variant", "algorithm")
+    return {tuple(str(r[k]) for k in keys): float(r["instructions_per_byte"])  # type: ignore[misc]
+            for r in rows if r.get("instructions_per_byte")}  # fmt: skip
+
+
+def write(
+    folder: Path,
+    header: Header,
+    columns: Sequence[Column],
+    data: Mapping[str, Mapping[str, CaseRuns]],
+) -> None:
+    """Write a run into ``folder``: study.json, values.json and the pyperf suites."""
+    values = {
+        label: {name: c.as_json() for name, c in cases.items()} for label, cases in data.items()
+    }
+    (folder / "values.json").write_text(json.dumps(values))
+    files = pyperf_files(folder, columns, data)
+    record = {**asdict(header), "columns": {c.label: {**c.as_json(), "file": files.get(c.label)}
+                                            for c in columns}}  # fmt: skip
+    (folder / "study.json").write_text(json.dumps(record, indent=1))
+
+
+def write_counts(folder: Path, rows: List[Dict[str, Any]]) -> None:
+    (folder / "instructions.json").write_text(json.dumps({"rows": rows}, indent=1))
+
+
+def load(folder: Path, counts: Optional[Path] = None) -> Run:
+    """The run in ``folder``, with its own instruction counts, or those of the bytecode run in
+    ``counts`` where given."""
+    study = json.loads((folder / "study.json").read_text())
+    columns = tuple(Column.from_json(c) for c in study.pop("columns").values())
+    header = Header(**{k: v for k, v in study.items() if k in Header.__dataclass_fields__})
+    values = json.loads((folder / "values.json").read_text())
+    measured: Dict[Member, Measured] = {}
+    for label, cases in values.items():
+        for name, data in cases.items():
+            runs = CaseRuns.from_json(data).runs
+            keyed = {(r.number, i): v for r in runs for i, v in zip(r.rounds, r.values)}
+            if keyed:
+                stretches = {r.number: r.stretch for r in runs}
+                warmed = all(r.warmed for r in runs)
+                measured[(label, name)] = Measured(
+                    label, Case.parse(name), keyed, stretches, warmed
+                )
+    source = counts / "bytecode.json" if counts else folder / "instructions.json"
+    found = counts_of(json.loads(source.read_text())["rows"]) if source.exists() else {}
+    kept = tuple(c for c in columns if any(m[0] == c.label for m in measured))
+    return Run(folder.name, header, kept, measured, found, counts.name if counts else "")
+
+
+def pyperf_files(
+    folder: Path, columns: Sequence[Column], data: Mapping[str, Mapping[str, CaseRuns]]
+) -> Dict[str, str]:
+    """One pyperf suite per mode, ``<label>.json``: one pyperf run per pass of each case."""
+    try:
+        import pyperf
+    except ImportError:
+        return {}
+    written: Dict[str, str] = {}
+    for column in columns:
+        base = dict(column.listing.metadata)
+        benchmarks = []
+        for name, case_runs in data.get(column.label, {}).items():
+            case = Case.parse(name)
+            meta = {"name": name, "unit": "second", "variant": case.variant,
+                    "benchmark": case.benchmark, "algorithm": case.algorithm,
+                    "length": case.length}  # fmt: skip
+            runs = [pyperf.Run(r.values, warmups=[tuple(w) for w in r.warmups] or None,
+                               metadata={**base, **meta, "loops": r.loops, "study_pass": r.number},
+                               collect_metadata=False)
+                    for r in case_runs.runs if r.values]  # fmt: skip
+            if runs:
+                benchmarks.append(pyperf.Benchmark(runs))
+        if benchmarks:
+            path = folder / f"{column.label}.json"
+            pyperf.BenchmarkSuite(benchmarks).dump(str(path), replace=True)
+            written[column.label] = path.name
+    return written

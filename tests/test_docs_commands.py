@@ -1,0 +1,62 @@
+"""The docs name only commands and options that exist: every ``python -m bench ...`` line of
+README.md and docs/study.md (and what ``nox -s bench -- ...`` passes to the study) is parsed
+by the study's own parser, nothing run."""
+
+from __future__ import annotations
+
+import re
+import shlex
+from pathlib import Path
+from typing import List, Tuple
+
+import bench_package
+import pytest
+
+bench_package.load()
+
+from bench.__main__ import parse  # noqa: E402
+
+DOCS = ("README.md", "docs/study.md")
+#: ``python -m bench ...`` in a code block's line or between backticks; ``nox -s bench -- ...``.
+COMMAND = re.compile(
+    r"(?:python3? -m bench(?P<module>\.[\w.]+)?|nox -s bench --)(?P<args>[^`\n#]*)"
+)
+
+
+def commands() -> List[Tuple[str, str, List[str]]]:
+    """(file, the line as written, its arguments to ``python -m bench``) of every mention."""
+    found = []
+    for name in DOCS:
+        for line in (bench_package.ROOT / name).read_text().splitlines():
+            for match in COMMAND.finditer(line):
+                words = [w for w in shlex.split(match["args"]) if w not in ("...", "…")]
+                if match.group(0).startswith("nox"):
+                    words = ["run", *words]
+                if match["module"]:
+                    words = [f"bench{match['module']}", *words]
+                found.append((name, match.group(0).strip(), words))
+    return found
+
+
+def test_the_docs_mention_the_study_s_commands() -> None:
+    named = {words[0] for _, _, words in commands() if words}
+    assert {"run", "quick", "report", "docs", "stability", "check", "envs"} <= named
+
+
+@pytest.mark.parametrize("where, line, words", commands(), ids=lambda x: str(x)[:60])
+def test_each_command_in_the_docs_exists(where: str, line: str, words: List[str]) -> None:
+    if not words:
+        return  # "python -m bench" alone, the entry point's name
+    assert not words[0].startswith("bench."), f"{where}: `{line}`: use python -m bench <command>"
+    try:
+        parse(words)
+    except SystemExit as exit:
+        pytest.fail(f"{where}: `{line}` is not a command the study has ({exit})")
+
+
+def test_a_wrong_option_is_caught() -> None:
+    with pytest.raises(SystemExit):
+        parse(["run", "--interpreters", "3.12"])
+    with pytest.raises(SystemExit):
+        parse(["compare", "native"])
+    assert Path(bench_package.ROOT / "docs" / "study.md").exists()
