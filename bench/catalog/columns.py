@@ -11,6 +11,7 @@ that has a mode of its own ("3.11-portable": the native variant's portable C ker
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any, Callable, Collection, Dict, List, Mapping, Optional, Sequence, Tuple
 
@@ -165,6 +166,16 @@ class Layout:
             return None
         timed = [(self.time(m), v) for v in self.interpreted()
                  if (m := self.get(mode, "digest", alg, v, n))]  # fmt: skip
+        return min(timed)[1] if timed else None
+
+    def nearest(self, mode: str, within: Sequence[str], alg: str, n: int) -> Optional[str]:
+        """The mode of ``within`` whose streamlined digest time at ``n`` is nearest ``mode``'s
+        (in ratio): the counterpart a reader can compare it with."""
+        mine = self.get(mode, "digest", alg, "streamlined", n)
+        if self.time is None or mine is None:
+            return None
+        timed = [(abs(math.log(self.time(m) / self.time(mine))), other) for other in within
+                 if (m := self.get(other, "digest", alg, "streamlined", n))]  # fmt: skip
         return min(timed)[1] if timed else None
 
     def jit_pairs(self) -> List[Tuple[str, str]]:

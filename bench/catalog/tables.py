@@ -223,9 +223,12 @@ def seeds_table(lay: Layout) -> Table:
 
 
 def styles_table(lay: Layout) -> Table:
-    """The README's answer to the seeds' question: helpers ÷ streamlined per mode, 16 KiB."""
+    """The README's answer to the seeds' question: helpers ÷ streamlined per mode, 16 KiB; for a
+    Python mode, the JDK mode nearest in speed (streamlined MD5), its measured counterpart."""
     n = lay.length(LONG)
-    columns = [
+    jdks = [c for c in lay.columns if lay.by[c].implementation == "OpenJDK"]
+    columns = [("JDK counterpart", ("md5", "counterpart"))]
+    columns += [
         (f"{name}{what}", (alg, kind))
         for alg, name in (("md5", "MD5"), ("sha256", "SHA-256"))
         for what, kind in (("", "ratio"), (" instr.", "count"))
@@ -233,6 +236,12 @@ def styles_table(lay: Layout) -> Table:
 
     def cell(mode: str, c: Tuple[str, str]) -> Optional[Cell]:
         alg, kind = c
+        if kind == "counterpart":
+            if mode in jdks:
+                return None
+            other = lay.nearest(mode, jdks, alg, n)
+            mine, theirs = (lay.get(m, "digest", alg, STREAMLINED, n) for m in (mode, other or ""))
+            return Cell(theirs, mine, took=other) if mine and theirs and other else None
         slow, fast = (lay.get(mode, "digest", alg, v, n) for v in (TEXTBOOK, STREAMLINED))
         return Cell(slow, fast, kind) if slow and fast else None
 
@@ -242,9 +251,9 @@ def styles_table(lay: Layout) -> Table:
         f"{size_label(n)} digests (the JDK's 8256523: 4-5x under `-Xint` and Zero, none under "
         "its compilers)",
         "time of the helper style ÷ time of the plain inlined one (>1: inlining pays); "
-        "instr.: the same in machine instructions (callgrind)",
-        ["mode", "plays"], [([c, lay.by[c].mode.jdk or DASH], c) for c in lay.columns],
-        columns, cell, counted=False, readme=True,
+        "instr.: the same in machine instructions (callgrind); JDK counterpart: the JDK mode "
+        "whose streamlined MD5 is nearest in speed, and the mode's speed against it",
+        ["mode"], [([c], c) for c in lay.columns], columns, cell, counted=False, readme=True,
     )  # fmt: skip
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import datetime
 import os
 import platform
+import re
 import sys
 import sysconfig
 from pathlib import Path
@@ -45,8 +46,19 @@ def cpu_flags() -> Dict[str, bool]:
 
 
 def cpu_label() -> str:
-    """CPU model and core count, e.g. "AMD EPYC, 2 cores"."""
-    return f"{cpu_model()}, {os.cpu_count()} cores"
+    """CPU model, what tells it apart where the name does not (x86-64: family and model), its
+    widest SIMD, and the core count: "AMD EPYC (family 25 model 17, AVX-512), 2 cores"."""
+    try:
+        text = Path("/proc/cpuinfo").read_text()
+    except OSError:
+        text = ""
+    fields = dict(re.findall(r"^(cpu family|model)\s*:\s*(\S+)$", text, re.M))
+    flags = cpu_flags()
+    simd = next((name for name in ("AVX-512", "AVX2") if flags.get(name)), "")
+    detail = [f"family {fields['cpu family']} model {fields['model']}"] if len(fields) == 2 else []
+    detail += [simd] if simd else []
+    shown = f" ({', '.join(detail)})" if detail else ""
+    return f"{cpu_model()}{shown}, {os.cpu_count()} cores"
 
 
 def cpu_ticks() -> Tuple[int, int]:

@@ -2,13 +2,13 @@
 
 **Verdicts are decisions.** Each mode is placed, per algorithm, by the *time* interval of its
 helpers ÷ streamlined ratio at 16 KiB (the ``styles`` table) among four classes, as the
-seeds placed the JDK's modes: reversed (streamlined costs the mode more), like the JDK's
-compilers (the style moves the time by less than ``ALIKE``), in between, like the JDK's
-``-Xint`` (inlining pays ``XINT`` times or more; the JDK measured 4-5x). The verdict stands
-where the whole interval lies in one class; otherwise it is "between X and Y", the classes
-its ends fall in. Machine instructions stand in their own column; where they put the mode in
-another class, the verdict says so. The findings say "faster" only where an interval
-excludes 1.
+seeds placed the JDK's modes (``CLASSES``): reversed (streamlined costs the mode more), like
+the compilers (the style moves the time by less than ``ALIKE``), in between, like ``-Xint``
+(inlining pays ``XINT`` times or more; the JDK measured 4-5x). The verdict stands where the
+whole interval lies in one class; otherwise it is "X or Y", the classes its ends fall in (a
+rerun may settle it on either, never elsewhere). Machine instructions stand in their own
+column; where they put the mode in another class, the verdict says so. The findings say
+"faster" only where an interval excludes 1.
 """
 
 from __future__ import annotations
@@ -18,15 +18,14 @@ import statistics
 from dataclasses import dataclass
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
-from bench.catalog.comparisons import LONG, STREAMLINED, TEXTBOOK, Cell
-from bench.core.fmt import interval, ratio
-from bench.report.figures import Figure, Shown, figure
+from bench.catalog.comparisons import STREAMLINED, TEXTBOOK
+from bench.report.figures import Figure, Shown
 from bench.report.figures import build as build_tables
 from bench.store import Run
 
 XINT, ALIKE = 3.5, 1.15
 #: The classes in ascending order of helpers ÷ streamlined, and their lower bounds.
-CLASSES = ("reversed", "like the JDK's compilers", "in between", "like the JDK's -Xint")
+CLASSES = ("reversed", "like the compilers", "in between", "like -Xint")
 BOUNDS = (0.0, 1 / ALIKE, ALIKE, XINT)
 NAMES = {"md5": "MD5", "sha256": "SHA-256"}
 
@@ -52,9 +51,9 @@ class Verdict:
 
     def word(self) -> str:
         low, high = self.classes
-        said = CLASSES[low] if low == high else f"between {CLASSES[low]} and {CLASSES[high]}"
+        said = CLASSES[low] if low == high else f"{CLASSES[low]} or {CLASSES[high]}"
         if math.isfinite(self.instructions) and not low <= place(self.instructions) <= high:
-            said += f" (instructions: {CLASSES[place(self.instructions)]})"
+            said += f" (instr.: {CLASSES[place(self.instructions)]})"
         return said
 
 
@@ -79,109 +78,105 @@ def mode_word(found: Sequence[Verdict], mode: str) -> str:
     return ", ".join(f"{w} for {NAMES[a]}" for a, w in words.items())
 
 
+def brief(x: float) -> str:
+    """A figure in prose: two significant digits, whole numbers from 10 on."""
+    return f"{x:#.2g}" if abs(x) < 10 else f"{x:.0f}"
+
+
 def span(figures: Sequence[Figure]) -> str:
-    """``2.0-2.6x``: the values' range (one value alone: ``2.03x``)."""
-    if len(figures) == 1:
-        return f"{ratio(figures[0].value)}x"
-    values = sorted(f.value for f in figures)
-    return f"{ratio(values[0])}-{ratio(values[-1])}x"
+    """``2.0-2.6x``: the values' range in prose (one value alone: ``2x``)."""
+    low, high = (brief(v) for v in (min(f.value for f in figures), max(f.value for f in figures)))
+    return f"{low}x" if low == high else f"{low}-{high}x"
 
 
-def gain(f: Figure) -> str:
-    """A speed-up as words: "x times faster", or "no measurable change" inside the noise."""
-    if f.estimate.excludes(1.0):
-        return (
-            f"{ratio(f.value)}x {'faster' if f.value > 1 else 'slower'} ({interval(f.low, f.high)})"
-        )
-    return f"no measurable change ({interval(f.low, f.high)})"
+def by_family(run: Run, jit: bool) -> Dict[str, List[str]]:
+    """The modes with (or without) a JIT, by family: CPython, PyPy, the JDK's by role."""
+    lay = run.layout
+    found: Dict[str, List[str]] = {}
+    for c in (c for c in lay.columns if lay.by[c].mode.jit == jit):
+        impl = lay.by[c].implementation
+        role = f"the JDK's {lay.by[c].mode.jdk}" if not jit else "the JDK's compilers"
+        name = role if impl == "OpenJDK" else impl
+        found.setdefault(name, []).append(c)
+    return found
 
 
-def findings(run: Run, styles: Optional[Shown], buys: Optional[Shown],
-             found: Sequence[Verdict]) -> List[str]:  # fmt: skip
+def style_costs(styles: Shown, families: Dict[str, List[str]]) -> str:
+    """``CPython 1.8-2.2x/1.8-2.5x, PyPy ...``: each family's helpers ÷ streamlined, per
+    algorithm."""
+    said = []
+    for name, modes in families.items():
+        figures = [[f for m in modes if (f := styles.at((m,), a))] for a in NAMES.values()]
+        spans = [span(fs) for fs in figures if fs]
+        if spans:
+            said.append(f"{name} {'/'.join(spans)}")
+    return ", ".join(said)
+
+
+def findings(run: Run, styles: Optional[Shown], buys: Optional[Shown]) -> List[str]:
     """At most five short sentences, each from the data: the style without a JIT and with
-    one, what compiling and the JITs buy back, and the JDK's measured counterpart."""
+    one, the nearest JDK, what compiling buys back, and what the JITs do."""
     if styles is None:
         return []
-    lay = run.layout
-    out: List[str] = []
-    families: Dict[Tuple[str, str], List[str]] = {}  # (runtime, the role it plays): modes
-    for c in lay.columns:
-        families.setdefault((lay.by[c].implementation, lay.by[c].mode.jdk), []).append(c)
-
-    def both(modes: Sequence[str]) -> str:
-        spans = [span(fs) for a in NAMES if (fs := [f for m in modes
-                 if (f := styles.at((m,), NAMES[a])) is not None])]  # fmt: skip
-        return "/".join(spans)
-
-    plain = [(f"JDK {role}" if impl == "OpenJDK" else impl, ms)
-             for (impl, role), ms in families.items() if not lay.by[ms[0]].mode.jit]  # fmt: skip
-    said = [f"{name} {text}" for name, ms in plain if (text := both(ms))]
-    if said:
-        out.append(f"Without a JIT the helper style costs (MD5/SHA-256) {', '.join(said)}.")
-    words: Dict[str, List[str]] = {}
-    for c in (c for c in lay.columns if lay.by[c].mode.jit):
-        impl = lay.by[c].implementation
-        word = mode_word(found, c)
-        if word not in words.setdefault(impl, []):
-            words[impl].append(word)
-    if words:
-        said = [f"{'the JDK' if i == 'OpenJDK' else i} {' or '.join(w)}" for i, w in words.items()]
-        out.append(f"With a JIT: {'; '.join(said)}.")
+    lay, out = run.layout, []
+    for jit, head in ((False, "Without a JIT the helper style costs (MD5/SHA-256)"),
+                      (True, "Under a JIT:")):  # fmt: skip
+        said = style_costs(styles, by_family(run, jit))
+        if said:
+            out.append(f"{head} {said}.")
+    out.append(counterpart(run, styles))
     if buys is not None:
 
         def built(name: str) -> List[Figure]:
             return [c for r in buys.rows if r.labels[0] == name for c in r.cells if c]
 
-        twins = [
-            f"{span(built(f'{TEXTBOOK}-{b}'))} ({label})"
-            for b, label in (("mypyc", "mypyc"), ("cython", "Cython"))
-            if built(f"{TEXTBOOK}-{b}")
-        ]
-        typed = [f"{span(built(b))} ({label})" for b, label in
-                 (("cython", "typed Cython"), ("native", "native")) if built(b)]  # fmt: skip
+        twins = [f"{span(built(f'{TEXTBOOK}-{b}'))} ({label})"
+                 for b, label in (("mypyc", "mypyc"), ("cython", "Cython"))
+                 if built(f"{TEXTBOOK}-{b}")]  # fmt: skip
+        typed = [f"{label} {span(built(b))}" for b, label in
+                 (("cython", "typed Cython"), ("native", "native C")) if built(b)]  # fmt: skip
         said = [f"{' and '.join(twins)} over the helper style"] if twins else []
         said += [f"{' and '.join(typed)} over {STREAMLINED}"] if typed else []
         if said:
             out.append(f"Compiling buys back {'; '.join(said)}.")
         gains: Dict[str, List[Figure]] = {}
         for r in (r for r in buys.rows if r.labels[0] == "the JIT"):
-            for column, gain in zip(buys.columns, r.cells):
-                if gain:
-                    gains.setdefault(lay.by[column].implementation, []).append(gain)
+            for column, f in zip(buys.columns, r.cells):
+                if f:
+                    impl = lay.by[column].implementation
+                    gains.setdefault("the JDK's" if impl == "OpenJDK" else f"{impl}'s", []).append(
+                        f
+                    )
         said = []
-        for impl, figs in gains.items():
+        for name, figs in gains.items():
             noise = sum(1 for f in figs if not f.estimate.excludes(1.0))
-            faster = all(f.value > 1 and f.estimate.excludes(1.0) for f in figs)
-            name = "the JDK" if impl == "OpenJDK" else impl
-            tail = (
-                " faster" if faster else f" ({noise} of {len(figs)} inside the noise)" * bool(noise)
-            )
-            said.append(f"{name}'s {span(figs)}{tail}")
+            if noise == len(figs):
+                said.append(f"{name} changes nothing measurable ({span(figs)})")
+            elif noise:
+                said.append(f"{name} {span(figs)} ({noise} of {len(figs)} intervals hold 1)")
+            else:
+                said.append(f"{name} gains {span(figs)}")
         if said:
-            out.append(f"A JIT changes the source's time: {', '.join(said)}.")
-    counterpart = jdk_counterpart(run)
-    if counterpart:
-        out.append(counterpart)
-    return out[:5]
+            out.append(f"A JIT on the same source: {', '.join(said)}.")
+    return [x for x in out if x][:5]
 
 
-def jdk_counterpart(run: Run) -> str:
-    """How the fastest CPython interpreter runs streamlined MD5 against the JDK's -Xint."""
+def counterpart(run: Run, styles: Shown) -> str:
+    """How the newest CPython interpreter (no JIT) stands against the JDK's interpreters: the
+    nearest in speed, and what the helper style costs each."""
     lay = run.layout
-    n = lay.length(LONG)
-    xint = next((c for c in lay.columns if lay.by[c].mode.jdk == "-Xint"
-                 and lay.by[c].implementation == "OpenJDK"), None)  # fmt: skip
     cpython = [c for c in lay.columns if lay.by[c].implementation == "CPython"
                and not lay.by[c].mode.jit]  # fmt: skip
-    if xint is None or not cpython:
+    near = styles.at((cpython[-1],), "JDK counterpart") if cpython else None
+    if near is None:
         return ""
-    best = cpython[-1]
-    a = lay.get(xint, "digest", "md5", STREAMLINED, n)
-    b = lay.get(best, "digest", "md5", STREAMLINED, n)
-    f = figure(run, Cell(a, b)) if a and b else None
-    if f is None:
-        return ""
-    return f"The JDK's {xint} runs streamlined MD5 {ratio(1 / f.value)}x as fast as CPython {best}."
+    mode = cpython[-1]
+    jdk = lay.by[near.took].mode.interpreter
+    peers = [c for c in lay.columns if lay.by[c].mode.interpreter == jdk and not lay.by[c].mode.jit]
+    costs = [f"{c} {brief(f.value)}x" for c in [mode, *peers] if (f := styles.at((c,), "MD5"))]
+    return (f"CPython {mode} runs streamlined MD5 at {brief(near.value)}x the speed of "
+            f"{near.took}; the helper style costs (MD5) "
+            f"{', '.join(costs)}.")  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -250,7 +245,7 @@ def build(run: Run) -> Report:
     by_key = {t.key: t for t in tables}
     styles = by_key.get("styles")
     placed = verdicts(styles)
-    found = findings(run, styles, by_key.get("buys"), placed)
+    found = findings(run, styles, by_key.get("buys"))
     return Report(run, tuple(tables), tuple(placed), tuple(found), trust(run, tables))
 
 

@@ -25,12 +25,12 @@ START, END = "<!-- results:start -->", "<!-- results:end -->"
 
 def run_line(run: Run) -> str:
     h = run.header
-    clock = "process CPU time" if h.clock == "cpu" else "wall-clock time"
+    clock = "CPU time" if h.clock == "cpu" else "wall-clock time"
     stretches = h.plan.get("stretches")
     over = f" in {stretches} stretches" if stretches else ""
     return (
-        f"Run {run.name} of `nox -s bench` (effort {h.effort}, {h.passes} passes{over}, "
-        f"{minutes(h.measure_seconds)}), {h.started[:10]}, {clock}"
+        f"Run {run.name} (`nox -s bench`, {h.effort} effort, {h.passes} passes{over}, "
+        f"{minutes(h.measure_seconds)} of measuring, {clock}, {h.started[:10]})"
     )
 
 
@@ -45,12 +45,17 @@ def modes_lines(run: Run) -> List[str]:
         ft = gil if facts.get("free_threaded") else ""
         said.append(f"{m.label} = {c.listing.title}{ft}" + "".join(f", {p}" for p in parts if p))
     lines = ["Modes (the columns): " + "; ".join(said) + "."]
-    rows = [(c.label, v) for c in run.columns for v in c.listing.variants.values()]
-    missing = [f"{v.name} under {label} ({v.unavailable})" for label, v in rows if v.unavailable]
-    missing += [f"digest_many under {c.label} ({c.listing.batch_unavailable})"
-                for c in run.columns if c.listing.batch_unavailable]  # fmt: skip
-    if missing:
-        lines.append("Not measured: " + "; ".join(missing) + ".")
+    why: Dict[str, Tuple[Dict[str, None], Dict[str, None]]] = {}  # reason: (variants, modes)
+    for c in run.columns:
+        gaps = [(v.name, v.unavailable) for v in c.listing.variants.values() if v.unavailable]
+        gaps += [("digest_many", c.listing.batch_unavailable)] * bool(c.listing.batch_unavailable)
+        for name, reason in gaps:
+            names, labels = why.setdefault(str(reason), ({}, {}))
+            names[name], labels[c.label] = None, None
+    if why:
+        said = [f"{', '.join(names)} under {', '.join(labels)} ({reason})"
+                for reason, (names, labels) in why.items()]  # fmt: skip
+        lines.append("Not measured: " + "; ".join(said) + ".")
     details: Dict[Tuple[str, str], List[str]] = {}
     for c in run.columns:
         for v in c.listing.variants.values():
@@ -77,15 +82,17 @@ def modes_lines(run: Run) -> List[str]:
 def trust_line(r: Report) -> str:
     """How far to trust the run: the README's intervals, and a rerun where there is one."""
     t = r.trust
-    line = (f"**How far to trust it**: the README's {t.readme_ratios} ratios have a median "
-            f"interval of ±{t.readme_half_width:.1%} (all: ±{t.half_width:.1%}) on "
-            f"{r.run.header.cpu.split(',')[0]}")  # fmt: skip
+    line = (
+        f"**How far to trust it**: the README's {t.readme_ratios} ratios' median interval is "
+        f"±{t.readme_half_width:.1%} (all: ±{t.half_width:.1%}); {r.run.header.cpu}"
+    )
     if r.rerun is None:
         return line + "; no second run of this tree to hold them against yet."
     x = r.rerun
-    return (line + f"; of a second run ({x.name}), {x.readme_inside:.0%} of them fell inside "
-            f"(of all {x.ratios}: {x.inside:.0%}), {x.readme_within:.0%} within 10%, and "
-            f"{x.flips} verdicts changed.")  # fmt: skip
+    return (
+        f"{line}; a second run ({x.name}) fell {x.readme_inside:.0%} inside them (all: "
+        f"{x.inside:.0%}), {x.readme_within:.0%} within 10%, {x.flips} verdicts changed."
+    )
 
 
 def trust_lines(r: Report) -> List[str]:
@@ -96,21 +103,22 @@ def trust_lines(r: Report) -> List[str]:
 
 #: The README's captions of its two tables (docs/study.md gives each table's title and meaning).
 CAPTIONS = {
-    "styles": "**The seeds' question per mode**: helpers ÷ streamlined, time of 16 KiB digests "
-    "(>1: inlining pays; 8256523: 4-5x under `-Xint` and Zero, 1 under the compilers); instr.: "
-    "in instructions.",
-    "buys": "**What compiling buys back**: time of the source ÷ time of the build, 16 KiB (cython, "
-    "native: ÷ streamlined; the JIT: its mode off ÷ on).",
+    "styles": "**What the coding style costs**: helpers ÷ streamlined, 16 KiB digests (the JDK's "
+    "8256523: 4-5x under `-Xint` and Zero, none under its compilers); counterpart: the JDK mode "
+    "nearest in speed, and this mode's speed against it.",
+    "buys": "**What compiling buys back**: source ÷ build, 16 KiB digests (typed Cython and "
+    "native ÷ streamlined; the JIT: its mode's JIT off ÷ on).",
 }
 
 
 def styles_lines(r: Report, caption: str = "") -> List[str]:
-    """The styles table with each mode's verdict in a column of its own."""
+    """The styles table with each mode's verdict in a column of its own, the counterpart
+    named in its cell."""
     t = r.table("styles")
     if t is None:
         return []
     header = [*t.spec.header, *t.columns, "verdict"]
-    body = [[*row.labels, *(c.text() if c else None for c in row.cells),
+    body = [[*row.labels, *(f"{c.took} {c.text()}".strip() if c else None for c in row.cells),
              answers.mode_word(r.verdicts, row.labels[0])] for row in t.rows]  # fmt: skip
     head = caption or f"**{t.title}** ({t.meaning}):"
     return [head, "", grid(header, body, len(t.spec.header), 1), ""]
@@ -203,7 +211,7 @@ def readme_section(r: Optional[Report]) -> str:
     lines = [START, "## Results", ""]
     if r is None:
         return "\n".join([*lines, "No run of `nox -s bench` yet.", END])
-    lines += [f"{run_line(r.run)}; ratios are `value (95% rerun interval)`, every table in "
+    lines += [f"{run_line(r.run)}; ratios: `value (95% rerun interval)`; all tables: "
               "[docs/study.md](docs/study.md).", ""]  # fmt: skip
     lines += [*styles_lines(r, CAPTIONS["styles"]), *brief(r.table("buys"), CAPTIONS["buys"])]
     lines += [" ".join(r.findings), "", trust_line(r)]
