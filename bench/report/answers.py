@@ -121,9 +121,9 @@ def findings(run: Run, styles: Optional[Shown], buys: Optional[Shown]) -> List[s
     lay, out = run.layout, []
     for jit, head in ((False, "Without a JIT the helper style costs (MD5/SHA-256)"),
                       (True, "Under a JIT:")):  # fmt: skip
-        said = style_costs(styles, by_family(run, jit))
-        if said:
-            out.append(f"{head} {said}.")
+        costs = style_costs(styles, by_family(run, jit))
+        if costs:
+            out.append(f"{head} {costs}.")
     out.append(counterpart(run, styles))
     if buys is not None:
 
@@ -144,9 +144,8 @@ def findings(run: Run, styles: Optional[Shown], buys: Optional[Shown]) -> List[s
             for column, f in zip(buys.columns, r.cells):
                 if f:
                     impl = lay.by[column].implementation
-                    gains.setdefault("the JDK's" if impl == "OpenJDK" else f"{impl}'s", []).append(
-                        f
-                    )
+                    name = "the JDK's" if impl == "OpenJDK" else f"{impl}'s"
+                    gains.setdefault(name, []).append(f)
         said = []
         for name, figs in gains.items():
             noise = sum(1 for f in figs if not f.estimate.excludes(1.0))

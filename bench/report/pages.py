@@ -47,14 +47,15 @@ def modes_lines(run: Run) -> List[str]:
     lines = ["Modes (the columns): " + "; ".join(said) + "."]
     why: Dict[str, Tuple[Dict[str, None], Dict[str, None]]] = {}  # reason: (variants, modes)
     for c in run.columns:
-        gaps = [(v.name, v.unavailable) for v in c.listing.variants.values() if v.unavailable]
-        gaps += [("digest_many", c.listing.batch_unavailable)] * bool(c.listing.batch_unavailable)
+        gaps = [(v.name, str(v.unavailable)) for v in c.listing.variants.values() if v.unavailable]
+        if c.listing.batch_unavailable:
+            gaps.append(("digest_many", str(c.listing.batch_unavailable)))
         for name, reason in gaps:
-            names, labels = why.setdefault(str(reason), ({}, {}))
-            names[name], labels[c.label] = None, None
+            variants, labels = why.setdefault(reason, ({}, {}))
+            variants[name], labels[c.label] = None, None
     if why:
-        said = [f"{', '.join(names)} under {', '.join(labels)} ({reason})"
-                for reason, (names, labels) in why.items()]  # fmt: skip
+        said = [f"{', '.join(variants)} under {', '.join(labels)} ({reason})"
+                for reason, (variants, labels) in why.items()]  # fmt: skip
         lines.append("Not measured: " + "; ".join(said) + ".")
     details: Dict[Tuple[str, str], List[str]] = {}
     for c in run.columns:
@@ -70,11 +71,11 @@ def modes_lines(run: Run) -> List[str]:
                      f"{'; '.join(cold)}.")  # fmt: skip
     skipped = [n for names in run.header.skipped.values() for n in names]
     if skipped:
-        names = sorted({n.split("/")[2] for n in skipped})
+        slow = sorted({n.split("/")[2] for n in skipped})
         lines.append(
             f"Left out at effort `{run.header.effort}`: {len(skipped)} case(s) whose one "
             f"operation would take over {run.header.settings.get('slow_limit')} s "
-            f"({', '.join(names)} at the longest length); `--effort rigorous` measures them."
+            f"({', '.join(slow)} at the longest length); `--effort rigorous` measures them."
         )
     return [line for x in lines for line in (x, "")]
 
