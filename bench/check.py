@@ -184,6 +184,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--length", type=int, default=16384, help="variants, tricks: bytes")
     parser.add_argument("--size", default="1G", help="cli: the big file's size")
     parser.add_argument("--files", type=int, default=64, help="cli: files of 16 MiB for -j")
+    parser.add_argument("--small", type=int, default=10_000, help="cli: files of 4 KiB")
     parser.add_argument("--strict", action="store_true", help="exit 1 if a target is missed")
 
 

@@ -39,14 +39,15 @@ INSTRUCTIONS_TARGET = 0.005
 
 def estimates(r: Report, readme: bool = False) -> Dict[Key, Estimate]:
     """Every ratio of the counted tables (or of the README's) with its interval, by
-    (table, row labels, column)."""
+    (table, row labels, column); a derived cell's column names the variant or mode it took,
+    so that two runs that took different ones do not compare them."""
     found: Dict[Key, Estimate] = {}
     for t in r.tables:
         if (t.spec.readme if readme else t.spec.counted) and t.ratios():
             for row in t.rows:
                 for column, c in zip(t.columns, row.cells):
-                    if c is not None and c.kind == "ratio":
-                        found[(t.key, row.labels, column)] = c.estimate
+                    if c is not None and c.kind == "ratio":  # a derived side: what it took
+                        found[(t.key, row.labels, f"{column} {c.took}".strip())] = c.estimate
     return found
 
 
