@@ -76,7 +76,7 @@ EFFORTS: Dict[str, Settings] = {
         2, 2, 2, 0.001, 90.0, 3, (0.05, 0.5), Grid((64, 1024, 16384), batches=((4096, 8),)),
         0.25, jdk_budget=15.0,
     ),
-    "default": Settings(6, 3, 48, 0.001, 720.0, 4, (0.1, 1.0), Grid(), 0.1, readme_rounds=16),
+    "default": Settings(6, 3, 48, 0.001, 720.0, 4, (0.03, 1.0), Grid(), 0.1, readme_rounds=16),
     "rigorous": Settings(
         8, 5, 80, 0.01, 3600.0, 10, (1.0, 5.0), Grid(get_max=1 << 20, block_max=16384), None,
         jdk_budget=450.0, readme_rounds=30,
@@ -114,6 +114,8 @@ class Conductor:
         self.cost: Dict[GroupKey, Dict[Member, float]] = {k: {} for k in self.groups}
         self.started = time.perf_counter()
         self.steal: List[float] = []
+        self.took: List[float] = []  # each pass's seconds
+        self.extra = 0.0  # what a pass of the README's cases alone costs, from the first pass
         jdks = {c.mode.interpreter for c in columns if c.classpath}
         self.budget = settings.budget + settings.jdk_budget * len(jdks)
         self.plan: List[Dict[GroupKey, Set[Member]]] = []
@@ -148,6 +150,7 @@ class Conductor:
         s = self.settings
         full = sum(sum(self.cost[k].values()) for k in self.groups)
         extra = sum(c for k in self.groups for m, c in self.cost[k].items() if m in self.readme)
+        self.extra = extra
         left = self.budget - spent - (s.least - 1) * full
         count = s.least
         if extra > 0 and left > 0:
@@ -172,12 +175,16 @@ class Conductor:
         first = {k: set(self.members[k]) for k in self.groups}
         self.one_pass(0, first)
         self.make_plan(time.perf_counter() - self.started)
+        # What the last pass of each kind took (whole, README's alone), estimated until measured.
+        took = {True: self.took[0], False: self.extra}
         for p, todo in enumerate(self.plan, start=1):
             left = self.budget - (time.perf_counter() - self.started)
-            ahead = sum(1 for q in self.plan[p - 1 :] if len(q) == len(self.groups))
-            if left <= 0 and len(todo) < len(self.groups) and ahead:  # over: the whole passes
-                continue
+            whole = len(todo) == len(self.groups)
+            ahead = sum(1 for q in self.plan[p:] if len(q) == len(self.groups))
+            if not whole and left < took[False] + ahead * took[True]:
+                continue  # the budget left is for the whole passes still ahead
             self.one_pass(p, todo)
+            took[whole] = self.took[-1]
         self.worker_log.close()
         end = cpu_ticks()
         return {
@@ -196,9 +203,9 @@ class Conductor:
 
     def one_pass(self, p: int, todo: Dict[GroupKey, Set[Member]]) -> None:
         labels = {m[0] for ms in todo.values() for m in ms}
+        before, started = cpu_ticks(), time.perf_counter()
         workers = {c.label: launch.worker(c, self.results, self.worker_log)
                    for c in self.columns if c.label in labels}  # fmt: skip
-        before = cpu_ticks()
         try:
             for key in self.groups:
                 if todo.get(key):
@@ -208,6 +215,7 @@ class Conductor:
                 w.close()
         after = cpu_ticks()
         self.steal.append((after[0] - before[0]) / max(1, after[1] - before[1]))
+        self.took.append(time.perf_counter() - started)
 
     def group(self, p: int, key: GroupKey, todo: Set[Member], workers: Dict[str, Client]) -> None:
         """Prepare the group's cases to measure under every mode, then its rounds."""
