@@ -4,7 +4,7 @@ The columns are *modes* (``bench.catalog.modes``: an interpreter run a certain w
 ``3.14-jit``, ``pypy8-nojit``, ``3.11-portable``, ``jdk17-xint``), each in its runtime's
 environment. Each *pass* starts a fresh worker process per mode (JMH's forks) and walks the
 groups of cases (same benchmark, algorithm, length): every worker prepares the group's cases
-(calibrates the loops once, then reuses them; warms up, under a JIT until it settles), then
+(calibrates its loops, in every process; warms up, under a JIT until it settles), then
 the conductor asks for values one at a time, round by round, every case under every mode in
 turn, so that the two sides of a ratio share the machine's moods.
 
@@ -233,7 +233,10 @@ class Conductor:
             if not cases:
                 continue
             data = self.data[column.label]
-            loops = [{"name": c.name, "loops": data.get(c.name, CaseRuns()).loops} for c in cases]
+            # Every process calibrates its own loops: a count fixed for the run (one power of
+            # two or the next, as the first pass's noise chose) moved whole runs' figures of
+            # short cases by 2-6 %, a level a rerun varies that no stretch of the run showed.
+            loops = [{"name": c.name, "loops": 0} for c in cases]
             request = {"op": "prepare", "min_time": self.settings.min_time, "jit": column.mode.jit,
                        "jit_warm": list(self.settings.jit_warm), "clock": self.settings.clock,
                        "cases": loops}  # fmt: skip
