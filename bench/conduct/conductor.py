@@ -372,10 +372,18 @@ def run(args: argparse.Namespace, columns: List[Column]) -> Path:
 
 
 def tree() -> str:
-    """The checkout's commit, "-dirty" if it has changes ("" outside git)."""
-    done = subprocess.run(["git", "describe", "--always", "--dirty", "--abbrev=12"],
-                          cwd=launch.BENCH, capture_output=True, text=True)  # fmt: skip
-    return done.stdout.strip() if done.returncode == 0 else ""
+    """The checkout's commit, "-dirty" if it has changes other than the pages a run writes
+    (README.md, docs/: a second run of a tree is of the same tree); "" outside git."""
+
+    def git(*args: str) -> str:
+        done = subprocess.run(["git", *args], cwd=launch.BENCH, capture_output=True, text=True)
+        return done.stdout.strip() if done.returncode == 0 else ""
+
+    commit = git("describe", "--always", "--abbrev=12")
+    changed = git(
+        "status", "--porcelain", "--", ":/", ":(top,exclude)README.md", ":(top,exclude)docs"
+    )
+    return f"{commit}-dirty" if commit and changed else commit
 
 
 def builds(envs: Path, labels: Sequence[str]) -> Dict[str, Any]:
