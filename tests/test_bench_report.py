@@ -56,6 +56,8 @@ FASTER = {
     "3.14-portable": (1.0, 1.0, 1.0),  # but native at half speed: its portable kernels
     "pypy8": (20.0, 160.0, 1.0),  # 4 -> 0.5: reversed
     "pypy8-nojit": (2.0, 4.0, 1.0),  # 4 -> 2: in between
+    "jdk17-xint": (1.25, 0.3125, 1.0),  # make_run(jdk=True): 3.14's nearest JDK mode; 16x
+    "jdk17": (50.0, 200.0, 1.0),  # 4 -> 1: like the compilers
 }
 LENGTHS = (64, 1024, 16384)
 #: A noisy case's time in each of the three processes (passes).
@@ -84,16 +86,28 @@ def seconds(mode: str, variant: str) -> float:
     return SPEED[variant] / by
 
 
-def make_run(folder: Path, noisy: Tuple[str, ...] = (), steal: float = 0.004) -> Path:
+#: Two JDK modes (``make_run(jdk=True)``), helpers and streamlined only.
+JDK_MODES: Tuple[Tuple[str, str, Dict[str, str], List[str], Optional[str], str, str], ...] = (
+    ("jdk17-xint", "jdk17", {}, ["-Xint"], "helpers,streamlined", "-Xint", "OpenJDK"),
+    ("jdk17", "jdk17", {}, [], "helpers,streamlined", "Server", "OpenJDK"),
+)
+
+
+def make_run(
+    folder: Path, noisy: Tuple[str, ...] = (), steal: float = 0.004, jdk: bool = False
+) -> Path:
     """A run's folder, exact times; helpers under the modes in ``noisy`` move from process to
-    process (pass to pass) by up to 1.6x."""
+    process (pass to pass) by up to 1.6x; with ``jdk``, two JDK modes too."""
     folder.mkdir(parents=True)
     data: Dict[str, Dict[str, store.CaseRuns]] = {}
     columns = []
-    for label, interp, env, args, only, jdk, impl in MODES:
+    for label, interp, env, args, only, jdk_role, impl in MODES + (JDK_MODES if jdk else ()):
         data[label] = {}
         for variant in SPEED:
-            if only and not (variant.startswith("native") or variant == "hashlib"):
+            if impl == "OpenJDK":
+                if variant not in str(only).split(","):
+                    continue
+            elif only and not (variant.startswith("native") or variant == "hashlib"):
                 continue
             for alg in ("md5", "sha256"):
                 for n in LENGTHS:
@@ -110,8 +124,9 @@ def make_run(folder: Path, noisy: Tuple[str, ...] = (), steal: float = 0.004) ->
         runtime: Dict[str, Any] = {"implementation": impl, "version": version}
         if impl == "PyPy":
             runtime["pypy_version"] = "8.0.1"
+        jit = "JIT" in jdk_role or jdk_role == "Server"
         mode = Mode.from_json({"label": label, "interpreter": interp, "env": env, "args": args,
-                               "variants": only, "jdk": jdk, "jit": "JIT" in jdk})  # fmt: skip
+                               "variants": only, "jdk": jdk_role, "jit": jit})  # fmt: skip
         variants = {v: VariantInfo.from_json(v, info(v)) for v in SPEED}
         listing = Listing(runtime, variants, batch_unavailable="not available in this build")
         columns.append(Column(mode, "python", listing))
@@ -316,3 +331,27 @@ def test_report_files_and_docs_sections(tmp_path: Path) -> None:
     assert "3.14-portable" in full
     once = publish.splice("# x\n\nintro\n", readme, pages.START, pages.END)
     assert publish.splice(once, readme, pages.START, pages.END) == once
+
+
+def test_each_python_mode_s_jdk_counterpart_is_the_nearest_in_speed(tmp_path: Path) -> None:
+    r = build(tmp_path, jdk=True)
+    styles = r.table("styles")
+    assert styles is not None and styles.columns[0] == "JDK counterpart"
+    near = at(styles, ["3.14"], "JDK counterpart")
+    # 3.14's streamlined runs at 1/1.25 of jdk17-xint's speed, 1/50 of Server's: -Xint is nearest
+    assert near.took == "jdk17-xint" and near.value == pytest.approx(0.8)
+    assert at(styles, ["pypy8"], "JDK counterpart").took == "jdk17"  # 20x: nearer 50x than 1.25x
+    assert styles.at(("jdk17-xint",), "JDK counterpart") is None  # a JDK mode has none
+    words = {(v.mode, v.algorithm): v.word() for v in r.verdicts}
+    assert words[("jdk17-xint", "md5")] == "like -Xint"  # (16x; no count of it here)
+    assert words[("jdk17", "md5")].startswith("like the compilers")
+    said = next(x for x in r.findings if x.startswith("CPython 3.14 runs"))
+    assert said == (
+        "CPython 3.14 runs streamlined MD5 at 0.80x the speed of jdk17-xint; the helper style "
+        "costs (MD5) 3.14 4.0x, jdk17-xint 16x."
+    )
+    line = pages.styles_lines(r)[2]
+    assert "jdk17-xint 0.8" in line
+    # a rerun that took another counterpart does not compare the two
+    keys = stability.estimates(r, readme=True)
+    assert ("styles", ("3.14",), "JDK counterpart jdk17-xint") in keys
