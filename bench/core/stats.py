@@ -19,16 +19,20 @@ calibrated loop, and contention only ever slows them. A ratio is taken per proce
 ``log r_p = log time_of(a_p) - log time_of(b_p)``, both sides from the same process, the
 values taken round by round in turn.
 
-*Over the run* the figure is the mean of the log-ratios, and its variance comes from the
-run itself, from a one-way random-effects model of processes within stretches: the mean
-squares between and within the stretches give the stretch component ``σ²_s`` (none when
-the stretches differ no more than their processes do) and the process one ``σ²_p``;
-``Var(mean) = σ²_s · Σn_s² / n² + σ²_p / n``, with Satterthwaite's degrees of freedom (from
-n - 1 when the stretches agree down to S - 1 when they do not). The interval is that of a
-rerun with as many processes: ``exp(mean ± t(df) · sqrt(2 · Var(mean)))``, so that a second
-run lands inside it 95 % of the time (``bench.stability`` checks exactly that share). Times
-and ratios use the one estimator, so that a row's throughputs and its ratio agree. With one
-process the interval is a bootstrap over its rounds (scaled the same way).
+*Over the run* the figure is the winsorized mean of the log-ratios: a process further than
+two robust standard deviations from the median is pulled in to that distance (on a shared
+host a contention spell can cover all of one side's values in a process, and one such
+process moved a whole run's figure by a few per cent). Its variance comes from the run
+itself, from a one-way random-effects model of processes within stretches, of the
+log-ratios as they are: the mean squares between and within the stretches give the stretch
+component ``σ²_s`` (none when the stretches differ no more than their processes do) and the
+process one ``σ²_p``; ``Var(mean) = σ²_s · Σn_s² / n² + σ²_p / n``, with Satterthwaite's
+degrees of freedom, at most S - 1: a rerun is S new stretches, however alike this run's
+were. The interval is that of a rerun with as many processes: ``exp(mean ± t(df) · sqrt(2 ·
+Var(mean)))``, so that a second run lands inside it 95 % of the time (``bench.stability``
+checks exactly that share). Times and ratios use the one estimator, so that a row's
+throughputs and its ratio agree (exactly where no process is pulled in). With one process
+the interval is a bootstrap over its rounds (scaled the same way).
 """
 
 from __future__ import annotations
@@ -152,12 +156,33 @@ def by_process(values: Values) -> Dict[int, List[float]]:
     return found
 
 
-def _estimate(logs: Sequence[float], groups: Sequence[int], n: int) -> Estimate:
+#: A process's figure further than this many robust standard deviations (1.4826 MADs) from
+#: the median of the run's is pulled in to that distance for the run's figure (winsorized).
+PULL = 2.0
+
+
+def winsorized(logs: Sequence[float], k: float = PULL) -> List[float]:
+    """``logs`` with those further than ``k`` robust standard deviations from their median
+    pulled in to that distance (none where half of them are equal)."""
+    centre = statistics.median(logs)
+    spread = 1.4826 * statistics.median(abs(x - centre) for x in logs)
+    if spread == 0:
+        return list(logs)
+    low, high = centre - k * spread, centre + k * spread
+    return [min(max(x, low), high) for x in logs]
+
+
+def from_logs(logs: Sequence[float], groups: Sequence[int], n: int) -> Estimate:
+    """The run's figure of per-process logarithms: their winsorized mean (a process in which
+    a side never met the machine's fast state is pulled in), with the rerun interval of the
+    random-effects model of the logarithms as they are, on at most S - 1 degrees of freedom
+    (a rerun is S new stretches, however alike this run's were)."""
     c = components(logs, groups)
-    half = t975(c.df) * math.sqrt(2 * c.variance) if c.variance > 0 else 0.0
-    value = math.exp(c.mean)
-    return Estimate(value, math.exp(c.mean - half), math.exp(c.mean + half), n, c.processes,
-                    c.stretches, c.df)  # fmt: skip
+    df = min(c.df, c.stretches - 1) if c.stretches > 1 else c.df
+    half = t975(df) * math.sqrt(2 * c.variance) if c.variance > 0 else 0.0
+    mean = statistics.fmean(winsorized(logs))
+    return Estimate(math.exp(mean), math.exp(mean - half), math.exp(mean + half), n,
+                    c.processes, c.stretches, df)  # fmt: skip
 
 
 def time(values: Values, stretches: Optional[Stretches] = None) -> Estimate:
@@ -168,7 +193,7 @@ def time(values: Values, stretches: Optional[Stretches] = None) -> Estimate:
         low, high = _bootstrap(values, {k: 1.0 for k in values})
         return Estimate(time_of(only), low * time_of(only), high * time_of(only), len(only))
     groups = [(stretches or {}).get(p, 0) for p in per]
-    return _estimate([math.log(time_of(v)) for v in per.values()], groups, len(values))
+    return from_logs([math.log(time_of(v)) for v in per.values()], groups, len(values))
 
 
 def ratio(a: Values, b: Values, stretches: Optional[Stretches] = None) -> Optional[Estimate]:
@@ -186,7 +211,7 @@ def ratio(a: Values, b: Values, stretches: Optional[Stretches] = None) -> Option
         )
         return Estimate(value, min(low, 1.0) * value, max(high, 1.0) * value, n)
     logs = [math.log(time_of(pa[p]) / time_of(pb[p])) for p in common]
-    return _estimate(logs, [(stretches or {}).get(p, 0) for p in common], n)
+    return from_logs(logs, [(stretches or {}).get(p, 0) for p in common], n)
 
 
 def _bootstrap(a: Values, b: Values) -> Tuple[float, float]:
