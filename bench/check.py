@@ -189,7 +189,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 #: What a mode's process needs of the options (``remote``).
-OPTIONS = ("set", "rounds", "length", "size", "files", "variants", "algorithms")
+OPTIONS = ("set", "rounds", "length", "size", "files", "small", "variants", "algorithms")
 
 
 def remote(options: Dict[str, Any]) -> Tuple[str, int]:
