@@ -25,6 +25,7 @@ from typing import (
     List,
     NoReturn,
     Optional,
+    TYPE_CHECKING,
     Sequence,
     Type,
     TypeVar,
@@ -32,11 +33,13 @@ from typing import (
     cast,
 )
 
-from variants import _column, _many
-from variants._column import Column
+from variants import _many
 from variants._many import bytes_of
 from variants._shell import _EMPTY, Constructor, HashObject, State, as_bytes, data_argument
 from variants.native._kernels import ALGORITHMS, CORES, KERNELS_ENV, KernelTable
+
+if TYPE_CHECKING:
+    from variants._column import Column
 
 try:
     from variants.native._cffi import ffi, lib
@@ -329,6 +332,8 @@ def absorb_many(hashes: Sequence[HashObject], chunks: Sequence[object]) -> None:
 def digest_column(algorithm: str, column: object, hexdigest: bool, threads: int) -> Column:
     """The digests of a column's rows, one by one with this bridge's objects: correct, not
     fast (the C-API bridge reads columns in C; see ``variants._column``)."""
+    from variants import _column  # (only here: a plain hash need not import the columns' code)
+
     return _column.loop(algorithm, constructors()[algorithm], column, hexdigest, threads)
 
 
