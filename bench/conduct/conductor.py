@@ -379,10 +379,13 @@ def run(args: argparse.Namespace, columns: List[Column]) -> Path:
 
 def tree() -> str:
     """The checkout's commit, "-dirty" if it has changes other than the pages a run writes
-    (README.md, docs/: a second run of a tree is of the same tree); "" outside git."""
+    (README.md, docs/: a second run of a tree is of the same tree); "" outside git or without it."""
 
     def git(*args: str) -> str:
-        done = subprocess.run(["git", *args], cwd=launch.BENCH, capture_output=True, text=True)
+        try:
+            done = subprocess.run(["git", *args], cwd=launch.BENCH, capture_output=True, text=True)
+        except OSError:  # no git here (the Debian sid tree has none)
+            return ""
         return done.stdout.strip() if done.returncode == 0 else ""
 
     commit = git("describe", "--always", "--abbrev=12")
