@@ -17,6 +17,7 @@ from __future__ import annotations
 import contextlib
 import threading
 from typing import (
+    TYPE_CHECKING,
     Any,
     ClassVar,
     Dict,
@@ -25,7 +26,6 @@ from typing import (
     List,
     NoReturn,
     Optional,
-    TYPE_CHECKING,
     Sequence,
     Type,
     TypeVar,
