@@ -2,7 +2,7 @@
 
     python -m bench stability results/bench/RUN_A results/bench/RUN_B
     python -m bench stability A B --strict      # exit 1 if a target is missed
-    python -m bench stability A B --floor 0.05  # and were a 5% between-run term in A's intervals
+    python -m bench stability A B --floor 0.05  # and with a further 5% between-run term in A's
     python -m bench stability results/bytecode/RUN_A results/bytecode/RUN_B   # instructions
 
 The targets, between two consecutive default runs of one tree: honest intervals (at least 90%
@@ -166,8 +166,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--strict", action="store_true", help="exit 1 if a target is missed")
     parser.add_argument(
         "--floor", type=float, action="append", default=[],
-        help="also: coverage and width were a between-run term of this size (0.03: 3 %%) in "
-        "the first run's intervals (repeat)",
+        help="also: coverage and width were a further between-run term of this size (0.03: 3 "
+        "%%; beyond stats.RUN_TERM) in the first run's intervals (repeat)",
     )  # fmt: skip
 
 
@@ -221,9 +221,11 @@ def command(args: argparse.Namespace) -> int:
           f"{'missed' if turned else 'met'})" + "".join(f"\n  {t}" for t in turned))  # fmt: skip
     for floor in args.floor:
         wide = {k: e.widened(floor) for k, e in a.items()}
+        wider = {k: e.widened(floor) for k, e in ra.items()}
         print(
-            f"with a between-run term of {floor:.1%}: {coverage(wide, b):.1%} of the second "
-            f"run inside the first's intervals, median half-width {median_half(wide):.1%}"
+            f"with a further between-run term of {floor:.1%}: {coverage(wide, b):.1%} of the "
+            f"second run inside the first's intervals ({coverage(wider, rb):.1%} of the "
+            f"README's), median half-width {median_half(wide):.1%} ({median_half(wider):.1%})"
         )
     print("\nWhere the variance came from in the first run (median sd of the logarithm):")
     print(table(levels(first), "lrrr"))

@@ -22,6 +22,7 @@ from bench.catalog.cases import Case  # noqa: E402
 from bench.catalog.columns import Column, Listing  # noqa: E402
 from bench.catalog.modes import Mode  # noqa: E402
 from bench.catalog.targets import VariantInfo  # noqa: E402
+from bench.core import stats  # noqa: E402
 from bench.report import answers, pages, publish  # noqa: E402
 from bench.report.figures import Figure, Shown  # noqa: E402
 
@@ -289,7 +290,9 @@ def test_twins_against_the_jit(calm: answers.Report) -> None:
 
 
 def test_the_trust_line_and_a_rerun(calm: answers.Report, tmp_path: Path) -> None:
-    assert calm.trust.readme_half_width == 0.0 and calm.trust.readme_ratios > 0
+    # exact times: every interval is the between-run term alone
+    assert calm.trust.readme_half_width == pytest.approx(stats.RUN_TERM, rel=0.01)
+    assert calm.trust.readme_ratios > 0
     line = pages.trust_line(calm)
     assert "no second run of this tree" in line and "Test CPU" in line
     noisy = build(tmp_path / "noisy", noisy=("3.14", "pypy8-nojit"))

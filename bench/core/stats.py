@@ -29,10 +29,11 @@ component ``σ²_s`` (none when the stretches differ no more than their processe
 process one ``σ²_p``; ``Var(mean) = σ²_s · Σn_s² / n² + σ²_p / n``, with Satterthwaite's
 degrees of freedom, at most S - 1: a rerun is S new stretches, however alike this run's
 were. The interval is that of a rerun with as many processes: ``exp(mean ± t(df) · sqrt(2 ·
-Var(mean)))``, so that a second run lands inside it 95 % of the time (``bench.stability``
-checks exactly that share). Times and ratios use the one estimator, so that a row's
-throughputs and its ratio agree (exactly where no process is pulled in). With one process
-the interval is a bootstrap over its rounds (scaled the same way).
+Var(mean)))``, with a between-run term (``RUN_TERM``) added in quadrature, so that a second
+run lands inside it 95 % of the time (``bench.stability`` checks exactly that share).
+Times and ratios use the one estimator, so that a row's throughputs and its ratio agree
+(exactly where no process is pulled in). With one process the interval is a bootstrap over
+its rounds (scaled the same way, the same term added).
 """
 
 from __future__ import annotations
@@ -47,6 +48,12 @@ Values = Mapping[Tuple[int, int], float]
 Stretches = Mapping[int, int]
 
 RESAMPLES = 200
+#: The between-run term, a relative half-width added in quadrature to every interval: what
+#: two runs of one tree differ by beyond what either run's own spread says (a host's state
+#: over an hour, which one run cannot see: its stretches agree). Measured with ``python -m
+#: bench stability A B --floor X`` on consecutive default runs: none needed on an AMD Zen 4
+#: (the README's ratios 98 % inside without it), 2.5 % on a Zen 2 to hold 95 % both ways.
+RUN_TERM = 0.03
 #: Student's t at 0.975 by degrees of freedom (1-30; then 1.96 + 2.4 / df, within 0.003).
 _T975 = (
     12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
@@ -103,6 +110,8 @@ class Estimate:
     def widened(self, floor: float) -> Estimate:
         """The interval with a term of ``floor`` (relative, like a half-width) added in
         quadrature on each side in log space: a between-run variance one run cannot see."""
+        if self.low <= 0 or self.value <= 0:  # nothing measured to widen around
+            return self
         below, above = math.log(self.value / self.low), math.log(self.high / self.value)
         low = self.value * math.exp(-math.hypot(below, floor))
         high = self.value * math.exp(math.hypot(above, floor))
@@ -180,6 +189,7 @@ def from_logs(logs: Sequence[float], groups: Sequence[int], n: int) -> Estimate:
     c = components(logs, groups)
     df = min(c.df, c.stretches - 1) if c.stretches > 1 else c.df
     half = t975(df) * math.sqrt(2 * c.variance) if c.variance > 0 else 0.0
+    half = math.hypot(half, RUN_TERM)
     mean = statistics.fmean(winsorized(logs))
     return Estimate(math.exp(mean), math.exp(mean - half), math.exp(mean + half), n,
                     c.processes, c.stretches, df)  # fmt: skip
@@ -191,7 +201,8 @@ def time(values: Values, stretches: Optional[Stretches] = None) -> Estimate:
     if len(per) == 1:
         (only,) = per.values()
         low, high = _bootstrap(values, {k: 1.0 for k in values})
-        return Estimate(time_of(only), low * time_of(only), high * time_of(only), len(only))
+        one = Estimate(time_of(only), low * time_of(only), high * time_of(only), len(only))
+        return one.widened(RUN_TERM)
     groups = [(stretches or {}).get(p, 0) for p in per]
     return from_logs([math.log(time_of(v)) for v in per.values()], groups, len(values))
 
@@ -209,7 +220,7 @@ def ratio(a: Values, b: Values, stretches: Optional[Stretches] = None) -> Option
         low, high = _bootstrap(
             {k: v for k, v in a.items() if k[0] == p}, {k: v for k, v in b.items() if k[0] == p}
         )
-        return Estimate(value, min(low, 1.0) * value, max(high, 1.0) * value, n)
+        return Estimate(value, min(low, 1.0) * value, max(high, 1.0) * value, n).widened(RUN_TERM)
     logs = [math.log(time_of(pa[p]) / time_of(pb[p])) for p in common]
     return from_logs(logs, [(stretches or {}).get(p, 0) for p in common], n)
 
