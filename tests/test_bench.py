@@ -10,8 +10,10 @@ import io
 import json
 import math
 import random
+import shutil
 import statistics
 import sys
+from pathlib import Path
 from typing import Any, Dict, List
 
 import bench_package
@@ -21,7 +23,7 @@ bench_package.load()
 
 from bench.catalog import cases, targets  # noqa: E402
 from bench.catalog.cases import Case, Grid, WrongDigest  # noqa: E402
-from bench.core import protocol, stats, timing, worker  # noqa: E402
+from bench.core import machine, protocol, stats, timing, worker  # noqa: E402
 
 
 def test_case_names_round_trip() -> None:
@@ -328,3 +330,13 @@ def test_reruns_land_in_the_interval_when_some_processes_are_spoiled() -> None:
         moved_plain.append(abs(statistics.fmean(second) - statistics.fmean(first)))
     assert inside / 300 >= 0.90
     assert statistics.median(moved) < 0.8 * statistics.median(moved_plain)
+
+
+def test_a_run_outside_git_or_without_it_names_no_tree(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert machine.tree(tmp_path) == ""  # not a checkout
+    if shutil.which("git"):  # (the Debian sid tree has none)
+        assert machine.tree(Path(__file__).parent)  # this checkout's commit
+    monkeypatch.setenv("PATH", str(tmp_path))  # no git at all: the Debian sid tree
+    assert machine.tree(Path(__file__).parent) == ""

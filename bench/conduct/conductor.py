@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import subprocess
 import sys
 import time
 from dataclasses import asdict, dataclass, field, replace
@@ -37,7 +36,7 @@ from bench.catalog.columns import Column, Layout, Listing, Member
 from bench.catalog.comparisons import LONG
 from bench.conduct import launch
 from bench.core.fmt import duration
-from bench.core.machine import cpu_label, cpu_ticks, stamp
+from bench.core.machine import cpu_label, cpu_ticks, stamp, tree
 from bench.core.protocol import Client
 from bench.store import CaseRuns, Header, Pass
 
@@ -366,7 +365,7 @@ def run(args: argparse.Namespace, columns: List[Column]) -> Path:
         started=time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(started)),
         wall_seconds=time.time() - started,
         builds=builds(args.results / "envs", sorted({c.mode.interpreter for c in columns})),
-        tree=tree(),
+        tree=tree(launch.BENCH),
         **outcome,
     )
     store.write(folder, header, columns, conductor.data)
@@ -375,24 +374,6 @@ def run(args: argparse.Namespace, columns: List[Column]) -> Path:
         f"steal {outcome['steal']:.2%}\n"
     )
     return folder
-
-
-def tree() -> str:
-    """The checkout's commit, "-dirty" if it has changes other than the pages a run writes
-    (README.md, docs/: a second run of a tree is of the same tree); "" outside git or without it."""
-
-    def git(*args: str) -> str:
-        try:
-            done = subprocess.run(["git", *args], cwd=launch.BENCH, capture_output=True, text=True)
-        except OSError:  # no git here (the Debian sid tree has none)
-            return ""
-        return done.stdout.strip() if done.returncode == 0 else ""
-
-    commit = git("describe", "--always", "--abbrev=12")
-    changed = git(
-        "status", "--porcelain", "--", ":/", ":(top,exclude)README.md", ":(top,exclude)docs"
-    )
-    return f"{commit}-dirty" if commit and changed else commit
 
 
 def builds(envs: Path, labels: Sequence[str]) -> Dict[str, Any]:

@@ -1,4 +1,4 @@
-"""The CPU and the running interpreter, as the reports name them.
+"""The CPU, the running interpreter and the checkout, as the reports name them.
 
 Standard library only: it runs under every interpreter of the study. ``PYPY`` is the one
 test of whether this process is PyPy.
@@ -10,6 +10,7 @@ import datetime
 import os
 import platform
 import re
+import subprocess
 import sys
 import sysconfig
 from pathlib import Path
@@ -123,3 +124,22 @@ def interpreter_title(info: Dict[str, object]) -> str:
     if "jit_enabled" in info:
         title += ", JIT on" if info["jit_enabled"] else ", JIT off"
     return title
+
+
+def tree(folder: Path) -> str:
+    """The commit of the checkout ``folder`` is in, "-dirty" if it has changes other than
+    the pages a run writes (README.md, docs/: a second run of a tree is of the same tree);
+    "" outside git or without it."""
+
+    def git(*args: str) -> str:
+        try:
+            done = subprocess.run(["git", *args], cwd=folder, capture_output=True, text=True)
+        except OSError:  # no git here (the Debian sid tree has none)
+            return ""
+        return done.stdout.strip() if done.returncode == 0 else ""
+
+    commit = git("describe", "--always", "--abbrev=12")
+    changed = git(
+        "status", "--porcelain", "--", ":/", ":(top,exclude)README.md", ":(top,exclude)docs"
+    )
+    return f"{commit}-dirty" if commit and changed else commit
