@@ -253,13 +253,23 @@ def test_the_peer_benchmark_checks_and_times_a_tiny_column() -> None:
     machine = {"cpu": "a CPU", "flags": peers.cpu_flags(), "date": "today"}
     text = peers.render([record], machine)
     assert "variants `digest_column(table['s'])`" in text and "300 rows" in text
-    both = peers.render_all({"machine": machine, "classes": [
+    blocks = peers.render_all({"machine": machine, "classes": [
         {"name": "AVX-512", "forced": "", "runs": [record]},
         {"name": "AVX2 and SHA-NI", "forced": "md5-many=avx2-x16", "runs": [record]}]})  # fmt: skip
+    both = "\n\n".join(blocks.values())
     assert "**Kernels: AVX-512** (this CPU's own)" in both
     assert (
         "**Kernels: AVX2 and SHA-NI** (forced: `VARIANTS_NATIVE_KERNELS=md5-many=avx2-x16`)" in both
     )
+    # An AVX2 machine's write replaces the AVX2 class and keeps the AVX-512 one, which it
+    # cannot measure, as another machine left it (its caption names that machine).
+    page = f"intro\n{peers.START}\n{both}\n{peers.END}\nafter\n"
+    own = {"AVX2 and SHA-NI": "**Kernels: AVX2 and SHA-NI** (this CPU's own)\n\nnew table"}
+    section = peers.merged(page, own)
+    assert section.startswith("**Kernels: AVX-512** (this CPU's own)")
+    assert section.endswith("new table") and "forced" not in section
+    assert section.count("**Kernels: ") == 2
+    assert peers.merged("no section here", own) == own["AVX2 and SHA-NI"]
 
 
 def test_the_peers_tables_are_of_every_kernel_class_this_cpu_runs() -> None:

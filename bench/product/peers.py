@@ -30,6 +30,7 @@ import argparse
 import json
 import os
 import platform
+import re
 import sys
 from typing import Any, Dict, List, NamedTuple, Optional, Sequence, Tuple
 
@@ -47,6 +48,7 @@ from bench.store import RESULTS, newest
 __all__ = ["ALGORITHMS", "ENGINES", "SHAPES", "main", "render", "run_threads", "targets"]
 
 START, END = "<!-- peers:start -->", "<!-- peers:end -->"
+HEADING = "**Kernels: "
 ROWS = 1_000_000
 ROUNDS = 7
 
@@ -121,10 +123,15 @@ def per_row(values: Sequence[float], rows: int) -> str:
 
 
 def derived(candidates: Dict[str, Any]) -> Dict[str, List[float]]:
-    """Each candidate's values by key, and chdb's digest alone (per round: the difference)."""
+    """Each candidate's values by key, and chdb's digest alone (per round: the difference;
+    on a tiny column a round's scan can take as long as its scan and digest did, and such a
+    round tells nothing of the digest: only the positive differences count, and none is no
+    figure)."""
     values = {key: list(data["values"]) for key, data in candidates.items()}
     if DIGEST_ONLY in values and SCAN_ONLY in values:
-        values["chdb/digest"] = [a - b for a, b in zip(values[DIGEST_ONLY], values[SCAN_ONLY])]
+        alone = [a - b for a, b in zip(values[DIGEST_ONLY], values[SCAN_ONLY])]
+        if any(d > 0 for d in alone):
+            values["chdb/digest"] = [d for d in alone if d > 0]
     return values
 
 
@@ -133,12 +140,23 @@ def cases_of(run: Dict[str, Any]) -> Dict[Tuple[str, str], Dict[str, List[float]
     return {(c["column"], c["algorithm"]): derived(c["candidates"]) for c in run["cases"]}
 
 
-def render_all(data: Dict[str, Any]) -> str:
-    """Every kernel class's tables of a measurement, each under its own heading."""
-    parts = [f"**Kernels: {k['name']}**" + (f" (forced: `VARIANTS_NATIVE_KERNELS={k['forced']}`)"
-             if k["forced"] else " (this CPU's own)") + "\n\n" + render(k["runs"], data["machine"])
-             for k in data["classes"]]  # fmt: skip
-    return "\n\n".join(parts)
+def render_all(data: Dict[str, Any]) -> Dict[str, str]:
+    """Every kernel class's tables of a measurement, each under its own heading, by class."""
+    return {k["name"]: f"{HEADING}{k['name']}**" + (f" (forced: `VARIANTS_NATIVE_KERNELS="
+            f"{k['forced']}`)" if k["forced"] else " (this CPU's own)") + "\n\n"
+            + render(k["runs"], data["machine"]) for k in data["classes"]}  # fmt: skip
+
+
+def merged(page: str, measured: Dict[str, str]) -> str:
+    """The peers section of ``page`` with the classes of ``measured`` replaced and those this
+    machine did not measure kept as they were (each block names the machine it came from: an
+    AVX2 machine cannot give AVX-512 figures), in the order of CLASSES."""
+    inner = page.split(START, 1)[1].split(END, 1)[0] if START in page and END in page else ""
+    blocks = [b.strip() for b in re.split(r"(?m)^(?=\*\*Kernels: )", inner)]
+    kept = {b[len(HEADING) :].split("**", 1)[0]: b for b in blocks if b.startswith(HEADING)}
+    shown = {**kept, **measured}
+    order = [name for name, _, _ in CLASSES if name in shown]
+    return "\n\n".join(shown[n] for n in order + sorted(set(shown) - set(order)))
 
 
 def render(runs: Sequence[Dict[str, Any]], machine: Dict[str, Any]) -> str:
@@ -290,14 +308,15 @@ def main(argv: Sequence[str]) -> int:
         folder.mkdir(parents=True, exist_ok=True)
         (folder / "peers.json").write_text(json.dumps(data, indent=1))
         found = folder / "peers.json"
-    text = render_all(data)
+    text = "\n\n".join(render_all(data).values())
     goals = "\n\n".join(f"{k['name']}:\n\n{targets(k['runs'])}" for k in data["classes"])
     found.with_name("peers.md").write_text(f"{text}\n\nIssue 28's targets:\n\n{goals}\n")
     print(text, goals, sep="\n\n")
     if args.write:  # the README's Columns section and the study's
         for path in (README, STUDY):
-            section = f"{START}\n{text}\n{END}"
-            path.write_text(splice(path.read_text(), section, START, END, append=False))
+            page = path.read_text()
+            section = f"{START}\n{merged(page, render_all(data))}\n{END}"
+            path.write_text(splice(page, section, START, END, append=False))
             print(f"{path.name}: the peers' table from {found.parent.name}")
     return 0
 
