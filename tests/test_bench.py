@@ -335,7 +335,9 @@ def test_reruns_land_in_the_interval_when_some_processes_are_spoiled() -> None:
 def test_a_run_outside_git_or_without_it_names_no_tree(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    assert machine.tree(tmp_path) == ""  # not a checkout
+    # not a checkout (tmp_path may lie inside one, as under nox: git must not look above it)
+    monkeypatch.setenv("GIT_CEILING_DIRECTORIES", str(tmp_path.parent))
+    assert machine.tree(tmp_path) == ""
     if shutil.which("git"):  # (the Debian sid tree has none)
         assert machine.tree(Path(__file__).parent)  # this checkout's commit
     monkeypatch.setenv("PATH", str(tmp_path))  # no git at all: the Debian sid tree
