@@ -189,10 +189,10 @@ def from_logs(logs: Sequence[float], groups: Sequence[int], n: int) -> Estimate:
     c = components(logs, groups)
     df = min(c.df, c.stretches - 1) if c.stretches > 1 else c.df
     half = t975(df) * math.sqrt(2 * c.variance) if c.variance > 0 else 0.0
-    half = math.hypot(half, RUN_TERM)
     mean = statistics.fmean(winsorized(logs))
-    return Estimate(math.exp(mean), math.exp(mean - half), math.exp(mean + half), n,
-                    c.processes, c.stretches, df)  # fmt: skip
+    found = Estimate(math.exp(mean), math.exp(mean - half), math.exp(mean + half), n,
+                     c.processes, c.stretches, df)  # fmt: skip
+    return found.widened(RUN_TERM)
 
 
 def time(values: Values, stretches: Optional[Stretches] = None) -> Estimate:
