@@ -308,14 +308,15 @@ def main(argv: Sequence[str]) -> int:
         folder.mkdir(parents=True, exist_ok=True)
         (folder / "peers.json").write_text(json.dumps(data, indent=1))
         found = folder / "peers.json"
-    text = "\n\n".join(render_all(data).values())
+    blocks = render_all(data)
+    text = "\n\n".join(blocks.values())
     goals = "\n\n".join(f"{k['name']}:\n\n{targets(k['runs'])}" for k in data["classes"])
     found.with_name("peers.md").write_text(f"{text}\n\nIssue 28's targets:\n\n{goals}\n")
     print(text, goals, sep="\n\n")
     if args.write:  # the README's Columns section and the study's
         for path in (README, STUDY):
             page = path.read_text()
-            section = f"{START}\n{merged(page, render_all(data))}\n{END}"
+            section = f"{START}\n{merged(page, blocks)}\n{END}"
             path.write_text(splice(page, section, START, END, append=False))
             print(f"{path.name}: the peers' table from {found.parent.name}")
     return 0
