@@ -108,7 +108,7 @@ CAPTIONS = {
     "8256523: 4-5x under `-Xint` and Zero, none under its compilers); counterpart: the JDK mode "
     "nearest in speed, and this mode's speed against it.",
     "buys": "**What compiling buys back**: source ÷ build, 16 KiB digests (typed Cython and "
-    "native ÷ streamlined; the JIT: its mode's JIT off ÷ on).",
+    "native ÷ streamlined; the JIT: JIT off ÷ on).",
 }
 
 
