@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import subprocess
 from dataclasses import replace
 from pathlib import Path
@@ -55,12 +56,17 @@ def jdk(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
     if argv is None:
         missing(why, required=modes.interpreter(label).where in modes.HOST_PLACES)
     assert argv is not None
-    folder = tmp_path_factory.mktemp(label)  # under /tmp: a tree binds it
+    folder = tmp_path_factory.mktemp(label)
     sources = sorted(str(p) for p in SOURCES.glob("*.java"))
     assert sources, f"no Java sources in {SOURCES}"
     javac = str(Path(argv[-1]).with_name("javac"))
     command = [*argv[:-1], javac, "--release", "17", "-Xlint:all", "-Werror", "-d", str(folder)]
-    done = subprocess.run([*command, *sources], capture_output=True, text=True, check=False)
+    # a tree's javac sees the checkout (wherever it was cloned: CI's is outside /work and /tmp)
+    # and the folder only where the entry script is told to bind them
+    env = {**os.environ, **modes.binds(label, str(modes.CHECKOUT), str(folder))}
+    done = subprocess.run(
+        [*command, *sources], capture_output=True, text=True, env=env, check=False
+    )
     assert done.returncode == 0, done.stderr
     return Column(modes.mode(label), argv[-1], classpath=str(folder))
 

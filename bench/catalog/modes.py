@@ -354,6 +354,13 @@ CHECKOUT = Path(__file__).resolve().parent.parent.parent
 BINDS_ENV = "VARIANTS_DEBIAN_BINDS"
 
 
+def binds(label: str, *places: str) -> Dict[str, str]:
+    """The environment that makes the tree of ``label`` (none on the host) bind ``places``."""
+    if interpreter(label).where in HOST_PLACES:
+        return {}
+    return {BINDS_ENV: os.pathsep.join(places)}
+
+
 def tree_binds(python: str) -> Dict[str, str]:
     """The environment that makes a tree's entry script bind the checkout and the environment
     ``python`` belongs to (``<venv>/bin/python``: the venv), with the caller's own binds."""

@@ -211,10 +211,8 @@ def jdk_env(label: str, cache: Path, log: Log = log_stderr) -> Dict[str, object]
     shutil.rmtree(folder, ignore_errors=True)
     classes = folder / "classes"
     classes.mkdir(parents=True)
-    row = modes.interpreter(label)
     # in a tree, javac must see the sources (the checkout) and the folder it writes to
-    inside = [str(modes.CHECKOUT), str(folder)]
-    binds = {} if row.where in modes.HOST_PLACES else {modes.BINDS_ENV: os.pathsep.join(inside)}
+    binds = modes.binds(label, str(modes.CHECKOUT), str(folder))
     javac = str(Path(argv[-1]).with_name("javac"))
     run(
         [*argv[:-1], javac, "--release", "17", "-d", str(classes), *map(str, sources)],
