@@ -10,7 +10,7 @@
     nox -s engines        # digest_column in DuckDB, Polars, pandas 3, Dask distributed
     nox -s peers          # digest_column against DuckDB, polars-hash, chdb (bench/peers.py)
     nox -s bench          # the study: every interpreter and mode, variant, length
-    nox -s bench -- --mode quick --modes 3.12,pypy3 --variants 'helpers*'
+    nox -s bench -- --effort quick --modes 3.12,pypy3 --variants 'helpers*'
     nox -s memory         # memray: peak memory and allocations per variant (CPython)
     nox -s bytecode       # bytecode and machine instructions per block, per interpreter
 
