@@ -8,14 +8,15 @@
     nox -s sanitize       # native variants with ASan and UBSan (tsan: ThreadSanitizer)
     nox -s fuzz           # libFuzzer over the native state machine, against OpenSSL
     nox -s engines        # digest_column in DuckDB, Polars, pandas 3, Dask distributed
-    nox -s peers          # digest_column against DuckDB, polars-hash, chdb (bench/peers.py)
+    nox -s peers          # digest_column against DuckDB, polars-hash, chdb (bench/product/peers.py)
     nox -s bench          # the study: every interpreter and mode, variant, length
     nox -s bench -- --effort quick --modes 3.12,pypy3 --variants 'helpers*'
     nox -s memory         # memray: peak memory and allocations per variant (CPython)
     nox -s bytecode       # bytecode and machine instructions per block, per interpreter
 
 Interpreters: bench/catalog/modes.py (3.14, 3.15, PyPy 8 in a Debian sid tree and the built
-3.13t: tools/debian.py makes them when first needed); the study's environments: bench/envs.py.
+3.13t: tools/debian.py makes them when first needed); the study's environments:
+bench/conduct/envs.py.
 """
 
 from __future__ import annotations
@@ -201,7 +202,7 @@ def fuzz(session: nox.Session) -> None:
     session.run(sys.executable, "tests/fuzz/fuzz.py", *session.posargs, external=True)
 
 
-# --- columns in the engines (tests/test_engines.py) and against the peers (bench/peers.py) --
+# --- columns in the engines (tests/test_engines.py), against the peers (bench/product/peers.py)
 #: Kept out of the other test environments: Dask brings a dozen packages, chdb 530 MB.
 ENGINES = ["duckdb", "polars", "pandas>=3", "pyarrow", "dask[distributed]"]
 PEERS = ["duckdb", "polars", "polars-hash", "pyarrow", "chdb"]

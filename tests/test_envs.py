@@ -1,4 +1,4 @@
-"""The study's environments (bench/envs.py): which interpreters a request names, the digest
+"""The study's environments (bench/conduct/envs.py): which interpreters a request names, the digest
 that decides when an environment is remade, reuse of a ready one and the records it leaves
 (no interpreter is installed into: a ready environment is made up)."""
 

@@ -7,7 +7,7 @@ import java.util.List;
 
 /**
  * One prepared case: its loops, warm-ups and values, as the study's Python timing core
- * (bench/timing.py's Timed) does it: pyperf's calibration, then under a JIT warm-up until it
+ * (bench/core/timing.py's Timed) does it: pyperf's calibration, then under a JIT warm-up until it
  * has settled.
  *
  * <p>The JIT's activity is read from java.lang.management: a value during which

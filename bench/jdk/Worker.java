@@ -35,12 +35,12 @@ import java.util.regex.Pattern;
  * <p>Variants: "helpers", "streamlined" (kind "interpreted": bytecode the VM interprets or
  * compiles) and "MessageDigest" (kind "reference": the SUN provider's code, with the VM's
  * intrinsics where it has them); benchmarks "digest" and "getAndDigest" ({@link Case});
- * timing as bench/timing.py ({@link Timed}). Timing follows JMH's design where the protocol
+ * timing as bench/core/timing.py ({@link Timed}). Timing follows JMH's design where the protocol
  * leaves room: a blackhole ({@link Case#sink}), a bulk warm-up of every variant before the
  * first case (see bulkWarmUp), forks (a worker per mode and pass: the conductor's).
  */
 public final class Worker {
-    /** The default grid (bench/cases.py's Grid). */
+    /** The default grid (bench/catalog/cases.py's Grid). */
     private static final List<Object> LENGTHS = List.of(64L, 1024L, 16384L, 1048576L);
     private static final long GET_MAX = 1024;
     /** The VM flags the list answer reports (absent where the VM has no such flag). */
