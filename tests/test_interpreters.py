@@ -99,6 +99,10 @@ def test_command_on_the_host_and_in_a_tree(tmp_path: Path, monkeypatch: pytest.M
     assert argv == [str(tmp_path / "enter-sid"), "/v/bin/python", "-V"]
     binds = os.pathsep.join([str(modes.CHECKOUT), "/v", "/elsewhere"])
     assert env == {"PYTHON_JIT": "1", "VARIANTS_DEBIAN_BINDS": binds}
+    _, env = modes.command(modes.mode("3.15-jit"), "/v/bin/python", bound=["/c"])
+    binds = os.pathsep.join([str(modes.CHECKOUT), "/v", "/c", "/elsewhere"])
+    assert env["VARIANTS_DEBIAN_BINDS"] == binds  # e.g. a tree's JDK: its classes too
+    assert modes.binds("3.11", "/c") == {}  # the host binds nothing
     env["PYTHON_JIT"] = "0"  # a copy: the mode keeps its own
     assert modes.mode("3.15-jit").env == {"PYTHON_JIT": "1"}
 

@@ -63,7 +63,7 @@ def jdk(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
     command = [*argv[:-1], javac, "--release", "17", "-Xlint:all", "-Werror", "-d", str(folder)]
     # a tree's javac sees the checkout (wherever it was cloned: CI's is outside /work and /tmp)
     # and the folder only where the entry script is told to bind them
-    env = {**os.environ, **modes.binds(label, str(modes.CHECKOUT), str(folder))}
+    env = {**os.environ, **modes.binds(label, str(folder))}
     done = subprocess.run(
         [*command, *sources], capture_output=True, text=True, env=env, check=False
     )

@@ -32,7 +32,7 @@ import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Dict, List, Mapping, Optional, Tuple, TypeVar
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, TypeVar
 
 
 @dataclass(frozen=True)
@@ -355,27 +355,24 @@ BINDS_ENV = "VARIANTS_DEBIAN_BINDS"
 
 
 def binds(label: str, *places: str) -> Dict[str, str]:
-    """The environment that makes the tree of ``label`` (none on the host) bind ``places``."""
+    """The environment that makes the tree of ``label`` (nothing on the host) bind the
+    checkout, ``places`` and the caller's own binds (``BINDS_ENV``)."""
     if interpreter(label).where in HOST_PLACES:
         return {}
-    return {BINDS_ENV: os.pathsep.join(places)}
-
-
-def tree_binds(python: str) -> Dict[str, str]:
-    """The environment that makes a tree's entry script bind the checkout and the environment
-    ``python`` belongs to (``<venv>/bin/python``: the venv), with the caller's own binds."""
-    places = [str(CHECKOUT)]
-    if os.path.isabs(python) and Path(python).parent.name == "bin":
-        places.append(str(Path(python).parent.parent))
     given = os.environ.get(BINDS_ENV)
-    return {BINDS_ENV: os.pathsep.join([*places, *([given] if given else [])])}
+    return {BINDS_ENV: os.pathsep.join([str(CHECKOUT), *places, *([given] if given else [])])}
 
 
-def command(mode: Mode, python: str, *args: str) -> Tuple[List[str], Dict[str, str]]:
+def command(
+    mode: Mode, python: str, *args: str, bound: Sequence[str] = ()
+) -> Tuple[List[str], Dict[str, str]]:
     """argv and extra environment that run ``python`` (a path to an environment's interpreter
     of ``mode.interpreter``, e.g. a venv's bin/python) in ``mode`` with ``args``; for an
     interpreter of a Debian tree the argv starts with the tree's entry script, and the
-    environment has it bind the checkout and that environment (``tree_binds``)."""
+    environment has it bind the checkout, the environment ``python`` belongs to
+    (``<venv>/bin/python``: the venv) and the folders ``bound`` (``binds``)."""
     row = interpreter(mode.interpreter)
-    binds = tree_binds(python) if row.where not in HOST_PLACES else {}
-    return [*launcher(row), python, *mode.args, *args], {**mode.env, **binds}
+    at = Path(python)
+    venv = [str(at.parent.parent)] if at.is_absolute() and at.parent.name == "bin" else []
+    extra = binds(mode.interpreter, *venv, *bound)
+    return [*launcher(row), python, *mode.args, *args], {**mode.env, **extra}

@@ -103,7 +103,7 @@ def venv(
     folder = folder.absolute()
     python = str(folder / "bin" / "python")  # not resolved: the link is what makes it the venv's
     row = modes.interpreter(label)
-    binds = modes.tree_binds(python) if row.where not in modes.HOST_PLACES else {}
+    binds = modes.binds(label, str(folder))
     if fresh:
         shutil.rmtree(folder, ignore_errors=True)
     if not (folder / "pyvenv.cfg").exists():
@@ -212,7 +212,7 @@ def jdk_env(label: str, cache: Path, log: Log = log_stderr) -> Dict[str, object]
     classes = folder / "classes"
     classes.mkdir(parents=True)
     # in a tree, javac must see the sources (the checkout) and the folder it writes to
-    binds = modes.binds(label, str(modes.CHECKOUT), str(folder))
+    binds = modes.binds(label, str(folder))
     javac = str(Path(argv[-1]).with_name("javac"))
     run(
         [*argv[:-1], javac, "--release", "17", "-d", str(classes), *map(str, sources)],

@@ -57,9 +57,8 @@ def command(
     if column.mode.interpreter not in {i.label for i in modes.INTERPRETERS}:
         argv = [*before, program, *column.mode.args, *tail]  # "--python here=..."
         return argv, {**env, **column.mode.env}, import_folder(results)
-    argv, extra = modes.command(column.mode, program, *tail)
-    if column.classpath and modes.BINDS_ENV in extra:  # a tree's JDK: its classes bound too
-        extra[modes.BINDS_ENV] += os.pathsep + column.classpath
+    classes = [column.classpath] if column.classpath else []  # a tree's JDK: bound too
+    argv, extra = modes.command(column.mode, program, *tail, bound=classes)
     at = len(modes.launcher(modes.interpreter(column.mode.interpreter)))
     return [*argv[:at], *before, *argv[at:]], {**env, **extra}, import_folder(results)
 
