@@ -156,6 +156,50 @@ vn_short_fn vn_sha256_short_sha2_x2;
 /* SHA-256's round constants (FIPS 180-4, 4.2.2), shared by its kernels. */
 extern const uint32_t vn_sha256_k[64];
 
+/* ---- the rest of hashlib's SHA family: SHA-1 and the SHA-512 core ---------
+ * SHA-1 runs on the 32-bit types above: vn_blocks_fn over 64-byte blocks with
+ * state[0..4], vn_many_fn with state words 0..4, vn_short_fn with size 20.
+ * The SHA-512 core (SHA-384, SHA-512, SHA-512/224, SHA-512/256) has 64-bit
+ * words and 128-byte blocks, and its own kernel types, which mean what their
+ * 32-bit namesakes above mean with those words and blocks: */
+typedef void vn_blocks64_fn(uint64_t *state, const unsigned char *data, size_t blocks);
+#define VN_MAX_LANES64 16
+typedef struct vn_lanes64 {
+    _Alignas(64) uint64_t state[8][VN_MAX_LANES64];
+    const unsigned char *data[VN_MAX_LANES64];
+} vn_lanes64;
+typedef void vn_many64_fn(vn_lanes64 *lanes, int count, size_t blocks);
+/* A SHA-512 short kernel: `blocks` is 1 (shorter than 112 bytes) or 2 (112
+ * to 128); message i's first 128 bytes are read at data[i]; `size` is 28, 32,
+ * 48 or 64. */
+typedef void vn_short64_fn(const uint64_t *iv, int size, int blocks, const unsigned char *const *data,
+                           const uint32_t *lengths, unsigned char *const *out);
+
+/* SHA-512's round constants (FIPS 180-4, 4.2.3), shared by its kernels. */
+extern const uint64_t vn_sha512_k[80];
+
+/* Their kernels: the portable ones everywhere, the others only where their
+ * architecture is the target (a name declared here may not be built yet). */
+vn_blocks_fn vn_sha1_generic;
+vn_blocks64_fn vn_sha512_generic;
+#if defined(VN_AMD64)
+vn_blocks_fn vn_sha1_amd64_shani;
+vn_blocks64_fn vn_sha512_amd64_avx2;
+vn_blocks64_fn vn_sha512_amd64_sha512;
+vn_many_fn vn_sha1_many_shani_x2;
+vn_many_fn vn_sha1_many_avx2_x8;
+vn_many_fn vn_sha1_many_avx512_x16;
+vn_short_fn vn_sha1_short_avx2_x8;
+vn_short_fn vn_sha1_short_avx512_x16;
+vn_many64_fn vn_sha512_many_avx2_x4;
+vn_many64_fn vn_sha512_many_avx512_x8;
+vn_short64_fn vn_sha512_short_avx2_x4;
+vn_short64_fn vn_sha512_short_avx512_x8;
+#elif defined(VN_ARM64)
+vn_blocks_fn vn_sha1_arm64_sha1;
+vn_blocks64_fn vn_sha512_arm64_sha512;
+#endif
+
 /* ---- dispatch.c ---------------------------------------------------------- */
 
 /* Detect the CPU's features and choose each core's kernel: the fastest one
