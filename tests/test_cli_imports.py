@@ -104,8 +104,13 @@ def test_each_module_imports_alone(module: str) -> None:
 #: What a plain run of the command line (hash files, print their lines) must not import:
 #: each is for another mode (``-c``, ``--list-variants``), another API (columns), or a
 #: corner of one (json: the build's record; sysconfig: the
-#: free-threaded build's question; hashlib: the fallback), and costs every run its import.
+#: free-threaded build's question; hashlib: the fallback; locale, and re with it: a file
+#: name to quote in a message), or only for type checkers (typing: ``variants._typing``),
+#: and costs every run its import.
 NOT_FOR_A_PLAIN_RUN = {
+    "typing",
+    "re",
+    "locale",
     "variants.cli.check",
     "variants.cli.listing",
     "variants._column",

@@ -38,12 +38,15 @@ compatibility only. SHA-224 and SHA-256 are fine.
 from __future__ import annotations
 
 import warnings
-from typing import TYPE_CHECKING, Any, Callable, Iterable, List, Literal, Union, overload
 
 from variants import registry
 from variants._shell import ALGORITHMS as _ALGORITHMS
 from variants._shell import Constructor, HashObject
+from variants._typing import TYPE_CHECKING
 from variants.registry import Loaded, VariantUnavailable
+
+if TYPE_CHECKING:
+    from typing import Any, Callable, Iterable, List, Literal, Union, overload
 
 __all__ = [
     "Column",

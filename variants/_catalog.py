@@ -14,7 +14,11 @@ module and its compiled twin side by side.
 
 from __future__ import annotations
 
-from typing import Dict, NamedTuple, Tuple
+from variants._typing import TYPE_CHECKING, NamedTuple
+
+if TYPE_CHECKING:
+    from typing import Dict, Tuple
+
 
 COMPILERS = ("mypyc", "cython")
 

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Callable, Optional, Protocol, TypeVar, Union, overload
-
 from variants._shell import HashObject
+from variants._typing import TYPE_CHECKING, Protocol
 
-_H = TypeVar("_H")
+if TYPE_CHECKING:
+    from typing import Callable, Optional, TypeVar, Union, overload
+
+    _H = TypeVar("_H")
 
 #: Bytes read (and hashed) at a time, here and by variants-sum: enough to make
 #: the per-call overhead negligible, and no more, since larger reads from the
@@ -23,18 +25,22 @@ class _BinaryReader(Protocol):
     def readable(self) -> bool: ...
 
 
-@overload
-def file_digest(
-    fileobj: Union[_BytesIOLike, _BinaryReader], digest: str, /, *, _bufsize: int = ...
-) -> HashObject: ...
-@overload
-def file_digest(
-    fileobj: Union[_BytesIOLike, _BinaryReader],
-    digest: Callable[[], _H],
-    /,
-    *,
-    _bufsize: int = ...,
-) -> _H: ...
+if TYPE_CHECKING:
+
+    @overload
+    def file_digest(
+        fileobj: Union[_BytesIOLike, _BinaryReader], digest: str, /, *, _bufsize: int = ...
+    ) -> HashObject: ...
+    @overload
+    def file_digest(
+        fileobj: Union[_BytesIOLike, _BinaryReader],
+        digest: Callable[[], _H],
+        /,
+        *,
+        _bufsize: int = ...,
+    ) -> _H: ...
+
+
 def file_digest(
     fileobj: Union[_BytesIOLike, _BinaryReader],
     digest: Union[str, Callable[[], object]],

@@ -14,9 +14,12 @@ from __future__ import annotations
 import io
 import os
 import stat
-from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Union
 
 from variants._shell import Constructor, as_bytes
+from variants._typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Union
 
 #: Bytes of small files held before they are hashed, by ``digest_files``.
 BATCH_BYTES = 8 << 20

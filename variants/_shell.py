@@ -14,25 +14,27 @@ import struct
 import sys
 import threading
 import warnings
-from typing import (
-    Any,
-    Callable,
-    ClassVar,
-    Dict,
-    Mapping,
-    NoReturn,
-    Optional,
-    Protocol,
-    Tuple,
-    Type,
-    TypeVar,
-)
 
 from variants._tables import MD5_IV, SHA224_IV, SHA256_IV
+from variants._typing import TYPE_CHECKING, Protocol
 
-State = Tuple[int, ...]
-#: A block function: the chaining state after ``data``, whole 64-byte blocks.
-Compress = Callable[[State, memoryview], State]
+if TYPE_CHECKING:
+    from typing import (
+        Any,
+        Callable,
+        ClassVar,
+        Dict,
+        Mapping,
+        NoReturn,
+        Optional,
+        Tuple,
+        Type,
+        TypeVar,
+    )
+
+    State = Tuple[int, ...]
+    #: A block function: the chaining state after ``data``, whole 64-byte blocks.
+    Compress = Callable[[State, memoryview], State]
 
 
 class HashObject(Protocol):
@@ -50,8 +52,11 @@ class HashObject(Protocol):
     def copy(self) -> HashObject: ...
 
 
-#: A constructor with hashlib's signature: ``md5(data=b"", *, usedforsecurity=True)``.
-Constructor = Callable[..., HashObject]
+if TYPE_CHECKING:
+    #: A constructor with hashlib's signature: ``md5(data=b"", *, usedforsecurity=True)``.
+    Constructor = Callable[..., HashObject]
+else:  # names for annotations only, which stay strings at run time (variants._typing)
+    State = Compress = Constructor = object
 
 _EMPTY = b""  # the default data argument: identity says "not given"
 _LENGTH_MASK = (1 << 64) - 1
@@ -148,7 +153,8 @@ def data_argument(data: object, string: Optional[object]) -> object:
     return string
 
 
-_H = TypeVar("_H", bound="ShellHash")
+if TYPE_CHECKING:
+    _H = TypeVar("_H", bound="ShellHash")
 
 
 class ShellHash:

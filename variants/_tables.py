@@ -7,7 +7,11 @@ shell takes the initial values from here.
 
 from __future__ import annotations
 
-from typing import Tuple
+from variants._typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import Tuple
+
 
 MASK32 = 0xFFFFFFFF
 

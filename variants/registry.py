@@ -12,18 +12,6 @@ import importlib
 import os
 import sys
 from types import ModuleType
-from typing import (
-    TYPE_CHECKING,
-    Any,
-    Callable,
-    Dict,
-    Iterable,
-    List,
-    Mapping,
-    Optional,
-    Tuple,
-    cast,
-)
 
 from variants import _catalog, _many, _settings
 from variants._shell import (
@@ -35,9 +23,12 @@ from variants._shell import (
     HashObject,
     make_types,
 )
+from variants._typing import TYPE_CHECKING, cast
 from variants.native import Bridge
 
 if TYPE_CHECKING:
+    from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Tuple
+
     from variants._column import Column
 
 #: Set to a variant name to make it the drop-in's default.

@@ -45,8 +45,8 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Optional, Sequence
 
+from variants._typing import TYPE_CHECKING
 from variants.cli import progress as progress_line
 from variants.cli.compute import hash_files
 from variants.cli.hashing import Hasher
@@ -54,6 +54,9 @@ from variants.cli.options import ALGORITHMS, DEFAULT_ALGORITHM, UsageError, pars
 from variants.cli.output import Console
 from variants.cli.quoting import quote_word
 from variants.cli.streams import PROGRAM, write
+
+if TYPE_CHECKING:
+    from typing import Optional, Sequence
 
 __all__ = ["main"]
 

@@ -17,9 +17,11 @@ digest: they accept ``<digest>\\0 name`` and refuse ``MD5 (name) =
 
 from __future__ import annotations
 
-from typing import Dict, Iterator, NamedTuple, Optional, Sequence
-
+from variants._typing import TYPE_CHECKING, NamedTuple
 from variants.cli.quoting import escape_name, unescape_name
+
+if TYPE_CHECKING:
+    from typing import Dict, Iterator, Optional, Sequence
 
 #: The tag of each algorithm in BSD-style lines and messages.
 TAGS: Dict[str, bytes] = {"md5": b"MD5", "sha224": b"SHA224", "sha256": b"SHA256"}

@@ -6,12 +6,15 @@ import contextlib
 import os
 import stat
 import threading
-from typing import Mapping, NamedTuple, Optional
 
 from variants._shell import Constructor
+from variants._typing import TYPE_CHECKING, NamedTuple
 from variants.cli import reading
 from variants.cli.progress import Progress
 from variants.native import Bridge
+
+if TYPE_CHECKING:
+    from typing import Mapping, Optional
 
 
 class Outcome(NamedTuple):

@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import threading
 from collections import deque
-from typing import TYPE_CHECKING, Callable, Deque, Iterable, Iterator, Optional, Tuple, TypeVar
+
+from variants._typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from concurrent.futures import Future
+    from typing import Callable, Deque, Iterable, Iterator, Optional, Tuple, TypeVar
 
-T = TypeVar("T")
-R = TypeVar("R")
+if TYPE_CHECKING:
+    T = TypeVar("T")
+    R = TypeVar("R")
 
 
 def in_order(

@@ -30,14 +30,17 @@ import os
 import queue
 import stat
 import threading
-from typing import Dict, Iterable, Iterator, List, Optional, Tuple, Union
 
 from variants._many import cpus
 from variants._shell import HashObject
+from variants._typing import TYPE_CHECKING
 from variants.cli import reading
 from variants.cli.hashing import Cancelled, Hasher, Outcome
 from variants.cli.progress import Progress
 from variants.native import Bridge
+
+if TYPE_CHECKING:
+    from typing import Dict, Iterable, Iterator, List, Optional, Tuple, Union
 
 #: Names taken at a time from the arguments.
 WINDOW = 1024
@@ -168,9 +171,10 @@ def _stream(
                 os.close(fd)
 
 
-#: A round read: the buffers, and each file's chunk in its buffer (empty at the end) or its
-#: read error.
-Round = Tuple[Dict[int, memoryview], Dict[int, Union[memoryview, OSError]]]
+if TYPE_CHECKING:
+    #: A round read: the buffers, and each file's chunk in its buffer (empty at the end) or
+    #: its read error.
+    Round = Tuple[Dict[int, memoryview], Dict[int, Union[memoryview, OSError]]]
 
 
 def _rounds(

@@ -10,10 +10,13 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Iterator, List, Optional, Sequence, Tuple
 
+from variants._typing import TYPE_CHECKING
 from variants.cli.quoting import quote_word
 from variants.cli.streams import PROGRAM, write
+
+if TYPE_CHECKING:
+    from typing import Iterator, List, Optional, Sequence, Tuple
 
 ALGORITHMS = ("md5", "sha224", "sha256")
 DEFAULT_ALGORITHM = "sha256"

@@ -13,11 +13,14 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import List, Optional
 
+from variants._typing import TYPE_CHECKING
 from variants.cli.progress import Progress
 from variants.cli.quoting import quote_name
 from variants.cli.streams import PROGRAM, isatty, write
+
+if TYPE_CHECKING:
+    from typing import List, Optional
 
 #: Bytes of results gathered into one write when stdout is not a terminal.
 BATCH = 64 << 10

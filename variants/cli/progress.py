@@ -17,9 +17,12 @@ import sys
 import threading
 import time
 from contextlib import contextmanager
-from typing import Callable, Iterator, Optional, Sequence
 
+from variants._typing import TYPE_CHECKING
 from variants.cli.streams import PROGRAM, isatty
+
+if TYPE_CHECKING:
+    from typing import Callable, Iterator, Optional, Sequence
 
 #: Bytes of input below which no report is shown.
 THRESHOLD = 64 << 20

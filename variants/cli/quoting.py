@@ -14,8 +14,10 @@ styles use; the checksum lines themselves use a different, simpler escaping
 
 from __future__ import annotations
 
-import locale
-from typing import Optional, Tuple
+from variants._typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import Optional, Tuple
 
 # Characters that never need quoting (gnulib's list, ':' aside).
 _SAFE = frozenset(b"%+,-./0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ]_abcdefghijklmnopqrstuvwxyz")
@@ -31,6 +33,8 @@ def locale_is_utf8() -> bool:
     """Whether the character-type locale (LC_ALL, LC_CTYPE, LANG) uses UTF-8."""
     global _utf8
     if _utf8 is None:
+        import locale  # here, not at the top: it imports re, which a plain run does not need
+
         try:
             codeset = locale.nl_langinfo(locale.CODESET)
         except (AttributeError, ValueError):  # pragma: no cover - not on Linux

@@ -15,9 +15,12 @@ from __future__ import annotations
 import os
 import queue
 import threading
-from typing import Callable, Generator, Optional, Tuple, Union
 
 from variants._files import CHUNK
+from variants._typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import Callable, Generator, Optional, Tuple, Union
 
 # Buffers in the read-ahead ring, and their size in chunks: buffers of a single
 # chunk lose the overlap of reading and hashing to the hand-offs between the
@@ -25,8 +28,9 @@ from variants._files import CHUNK
 READ_AHEAD = 3
 READ_AHEAD_CHUNKS = 8
 
-#: Reads into ``view``, returning the byte count (0 at the end of the file).
-Read = Callable[[memoryview], int]
+if TYPE_CHECKING:
+    #: Reads into ``view``, returning the byte count (0 at the end of the file).
+    Read = Callable[[memoryview], int]
 
 _local = threading.local()
 

@@ -8,7 +8,11 @@ from __future__ import annotations
 
 import errno
 import os
-from typing import Optional, TextIO
+
+from variants._typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import Optional, TextIO
 
 #: The name that starts every message, where coreutils has ``md5sum``.
 PROGRAM = "variants-sum"

@@ -22,22 +22,14 @@ choose the portable C kernels instead. ``kernels()``, ``kernel()`` and
 from __future__ import annotations
 
 import importlib
-from typing import (
-    TYPE_CHECKING,
-    Any,
-    Dict,
-    Iterable,
-    List,
-    Protocol,
-    Sequence,
-    Union,
-    cast,
-)
 
 from variants import _settings
 from variants._shell import Compress, Constructor, HashObject
+from variants._typing import TYPE_CHECKING, Protocol, cast
 
 if TYPE_CHECKING:
+    from typing import Any, Dict, Iterable, List, Sequence, Union
+
     from variants._column import Column
     from variants.native._kernels import Kernel
 
@@ -51,7 +43,8 @@ PORTABLE_ENV = _settings.NATIVE_PORTABLE_ENV
 BRIDGE = "variants.native.capi" if _settings.cpython() else "variants.native.cffi_wrapper"
 
 #: Per file name given to ``Bridge.digest_files``: its digest, an errno, or None.
-FileResult = Union[bytes, int, None]
+if TYPE_CHECKING:
+    FileResult = Union[bytes, int, None]
 
 
 class Bridge(Protocol):

@@ -12,10 +12,12 @@ many messages at once, one per lane (their kernels run ``digest_many``).
 
 from __future__ import annotations
 
-from typing import Any, Callable, Dict, Iterable, List, NamedTuple, Optional, Sequence, Tuple
-
 from variants import _settings
 from variants._shell import Compress, State
+from variants._typing import TYPE_CHECKING, NamedTuple
+
+if TYPE_CHECKING:
+    from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple
 
 #: The cores, numbered as in native.h.
 CORES: Dict[str, int] = {"md5": 0, "sha256": 1, "md5-many": 2, "sha256-many": 3}
@@ -27,12 +29,13 @@ MANY_CORE: Dict[str, str] = {"md5": "md5-many", "sha224": "sha256-many", "sha256
 #: What forces kernels, read when a bridge is imported: ``core=id,...`` (dispatch.c).
 KERNELS_ENV = _settings.NATIVE_KERNELS_ENV
 
-#: Run kernel ``index`` of core ``number`` (-1: the chosen one) over whole
-#: blocks: the new state, or a ValueError.
-RunKernel = Callable[[int, int, State, memoryview], State]
-#: Hash ``messages`` with algorithm ``number`` in many-kernel ``index`` (-1: the
-#: chosen one): (algorithm, messages, hexdigest, threads, index) -> digests.
-RunMany = Callable[[int, Iterable[object], bool, int, int], List[Any]]
+if TYPE_CHECKING:
+    #: Run kernel ``index`` of core ``number`` (-1: the chosen one) over whole
+    #: blocks: the new state, or a ValueError.
+    RunKernel = Callable[[int, int, State, memoryview], State]
+    #: Hash ``messages`` with algorithm ``number`` in many-kernel ``index`` (-1: the
+    #: chosen one): (algorithm, messages, hexdigest, threads, index) -> digests.
+    RunMany = Callable[[int, Iterable[object], bool, int, int], List[Any]]
 
 
 class Kernel(NamedTuple):

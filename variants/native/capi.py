@@ -9,12 +9,13 @@ hashlib does. The registry loads this module as the bridge
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Sequence
-
 from variants._shell import Constructor, HashObject, State
+from variants._typing import TYPE_CHECKING
 from variants.native._kernels import ALGORITHMS, KernelTable
 
 if TYPE_CHECKING:
+    from typing import Any, Dict, Iterable, List, Sequence
+
     from variants._column import Column
 
 try:

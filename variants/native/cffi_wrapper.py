@@ -16,29 +16,29 @@ from __future__ import annotations
 
 import contextlib
 import threading
-from typing import (
-    TYPE_CHECKING,
-    Any,
-    ClassVar,
-    Dict,
-    Iterable,
-    Iterator,
-    List,
-    NoReturn,
-    Optional,
-    Sequence,
-    Type,
-    TypeVar,
-    Union,
-    cast,
-)
 
 from variants import _many
 from variants._many import bytes_of
 from variants._shell import _EMPTY, Constructor, HashObject, State, as_bytes, data_argument
+from variants._typing import TYPE_CHECKING, cast
 from variants.native._kernels import ALGORITHMS, CORES, KERNELS_ENV, KernelTable
 
 if TYPE_CHECKING:
+    from typing import (
+        Any,
+        ClassVar,
+        Dict,
+        Iterable,
+        Iterator,
+        List,
+        NoReturn,
+        Optional,
+        Sequence,
+        Type,
+        TypeVar,
+        Union,
+    )
+
     from variants._column import Column
 
 try:
@@ -88,7 +88,8 @@ _pending_lock = threading.Lock()
 #: and each digest() hashes it whole in one call into C (see NativeHash).
 PENDING_LIMIT = 1024
 
-_H = TypeVar("_H", bound="NativeHash")
+if TYPE_CHECKING:
+    _H = TypeVar("_H", bound="NativeHash")
 
 
 def _cdata(view: Union[bytes, memoryview], ctype: str = "char[]") -> Any:
@@ -311,7 +312,7 @@ def absorb_many(hashes: Sequence[HashObject], chunks: Sequence[object]) -> None:
     for i, h in enumerate(hashes):
         if not isinstance(h, NativeHash):
             raise TypeError(f"hashes[{i}] is not a native hash object")
-    natives = cast(Sequence[NativeHash], hashes)
+    natives = cast("Sequence[NativeHash]", hashes)
     if len({id(h) for h in hashes}) != len(hashes):
         raise ValueError("a hash object appears twice")
     if len({h._algorithm == ALGORITHMS["md5"] for h in natives}) > 1:
