@@ -57,6 +57,10 @@ class CaseRuns:
     cost: float = 0.0  # wall seconds of its last pass: preparing and values
     runs: List[Pass] = field(default_factory=list)
 
+    def values(self) -> Dict[Key, float]:
+        """Every value by (pass, round)."""
+        return {(r.number, i): v for r in self.runs for i, v in zip(r.rounds, r.values)}
+
     def as_json(self) -> Dict[str, Any]:
         runs = [{"pass": r.number, **{k: v for k, v in asdict(r).items() if k != "number"}}
                 for r in self.runs]  # fmt: skip
@@ -69,6 +73,11 @@ class CaseRuns:
                      [int(x) for x in r["rounds"]], [float(x) for x in r["values"]])
                 for r in data["runs"]]  # fmt: skip
         return cls(int(data["loops"]), float(data["seconds"]), float(data["cost"]), runs)
+
+
+#: The rules that end a run's measuring (``bench.conduct.conductor``), in words.
+STOPS = {"precision": "the README's ratios precise enough", "budget": "the budget spent",
+         "passes": "the effort's most passes taken"}  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -88,10 +97,28 @@ class Header:
     builds: Mapping[str, Any] = field(default_factory=dict)  # each environment's build times
     plan: Mapping[str, Any] = field(default_factory=dict)  # how the conductor spent the budget
     tree: str = ""  # the checkout's commit it ran from ("-dirty" with changes)
+    #: What ended the measuring: {"rule": "precision" | "budget" | "passes", "passes": taken,
+    #: "seconds": of measuring then, "half_width": the README's median within the run then,
+    #: "target": the effort's (None: it promises none)}.
+    stop: Mapping[str, Any] = field(default_factory=dict)
 
     @property
     def clock(self) -> str:
         return str(self.settings.get("clock", "cpu"))
+
+    @property
+    def stopped(self) -> str:
+        """Which rule ended the measuring, and when, in words ("" for a run before the rule)."""
+        s = self.stop
+        if not s:
+            return ""
+        when = f"after {s['passes']} passes, {s['seconds'] / 60:.1f} min"
+        width = s.get("half_width")
+        target = s.get("target")
+        reached = f"±{width:.1%}" if width is not None else "no ratio"
+        aim = f" (the effort's target ±{target:.1%})" if target else ""
+        return (f"stopped {when}: {STOPS.get(s['rule'], s['rule'])}; the README's median "
+                f"half-width within the run {reached}{aim}")  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -182,8 +209,8 @@ def load(folder: Path, counts: Optional[Path] = None) -> Run:
     measured: Dict[Member, Measured] = {}
     for label, cases in values.items():
         for name, data in cases.items():
-            runs = CaseRuns.from_json(data).runs
-            keyed = {(r.number, i): v for r in runs for i, v in zip(r.rounds, r.values)}
+            case_runs = CaseRuns.from_json(data)
+            runs, keyed = case_runs.runs, case_runs.values()
             if keyed:
                 stretches = {r.number: r.stretch for r in runs}
                 warmed = all(r.warmed for r in runs)
