@@ -193,6 +193,22 @@ def test_timing_core_calibrates_and_interleaves() -> None:
     assert calls[-6:] == [4] * 6
 
 
+def test_a_process_with_a_jit_on_waits_for_it_unless_told_its_mode_has_none(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def warmed(jit: Any) -> int:
+        t = timing.Timed("a", lambda loops: 0.001 * loops)
+        t.prepare(0.004, jit_warm=(0.0, 0.05), jit=jit)
+        return len(t.warmups)
+
+    calibrating = 3  # 1, 2, 4 loops
+    monkeypatch.setattr(timing, "jit_on", lambda: False)
+    assert warmed(None) == calibrating
+    monkeypatch.setattr(timing, "jit_on", lambda: True)  # CPython with PYTHON_JIT=1, PyPy
+    assert warmed(None) >= calibrating + 2 * timing.WINDOW
+    assert warmed(False) == calibrating  # a mode without a JIT (Mode.jit), whatever runs it
+
+
 def test_quantile_and_time_of() -> None:
     assert stats.quantile([4.0, 1.0, 3.0, 2.0, 5.0], 0.25) == 2.0
     assert stats.quantile([1.0, 2.0], 0.5) == 1.5

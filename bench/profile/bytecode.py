@@ -217,7 +217,7 @@ def time_rows(variants: str, rounds: int, jit: bool) -> Dict[str, List[float]]:
                 key = f"block|{name}|{alg}"
                 timed.append((key, BLOCKS, Timed(key, call_timer(block, "cpu", key))))
     for _, _, t in timed:
-        t.prepare(0.005, jit_warm=(0.3, 1.5), jit=jit)
+        t.prepare(0.005, jit=jit)
     interleave([t for _, _, t in timed], rounds)
     return {key: [v / units for v in t.values] for key, units, t in timed}
 
