@@ -23,7 +23,8 @@ bench_package.load()
 
 from bench.catalog import cases, targets  # noqa: E402
 from bench.catalog.cases import Case, Grid, WrongDigest  # noqa: E402
-from bench.core import machine, protocol, stats, timing, worker  # noqa: E402
+from bench.conduct import worker  # noqa: E402
+from bench.core import machine, protocol, stats, timing  # noqa: E402
 
 
 def test_case_names_round_trip() -> None:

@@ -82,7 +82,7 @@ def test_modes_share_their_interpreter_environment(tmp_path: Path) -> None:
     assert all(c.program == "/venv/bin/python" for c in chosen)
     portable = next(c for c in chosen if c.mode.variants)
     argv, env, _ = launch.command(portable, tmp_path)
-    assert argv == ["/venv/bin/python", "-m", "bench.core.worker"]
+    assert argv == ["/venv/bin/python", "-m", "bench.conduct.worker"]
     assert env["VARIANTS_NATIVE_PORTABLE"] == "1"
     assert json.loads(json.dumps(portable.mode.as_json()))["env"] == {
         "VARIANTS_NATIVE_PORTABLE": "1"

@@ -53,7 +53,7 @@ def command(
     env["PYTHONDONTWRITEBYTECODE"] = "1"
     program = os.path.abspath(column.program) if os.sep in column.program else column.program
     java = [*modes.JAVA_OPTIONS, "-cp", column.classpath, JAVA_MAIN]
-    tail = java if column.classpath else ["-m", "bench.core.worker"]
+    tail = java if column.classpath else ["-m", "bench.conduct.worker"]
     if column.mode.interpreter not in {i.label for i in modes.INTERPRETERS}:
         argv = [*before, program, *column.mode.args, *tail]  # "--python here=..."
         return argv, {**env, **column.mode.env}, import_folder(results)

@@ -1,4 +1,4 @@
-"""The measuring process under each Python mode: ``python -m bench.core.worker``.
+"""The measuring process under each Python mode: ``python -m bench.conduct.worker``.
 
 It answers the study's protocol (``bench.core.protocol``) on stdin and stdout: what this
 interpreter runs of the study (``list``), the cases of a group prepared and their values one at
