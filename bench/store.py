@@ -1,4 +1,4 @@
-"""A run's record: one typed record, written by the conductor and read by all that comes after.
+"""Every result file: a run's one typed record, and the records of every other kind of run.
 
     run = store.load(Path("results/bench/20261201-090314"))
     run.measured[("3.14-jit", "digest/md5/helpers/16384")].values   # {(pass, round): seconds}
@@ -8,6 +8,11 @@ ran; its ``Column``\\ s, each a mode and what its worker listed), ``values.json`
 by mode, case and pass: ``CaseRuns``), ``instructions.json`` (callgrind's counts of the
 cases the run counted, when it did) and one pyperf suite per mode (``<label>.json``, for
 ``python -m pyperf compare_to``). Only this module reads or writes them.
+
+The other kinds' records go through it too (``write_record``, ``read_record``: JSON with its
+``FORMAT``), in folders it makes (``new_folder``: ``results/<kind>/<date-time>/``): a
+bytecode run's ``bytecode.json``, a memory run's ``memory.json``, the peers' ``peers.json``,
+each environment's record (``results/envs/<label>.json``) and a report's ``summary.json``.
 """
 
 from __future__ import annotations
@@ -21,12 +26,42 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 from bench.catalog.cases import Case
 from bench.catalog.columns import Column, Layout, Member
 from bench.core import stats
+from bench.core.machine import stamp
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "results"
 Key = Tuple[int, int]  # (pass, round)
 #: Instruction counts by (mode label, variant, algorithm): instructions per byte.
 Counts = Mapping[Tuple[str, str, str], float]
+#: The result files' format: every record says it (``"format"``), and a reader refuses
+#: another. A file without it was written before it was recorded, in format 1.
+FORMAT = 1
+
+
+class FormatError(ValueError):
+    """A result file of another format than this bench reads."""
+
+
+def new_folder(kind: str, results: Path = RESULTS) -> Path:
+    """A new run's folder: ``results/<kind>/<date-time>/`` (bench, bytecode, memory, peers)."""
+    folder = results / kind / stamp()
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def write_record(path: Path, data: Mapping[str, Any], indent: Optional[int] = 1) -> None:
+    """A result file: ``data`` as JSON, with the format it is written in."""
+    path.write_text(json.dumps({"format": FORMAT, **data}, indent=indent))
+
+
+def read_record(path: Path) -> Dict[str, Any]:
+    """A result file's data (``write_record``'s), its format checked and left out."""
+    data: Dict[str, Any] = json.loads(path.read_text())
+    found = data.pop("format", 1)
+    if found != FORMAT:
+        raise FormatError(f"{path} is in format {found}; this bench reads format {FORMAT} "
+                          f"(measure again with this checkout)")  # fmt: skip
+    return data
 
 
 def newest(kind: str, needs: str, results: Path = RESULTS) -> Optional[Path]:
@@ -188,24 +223,24 @@ def write(
     values = {
         label: {name: c.as_json() for name, c in cases.items()} for label, cases in data.items()
     }
-    (folder / "values.json").write_text(json.dumps(values))
+    write_record(folder / "values.json", values, indent=None)
     files = pyperf_files(folder, columns, data)
     record = {**asdict(header), "columns": {c.label: {**c.as_json(), "file": files.get(c.label)}
                                             for c in columns}}  # fmt: skip
-    (folder / "study.json").write_text(json.dumps(record, indent=1))
+    write_record(folder / "study.json", record)
 
 
 def write_counts(folder: Path, rows: List[Dict[str, Any]]) -> None:
-    (folder / "instructions.json").write_text(json.dumps({"rows": rows}, indent=1))
+    write_record(folder / "instructions.json", {"rows": rows})
 
 
 def load(folder: Path, counts: Optional[Path] = None) -> Run:
     """The run in ``folder``, with its own instruction counts, or those of the bytecode run in
     ``counts`` where given."""
-    study = json.loads((folder / "study.json").read_text())
+    study = read_record(folder / "study.json")
     columns = tuple(Column.from_json(c) for c in study.pop("columns").values())
     header = Header(**{k: v for k, v in study.items() if k in Header.__dataclass_fields__})
-    values = json.loads((folder / "values.json").read_text())
+    values = read_record(folder / "values.json")
     measured: Dict[Member, Measured] = {}
     for label, cases in values.items():
         for name, data in cases.items():
@@ -218,7 +253,7 @@ def load(folder: Path, counts: Optional[Path] = None) -> Run:
                     label, Case.parse(name), keyed, stretches, warmed
                 )
     source = counts / "bytecode.json" if counts else folder / "instructions.json"
-    found = counts_of(json.loads(source.read_text())["rows"]) if source.exists() else {}
+    found = counts_of(read_record(source)["rows"]) if source.exists() else {}
     kept = tuple(c for c in columns if any(m[0] == c.label for m in measured))
     return Run(folder.name, header, kept, measured, found, counts.name if counts else "")
 

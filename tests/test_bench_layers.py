@@ -95,3 +95,20 @@ def test_the_checker_sees_a_wrong_import() -> None:
     assert any(n == "bench.report.publish" for n, _ in tree)
     assert rank("bench.report.publish") > rank("bench.store") > rank("bench.core.stats")
     assert part("bench.stability") == "report" and rank("bench.__main__") == len(bench.LAYERS)
+
+
+#: The modules that read or write JSON other than result files: the protocol's lines, the list
+#: of programs (``--pythons``, a user's to write too), an environment's own stamps in its cache.
+NOT_RESULTS = {"bench.core.protocol", "bench.conduct.launch", "bench.conduct.envs"}
+
+
+def test_result_files_and_their_folders_go_through_the_store() -> None:
+    def calls(path: Path) -> Set[str]:
+        return {f"{n.func.value.id}.{n.func.attr}" for n in ast.walk(ast.parse(path.read_text()))
+                if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+                and isinstance(n.func.value, ast.Name)}  # fmt: skip
+
+    json_users = {m for m, p in MODULES.items() if {"json.loads", "json.dumps"} & calls(p)}
+    assert json_users - NOT_RESULTS == {"bench.store"}
+    makers = {m for m, p in MODULES.items() if "stamp()" in p.read_text()}
+    assert makers == {"bench.store", "bench.core.machine"}  # new_folder, and where stamp is

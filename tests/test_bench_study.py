@@ -448,3 +448,17 @@ def test_an_effort_without_a_promise_never_stops_early(tmp_path: Path) -> None:
     outcome = run.run()
     assert settings.target is None and outcome["stop"]["rule"] in ("budget", "passes")
     assert outcome["passes"] > settings.first_stop
+
+
+def test_a_result_file_says_its_format_and_another_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "memory.json"
+    store.write_record(path, {"rows": [1, 2]})
+    assert json.loads(path.read_text())["format"] == store.FORMAT
+    assert store.read_record(path) == {"rows": [1, 2]}
+    path.write_text(json.dumps({"rows": []}))  # written before formats were recorded: 1
+    assert store.read_record(path) == {"rows": []}
+    path.write_text(json.dumps({"format": store.FORMAT + 1, "rows": []}))
+    with pytest.raises(store.FormatError, match="measure again"):
+        store.read_record(path)
+    folder = store.new_folder("peers", tmp_path)
+    assert folder.is_dir() and folder.parent == tmp_path / "peers"

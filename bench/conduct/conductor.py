@@ -22,7 +22,6 @@ Writes ``results/bench/<date-time>/`` through ``bench.store``.
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import statistics
 import sys
@@ -39,7 +38,7 @@ from bench.catalog.comparisons import LONG
 from bench.conduct import launch
 from bench.core import stats
 from bench.core.fmt import duration
-from bench.core.machine import cpu_label, cpu_ticks, stamp, tree
+from bench.core.machine import cpu_label, cpu_ticks, tree
 from bench.core.protocol import Client
 from bench.store import CaseRuns, Header, Pass
 
@@ -439,8 +438,7 @@ def run(args: argparse.Namespace, columns: List[Column]) -> Path:
     """Measure ``columns`` as ``args`` say; the run's folder."""
     settings = settings_of(args)
     started = time.time()
-    folder: Path = args.results / "bench" / stamp()
-    folder.mkdir(parents=True, exist_ok=True)
+    folder = store.new_folder("bench", args.results)
     log = sys.stdout
     columns = [listing(c, args, settings.grid, args.results) for c in columns]
     count = sum(len(c.listing.cases) for c in columns)
@@ -478,8 +476,9 @@ def builds(envs: Path, labels: Sequence[str]) -> Dict[str, Any]:
     found: Dict[str, Any] = {}
     for label in labels:
         record = envs / f"{label}.json"
-        if record.exists() and json.loads(record.read_text()).get("build"):
-            found[label] = json.loads(record.read_text())["build"]
+        build = store.read_record(record).get("build") if record.exists() else None
+        if build:
+            found[label] = build
     return found
 
 
