@@ -136,10 +136,22 @@ class Header:
     #: "seconds": of measuring then, "half_width": the README's median within the run then,
     #: "target": the effort's (None: it promises none)}.
     stop: Mapping[str, Any] = field(default_factory=dict)
+    #: The study's modes this run left out, their interpreter not here: mode -> why, and how
+    #: to add it (``bench.conduct.launch.left_out``).
+    left_out: Mapping[str, str] = field(default_factory=dict)
 
     @property
     def clock(self) -> str:
         return str(self.settings.get("clock", "cpu"))
+
+    @property
+    def left_out_line(self) -> str:
+        """One line naming the modes left out, grouped by why ("" if none)."""
+        by: Dict[str, List[str]] = {}
+        for label, why in self.left_out.items():
+            by.setdefault(why, []).append(label)
+        said = "; ".join(f"{', '.join(labels)} ({why})" for why, labels in by.items())
+        return f"Modes left out, their interpreter not here: {said}." if said else ""
 
     @property
     def stopped(self) -> str:

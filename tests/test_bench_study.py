@@ -462,3 +462,26 @@ def test_a_result_file_says_its_format_and_another_is_refused(tmp_path: Path) ->
         store.read_record(path)
     folder = store.new_folder("peers", tmp_path)
     assert folder.is_dir() and folder.parent == tmp_path / "peers"
+
+
+def test_one_cpython_and_a_jdk_without_root_or_the_tree_measure_their_modes_and_name_the_rest(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for name, where in (("VARIANTS_DEBIAN_ROOT", "no-tree"), ("PYENV_ROOT", "no-pyenv"),
+                        ("VARIANTS_FREETHREADED_CACHE", "no-ft"), ("PATH", "bin")):  # fmt: skip
+        monkeypatch.setenv(name, str(tmp_path / where))
+    pythons = tmp_path / "pythons.json"
+    jdk = {"program": "/jvm/java", "classpath": "/c"}
+    pythons.write_text(json.dumps({"3.11": "/venv/bin/python", "jdk17": jdk}))
+    args = argparse.Namespace(python=[], pythons=pythons, modes="")
+    here = [c.label for c in launch.columns_of(args)]
+    assert here == [m.label for m in modes.MODES if m.interpreter in ("3.11", "jdk17")]
+    missing = launch.left_out(args)
+    studied = {row.label for row in modes.study_interpreters()}
+    assert set(missing) == {m.label for m in modes.MODES
+                            if m.interpreter in studied - {"3.11", "jdk17"}}  # fmt: skip
+    assert "as root: python3 tools/debian.py ensure sid" in missing["3.14-jit"]
+    assert "apt-get install pypy3" in missing["pypy3-nojit"] and "pyenv install" in missing["3.12"]
+    line = store.Header("quick", {}, "", "", 1, 1, 1, 0, left_out=missing).left_out_line
+    assert line.count("tools/debian.py ensure sid") == 1 and "3.15-jit" in line  # grouped
+    assert launch.left_out(argparse.Namespace(python=[], pythons=pythons, modes="3.11*")) == {}

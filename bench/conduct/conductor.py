@@ -451,6 +451,7 @@ def run(args: argparse.Namespace, columns: List[Column]) -> Path:
         for name, info in column.listing.variants.items():
             if info.unavailable:
                 log.write(f"  {column.label}: {name} unavailable: {info.unavailable}\n")
+    missing = launch.left_out(args)
     conductor = Conductor(columns, settings, folder, args.results, log)
     outcome = conductor.run()
     header = Header(
@@ -461,6 +462,7 @@ def run(args: argparse.Namespace, columns: List[Column]) -> Path:
         wall_seconds=time.time() - started,
         builds=builds(args.results / "envs", sorted({c.mode.interpreter for c in columns})),
         tree=tree(launch.BENCH),
+        left_out=missing,
         **outcome,
     )
     store.write(folder, header, columns, conductor.data)
@@ -468,6 +470,8 @@ def run(args: argparse.Namespace, columns: List[Column]) -> Path:
         f"measured in {duration(outcome['measure_seconds'])}, {outcome['passes']} passes; "
         f"steal {outcome['steal']:.2%}; {header.stopped}\n"
     )
+    if header.left_out_line:
+        log.write(header.left_out_line + "\n")
     return folder
 
 

@@ -117,6 +117,21 @@ def columns_of(args: argparse.Namespace) -> List[Column]:
     ]
 
 
+def left_out(args: argparse.Namespace) -> Dict[str, str]:
+    """The study's modes a run of ``args`` leaves out, each with why and how to add it: those
+    of the study's interpreters with no environment given (all modes, or ``--modes``')."""
+    programs = programs_of(args)
+    wanted = modes.select(args.modes) if args.modes else modes.MODES
+    studied = {row.label for row in modes.study_interpreters()}
+    found: Dict[str, str] = {}
+    for m in wanted:
+        if m.interpreter in programs or m.interpreter not in studied:
+            continue
+        why = modes.find(m.interpreter)[1] or "its environment could not be made (bench envs)"
+        found[m.label] = why
+    return found
+
+
 def python_columns(args: argparse.Namespace) -> List[Column]:
     """The Python modes among ``columns_of(args)``: what can ``call`` a bench function."""
     return [c for c in columns_of(args) if not c.classpath]

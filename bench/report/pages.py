@@ -46,6 +46,7 @@ def modes_lines(run: Run) -> List[str]:
         ft = gil if facts.get("free_threaded") else ""
         said.append(f"{m.label} = {c.listing.title}{ft}" + "".join(f", {p}" for p in parts if p))
     lines = ["Modes (the columns): " + "; ".join(said) + "."]
+    lines += [run.header.left_out_line] if run.header.left_out_line else []
     why: Dict[str, Tuple[Dict[str, None], Dict[str, None]]] = {}  # reason: (variants, modes)
     for c in run.columns:
         gaps = [(v.name, str(v.unavailable)) for v in c.listing.variants.values() if v.unavailable]
