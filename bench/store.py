@@ -150,7 +150,7 @@ class Header:
         by: Dict[str, List[str]] = {}
         for label, why in self.left_out.items():
             by.setdefault(why, []).append(label)
-        said = "; ".join(f"{', '.join(labels)} ({why})" for why, labels in by.items())
+        said = "; ".join(f"{', '.join(labels)}: {why}" for why, labels in by.items())
         return f"Modes left out, their interpreter not here: {said}." if said else ""
 
     @property

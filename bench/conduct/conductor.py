@@ -96,9 +96,9 @@ class Settings:
 
 EFFORTS: Dict[str, Settings] = {
     "quick": Settings(
-        stretches=2, least=2, max_passes=2, min_time=0.001, budget=90.0, rounds=3,
+        stretches=3, least=2, max_passes=8, min_time=0.001, budget=90.0, rounds=3,
         jit_warm=(0.05, 0.5), grid=Grid((64, 1024, 16384), batches=((4096, 8),)),
-        slow_limit=0.25, jdk_budget=15.0,
+        slow_limit=0.25, jdk_budget=15.0, readme_rounds=8, promise=0.10,
     ),
     "default": Settings(
         stretches=6, least=3, max_passes=48, min_time=0.001, budget=720.0, rounds=4,

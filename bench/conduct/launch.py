@@ -127,7 +127,7 @@ def left_out(args: argparse.Namespace) -> Dict[str, str]:
     for m in wanted:
         if m.interpreter in programs or m.interpreter not in studied:
             continue
-        why = modes.find(m.interpreter)[1] or "its environment could not be made (bench envs)"
+        why = modes.find(m.interpreter)[1] or "no environment made (python -m bench envs)"
         found[m.label] = why
     return found
 
