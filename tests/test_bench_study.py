@@ -485,3 +485,11 @@ def test_one_cpython_and_a_jdk_without_root_or_the_tree_measure_their_modes_and_
     line = store.Header("quick", {}, "", "", 1, 1, 1, 0, left_out=missing).left_out_line
     assert line.count("tools/debian.py ensure sid") == 1 and "3.15-jit" in line  # grouped
     assert launch.left_out(argparse.Namespace(python=[], pythons=pythons, modes="3.11*")) == {}
+
+
+def test_the_promise_is_an_option_and_zero_takes_the_whole_budget() -> None:
+    default = conductor.settings_of(entry.parse(["run"]))
+    assert default.promise == 0.05 and default.first_stop == default.stretches
+    assert conductor.settings_of(entry.parse(["run", "--promise", "0"])).target is None
+    wider = conductor.settings_of(entry.parse(["run", "--promise", "0.06"])).target
+    assert wider == pytest.approx(math.sqrt(0.06**2 - stats.RUN_TERM**2))

@@ -16,6 +16,14 @@ budget goes to the cases of the ratios the README shows
 ratios has many processes in every stretch, which is what its interval is made of
 (``bench.core.stats``: processes within stretches).
 
+**When it stops.** After each pass, once every stretch has a process (``first_stop``), the
+conductor computes the README's ratios as the report will, without the between-run term
+(``stats.RUN_TERM``), and stops taking passes of them when their median half-width is within
+what the effort promises (``Settings.promise``, the term included: ±5 % in the default effort,
+so ±4 % within the run); the whole passes still ahead are taken, and the stretches are cut
+over the passes taken. The budget stays the ceiling. ``study.json`` records which rule
+stopped the run (precision, budget, passes), after how many passes and seconds (``stop``).
+
 Writes ``results/bench/<date-time>/`` through ``bench.store``.
 """
 
@@ -102,7 +110,7 @@ EFFORTS: Dict[str, Settings] = {
     ),
     "default": Settings(
         stretches=6, least=3, max_passes=48, min_time=0.001, budget=720.0, rounds=4,
-        jit_warm=(0.03, 1.0), slow_limit=0.1, readme_rounds=16, promise=0.05, min_passes=8,
+        jit_warm=(0.03, 1.0), slow_limit=0.1, readme_rounds=16, promise=0.05,
     ),
     "rigorous": Settings(
         stretches=8, least=5, max_passes=80, min_time=0.01, budget=3600.0, rounds=10,
@@ -401,7 +409,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--mode", dest="effort", choices=sorted(EFFORTS), help=argparse.SUPPRESS)
     parser.add_argument("--stretches", type=int, help="override the effort's stretches")
     parser.add_argument("--least", type=int, help="override the passes every group takes")
-    parser.add_argument("--budget", type=float, help="seconds of measuring in all")
+    parser.add_argument("--budget", type=float, help="seconds of measuring in all (the ceiling)")
+    parser.add_argument(
+        "--promise",
+        type=float,
+        help="the README's median half-width at which "
+        "measuring stops, the between-run term included (0: the whole budget)",
+    )
     parser.add_argument("--clock", choices=("cpu", "wall"), help="cpu (default) or wall time")
     parser.add_argument("--no-report", action="store_true", help="measure only")
     parser.add_argument("--no-count", action="store_true", help="no instruction counts")
@@ -416,6 +430,8 @@ def settings_of(args: argparse.Namespace) -> Settings:
     settings = replace(settings, max_passes=max(settings.least, settings.max_passes))
     if args.budget:
         settings = replace(settings, budget=args.budget, jdk_budget=0.0)
+    if args.promise is not None:
+        settings = replace(settings, promise=args.promise or None)
     if args.clock:
         settings = replace(settings, clock=args.clock)
     if args.lengths:
