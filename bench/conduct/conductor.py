@@ -147,7 +147,6 @@ class Conductor:
         self.groups = sorted(self.members, key=group_order)
         listed = [m for ms in self.members.values() for m in ms]
         spec = tables.tables(Layout(self.columns, listed))
-        self.pairs = comparisons.readme_pairs(spec)
         self.readme = comparisons.readme_members(spec)
         self.skipped: Dict[str, Dict[str, str]] = {c.label: {} for c in columns}
         self.cost: Dict[GroupKey, Dict[Member, float]] = {k: {} for k in self.groups}
@@ -233,12 +232,17 @@ class Conductor:
         """The median half-width of the README's ratios within the run (before the between-run
         term), as the report would compute them from the passes so far; None: none yet."""
         where = self.restretch()
+        # The README's ratios as the report takes them: its derived rows (the fastest pure
+        # Python, a mode's nearest JDK counterpart) by the times so far.
+        measured = {(label, name): c.values() for label, cases in self.data.items()
+                    for name, c in cases.items() if c.runs and c.runs[0].values}  # fmt: skip
+        times = {m: math.exp(statistics.fmean(math.log(min(v)) for v in
+                                              stats.by_process(values).values()))
+                 for m, values in measured.items()}  # fmt: skip
+        spec = tables.tables(Layout(self.columns, list(measured), times.__getitem__))
         widths = []
-        for a, b in self.pairs:
-            top, bottom = (self.data[label].get(name) for label, name in (a, b))
-            if top is None or bottom is None:
-                continue
-            found = stats.ratio(top.values(), bottom.values(), where, term=0.0)
+        for a, b in comparisons.readme_pairs(spec):
+            found = stats.ratio(measured[a], measured[b], where, term=0.0)
             if found is not None and found.processes > 1:
                 widths.append(found.half_width)
         return statistics.median(widths) if widths else None
