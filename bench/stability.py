@@ -182,6 +182,8 @@ def command(args: argparse.Namespace) -> int:
         return 1
     print(f"{args.first.name} vs {args.second.name}: {len(moved)} ratios in common, "
           f"{len(changes(ra, rb))} of them the README's; {first.run.header.cpu}")  # fmt: skip
+    for r in (first, second):  # which rule stopped each run's measuring, and when
+        print(f"{r.run.name}: {r.run.header.stopped or 'no stopping rule recorded'}")
     print(by_table({**a, **ra}, {**b, **rb}), "", sep="\n")
     rows = [["table", "row", "column", "first", "second", "change"]]
     for (key, row, column), d in sorted(moved.items(), key=lambda x: -x[1])[: args.show]:
