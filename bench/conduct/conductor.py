@@ -87,6 +87,9 @@ class Settings:
     #: Passes before the stopping rule looks: at least one process in every stretch, so that a
     #: ratio's interval has its S - 1 degrees of freedom before it may end the run.
     min_passes: int = 0
+    #: Whether the run counts the styles' machine instructions after measuring (callgrind:
+    #: minutes; a first answer, the quick effort, goes without: ``nox -s bytecode`` has them).
+    count: bool = True
 
     @property
     def target(self) -> Optional[float]:
@@ -106,7 +109,7 @@ EFFORTS: Dict[str, Settings] = {
     "quick": Settings(
         stretches=3, least=2, max_passes=8, min_time=0.001, budget=90.0, rounds=3,
         jit_warm=(0.05, 0.5), grid=Grid((64, 1024, 16384), batches=((4096, 8),)),
-        slow_limit=0.25, jdk_budget=15.0, readme_rounds=8, promise=0.10,
+        slow_limit=0.25, jdk_budget=15.0, readme_rounds=8, promise=0.10, count=False,
     ),
     "default": Settings(
         stretches=6, least=3, max_passes=48, min_time=0.001, budget=720.0, rounds=4,
@@ -422,7 +425,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--clock", choices=("cpu", "wall"), help="cpu (default) or wall time")
     parser.add_argument("--no-report", action="store_true", help="measure only")
-    parser.add_argument("--no-count", action="store_true", help="no instruction counts")
+    parser.add_argument(
+        "--no-count",
+        action="store_true",
+        help="no instruction counts (the quick effort counts none)",
+    )
 
 
 def settings_of(args: argparse.Namespace) -> Settings:
