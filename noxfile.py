@@ -40,10 +40,11 @@ nox.options.error_on_missing_interpreters = True
 DEFAULT_BUILD = {"VARIANTS_BUILD": "default"}
 
 
-def _python(label: str) -> str:
-    """A host interpreter's path for nox's venvs (the label, which nox reports, if absent)."""
+def _python(label: str, fallback: str = "") -> str:
+    """A host interpreter's path for nox's venvs (absent: ``fallback``, else the label, which
+    nox reports)."""
     argv, _ = modes.find(label)
-    return argv[0] if argv else label
+    return argv[0] if argv else fallback or label
 
 
 def _suite(session: nox.Session, label: str, build: Dict[str, str], extras: str) -> None:
@@ -242,7 +243,7 @@ def _study(session: nox.Session, command: str, *envs_args: str) -> None:
     session.run("python", "-m", "bench", command, "--pythons", pythons, *session.posargs)
 
 
-@nox.session(python=_python("3.12"))
+@nox.session(python=_python("3.12", fallback=sys.executable))
 def bench(session: nox.Session) -> None:
     """The study: every interpreter and mode, interleaved; its report, plots and docs."""
     session.install("pyperf", "matplotlib")

@@ -1,22 +1,34 @@
 """The interpreter-overhead study: one package, one entry point (``python -m bench <command>``).
 
-Run it from the checkout's root (``python -m bench --help``). Its parts, in the order data
-flows, each importing only those before it:
+Run it from the checkout's root (``python -m bench --help``). Its parts (``LAYERS``), in the
+order data flows, each importing only those before it (and itself); a test parses every
+import and holds them to it:
 
-* ``core``: what runs inside every interpreter (standard library only): ``timing`` (the one
-  timing core), ``stats`` (a case's time, ratios, their rerun intervals), ``protocol`` (the one
-  child-process protocol), ``worker`` (the measuring process), ``machine`` (the CPU, the
-  running interpreter), ``fmt`` (numbers and tables);
+* ``core``: the standard library's tools every interpreter runs: ``timing`` (the one timing
+  core), ``stats`` (a case's time, ratios, their rerun intervals), ``protocol`` (the one
+  child-process protocol), ``machine`` (the CPU, the running interpreter), ``fmt`` (numbers
+  and tables);
 * ``catalog``: what is measured: ``modes`` (the interpreters and the modes they run in: the
   study's columns), ``targets`` and ``cases`` (the rows and the benchmarks), ``columns`` (a
-  mode and what its worker lists), ``comparisons`` (the one list of the ratios that matter);
+  mode and what its worker lists), ``comparisons`` (the one list of the ratios that matter),
+  ``tables`` (every table of the report, in those words);
+* ``store``: every result file, written and read there only: a run's one typed record, and
+  the other kinds' records (``bench.store``'s ``FORMAT``);
 * ``conduct``: ``envs`` (each runtime's environment), ``launch`` (starting a process in a
-  mode), ``conductor`` (the run: passes over stretches of time);
-* ``store``: a run's one typed record, written and read there only;
-* ``report``: ``tables``, ``answers`` (verdicts, trust), ``pages``, ``plots``, ``publish``;
-* ``stability`` (do two runs agree?) and ``check`` (quick A-against-B checks);
+  mode), ``worker`` (the measuring process it starts: core and catalog only, under every
+  interpreter), ``conductor`` (the run: passes over stretches of time);
 * ``profile``: ``callgrind``, ``bytecode``, ``memory``;
+* ``report``: ``answers`` (verdicts, trust), ``figures``, ``pages``, ``plots``, ``publish``,
+  and ``bench.stability`` (do two runs agree? the report's rerun line is its answer);
 * ``product``: the product's benchmarks: ``peers`` and ``engines`` (digest_column against
   DuckDB, polars-hash, chdb), ``checks`` (the drop-in, batches, columns, the command line),
-  ``bench_many.c`` (the many-kernels against OpenSSL, from C).
+  ``bench_many.c`` (the many-kernels against OpenSSL, from C);
+* ``check``: quick A-against-B checks, the study's and the product's;
+* ``__main__``: the entry point, over them all.
 """
+
+#: The parts, each importing only those before it; a top-level module is its own part, but
+#: ``stability`` belongs to ``report``.
+LAYERS = ("core", "catalog", "store", "conduct", "profile", "report", "product", "check")
+#: The top-level modules that belong to a part of another name.
+PART_OF = {"stability": "report"}

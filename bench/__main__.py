@@ -58,7 +58,7 @@ def measure(args: argparse.Namespace) -> int:
     from bench.report import publish
 
     folder = conductor.run(args, launch.columns_of(args))
-    if not args.no_count:
+    if not args.no_count and conductor.settings_of(args).count:
         from bench.profile import callgrind
 
         for problem in callgrind.count_run(folder, args.results):

@@ -139,9 +139,10 @@ def check_here(args: argparse.Namespace) -> Tuple[str, int]:
                 pair.baseline(), pair.candidate()  # untimed: warm caches (the page cache)
                 interleave(list(timed.values()), args.rounds)
             else:
-                timed = measure(
-                    {"a": pair.baseline, "b": pair.candidate}, args.rounds, clock=pair.clock
-                )
+                candidates = {"a": pair.baseline, "b": pair.candidate}
+                # under a JIT (the mode's, or this process's), warm-ups until it settles
+                jit = getattr(args, "jit", None)
+                timed = measure(candidates, args.rounds, clock=pair.clock, jit=jit)
             keyed = {n: {(0, r): v for r, v in enumerate(t.values)} for n, t in timed.items()}
             speed = stats.ratio(keyed["a"], keyed["b"])
             assert speed is not None
@@ -205,10 +206,10 @@ def command(args: argparse.Namespace) -> int:
         text, missed = check_here(args)
         print(text)
         return 1 if args.strict and missed else 0
-    options = {name: getattr(args, name) for name in OPTIONS}
     missed = 0
     for column in launch.python_columns(args):
         print(f"## {column.label}", flush=True)
+        options = {**{name: getattr(args, name) for name in OPTIONS}, "jit": column.mode.jit}
         text, more = launch.call(column, "check.remote", args.results, options=options)
         print(text, flush=True)
         missed += more

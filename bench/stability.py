@@ -17,7 +17,6 @@ two ``bench bytecode`` runs it compares their instruction counts (equal within 0
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import statistics
 import sys
@@ -124,7 +123,7 @@ def levels(r: Report) -> List[List[str]]:
 
 def compare_instructions(first: Path, second: Path, strict: bool) -> int:
     def counts(folder: Path) -> Dict[Tuple[str, str, str], float]:
-        return dict(store.counts_of(json.loads((folder / "bytecode.json").read_text())["rows"]))
+        return dict(store.counts_of(store.read_record(folder / "bytecode.json")["rows"]))
 
     a, b = counts(first), counts(second)
     common = [k for k in a if k in b]
@@ -183,6 +182,8 @@ def command(args: argparse.Namespace) -> int:
         return 1
     print(f"{args.first.name} vs {args.second.name}: {len(moved)} ratios in common, "
           f"{len(changes(ra, rb))} of them the README's; {first.run.header.cpu}")  # fmt: skip
+    for r in (first, second):  # which rule stopped each run's measuring, and when
+        print(f"{r.run.name}: {r.run.header.stopped or 'no stopping rule recorded'}")
     print(by_table({**a, **ra}, {**b, **rb}), "", sep="\n")
     rows = [["table", "row", "column", "first", "second", "change"]]
     for (key, row, column), d in sorted(moved.items(), key=lambda x: -x[1])[: args.show]:

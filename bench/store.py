@@ -1,4 +1,4 @@
-"""A run's record: one typed record, written by the conductor and read by all that comes after.
+"""Every result file: a run's one typed record, and the records of every other kind of run.
 
     run = store.load(Path("results/bench/20261201-090314"))
     run.measured[("3.14-jit", "digest/md5/helpers/16384")].values   # {(pass, round): seconds}
@@ -8,6 +8,11 @@ ran; its ``Column``\\ s, each a mode and what its worker listed), ``values.json`
 by mode, case and pass: ``CaseRuns``), ``instructions.json`` (callgrind's counts of the
 cases the run counted, when it did) and one pyperf suite per mode (``<label>.json``, for
 ``python -m pyperf compare_to``). Only this module reads or writes them.
+
+The other kinds' records go through it too (``write_record``, ``read_record``: JSON with its
+``FORMAT``), in folders it makes (``new_folder``: ``results/<kind>/<date-time>/``): a
+bytecode run's ``bytecode.json``, a memory run's ``memory.json``, the peers' ``peers.json``,
+each environment's record (``results/envs/<label>.json``) and a report's ``summary.json``.
 """
 
 from __future__ import annotations
@@ -21,12 +26,42 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 from bench.catalog.cases import Case
 from bench.catalog.columns import Column, Layout, Member
 from bench.core import stats
+from bench.core.machine import stamp
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "results"
 Key = Tuple[int, int]  # (pass, round)
 #: Instruction counts by (mode label, variant, algorithm): instructions per byte.
 Counts = Mapping[Tuple[str, str, str], float]
+#: The result files' format: every record says it (``"format"``), and a reader refuses
+#: another. A file without it was written before it was recorded, in format 1.
+FORMAT = 1
+
+
+class FormatError(ValueError):
+    """A result file of another format than this bench reads."""
+
+
+def new_folder(kind: str, results: Path = RESULTS) -> Path:
+    """A new run's folder: ``results/<kind>/<date-time>/`` (bench, bytecode, memory, peers)."""
+    folder = results / kind / stamp()
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def write_record(path: Path, data: Mapping[str, Any], indent: Optional[int] = 1) -> None:
+    """A result file: ``data`` as JSON, with the format it is written in."""
+    path.write_text(json.dumps({"format": FORMAT, **data}, indent=indent))
+
+
+def read_record(path: Path) -> Dict[str, Any]:
+    """A result file's data (``write_record``'s), its format checked and left out."""
+    data: Dict[str, Any] = json.loads(path.read_text())
+    found = data.pop("format", 1)
+    if found != FORMAT:
+        raise FormatError(f"{path} is in format {found}; this bench reads format {FORMAT} "
+                          f"(measure again with this checkout)")  # fmt: skip
+    return data
 
 
 def newest(kind: str, needs: str, results: Path = RESULTS) -> Optional[Path]:
@@ -57,6 +92,10 @@ class CaseRuns:
     cost: float = 0.0  # wall seconds of its last pass: preparing and values
     runs: List[Pass] = field(default_factory=list)
 
+    def values(self) -> Dict[Key, float]:
+        """Every value by (pass, round)."""
+        return {(r.number, i): v for r in self.runs for i, v in zip(r.rounds, r.values)}
+
     def as_json(self) -> Dict[str, Any]:
         runs = [{"pass": r.number, **{k: v for k, v in asdict(r).items() if k != "number"}}
                 for r in self.runs]  # fmt: skip
@@ -69,6 +108,11 @@ class CaseRuns:
                      [int(x) for x in r["rounds"]], [float(x) for x in r["values"]])
                 for r in data["runs"]]  # fmt: skip
         return cls(int(data["loops"]), float(data["seconds"]), float(data["cost"]), runs)
+
+
+#: The rules that end a run's measuring (``bench.conduct.conductor``), in words.
+STOPS = {"precision": "the README's ratios precise enough", "budget": "the budget spent",
+         "passes": "the effort's most passes taken"}  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -88,10 +132,40 @@ class Header:
     builds: Mapping[str, Any] = field(default_factory=dict)  # each environment's build times
     plan: Mapping[str, Any] = field(default_factory=dict)  # how the conductor spent the budget
     tree: str = ""  # the checkout's commit it ran from ("-dirty" with changes)
+    #: What ended the measuring: {"rule": "precision" | "budget" | "passes", "passes": taken,
+    #: "seconds": of measuring then, "half_width": the README's median within the run then,
+    #: "target": the effort's (None: it promises none)}.
+    stop: Mapping[str, Any] = field(default_factory=dict)
+    #: The study's modes this run left out, their interpreter not here: mode -> why, and how
+    #: to add it (``bench.conduct.launch.left_out``).
+    left_out: Mapping[str, str] = field(default_factory=dict)
 
     @property
     def clock(self) -> str:
         return str(self.settings.get("clock", "cpu"))
+
+    @property
+    def left_out_line(self) -> str:
+        """One line naming the modes left out, grouped by why ("" if none)."""
+        by: Dict[str, List[str]] = {}
+        for label, why in self.left_out.items():
+            by.setdefault(why, []).append(label)
+        said = "; ".join(f"{', '.join(labels)}: {why}" for why, labels in by.items())
+        return f"Modes left out, their interpreter not here: {said}." if said else ""
+
+    @property
+    def stopped(self) -> str:
+        """Which rule ended the measuring, and when, in words ("" for a run before the rule)."""
+        s = self.stop
+        if not s:
+            return ""
+        when = f"after {s['passes']} passes, {s['seconds'] / 60:.1f} min"
+        width = s.get("half_width")
+        target = s.get("target")
+        reached = f"±{width:.1%}" if width is not None else "no ratio"
+        aim = f" (the effort's target ±{target:.1%})" if target else ""
+        return (f"stopped {when}: {STOPS.get(s['rule'], s['rule'])}; the README's median "
+                f"half-width within the run {reached}{aim}")  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -161,29 +235,29 @@ def write(
     values = {
         label: {name: c.as_json() for name, c in cases.items()} for label, cases in data.items()
     }
-    (folder / "values.json").write_text(json.dumps(values))
+    write_record(folder / "values.json", values, indent=None)
     files = pyperf_files(folder, columns, data)
     record = {**asdict(header), "columns": {c.label: {**c.as_json(), "file": files.get(c.label)}
                                             for c in columns}}  # fmt: skip
-    (folder / "study.json").write_text(json.dumps(record, indent=1))
+    write_record(folder / "study.json", record)
 
 
 def write_counts(folder: Path, rows: List[Dict[str, Any]]) -> None:
-    (folder / "instructions.json").write_text(json.dumps({"rows": rows}, indent=1))
+    write_record(folder / "instructions.json", {"rows": rows})
 
 
 def load(folder: Path, counts: Optional[Path] = None) -> Run:
     """The run in ``folder``, with its own instruction counts, or those of the bytecode run in
     ``counts`` where given."""
-    study = json.loads((folder / "study.json").read_text())
+    study = read_record(folder / "study.json")
     columns = tuple(Column.from_json(c) for c in study.pop("columns").values())
     header = Header(**{k: v for k, v in study.items() if k in Header.__dataclass_fields__})
-    values = json.loads((folder / "values.json").read_text())
+    values = read_record(folder / "values.json")
     measured: Dict[Member, Measured] = {}
     for label, cases in values.items():
         for name, data in cases.items():
-            runs = CaseRuns.from_json(data).runs
-            keyed = {(r.number, i): v for r in runs for i, v in zip(r.rounds, r.values)}
+            case_runs = CaseRuns.from_json(data)
+            runs, keyed = case_runs.runs, case_runs.values()
             if keyed:
                 stretches = {r.number: r.stretch for r in runs}
                 warmed = all(r.warmed for r in runs)
@@ -191,7 +265,7 @@ def load(folder: Path, counts: Optional[Path] = None) -> Run:
                     label, Case.parse(name), keyed, stretches, warmed
                 )
     source = counts / "bytecode.json" if counts else folder / "instructions.json"
-    found = counts_of(json.loads(source.read_text())["rows"]) if source.exists() else {}
+    found = counts_of(read_record(source)["rows"]) if source.exists() else {}
     kept = tuple(c for c in columns if any(m[0] == c.label for m in measured))
     return Run(folder.name, header, kept, measured, found, counts.name if counts else "")
 

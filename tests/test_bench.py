@@ -23,7 +23,8 @@ bench_package.load()
 
 from bench.catalog import cases, targets  # noqa: E402
 from bench.catalog.cases import Case, Grid, WrongDigest  # noqa: E402
-from bench.core import machine, protocol, stats, timing, worker  # noqa: E402
+from bench.conduct import worker  # noqa: E402
+from bench.core import machine, protocol, stats, timing  # noqa: E402
 
 
 def test_case_names_round_trip() -> None:
@@ -191,6 +192,22 @@ def test_timing_core_calibrates_and_interleaves() -> None:
     timing.interleave([a, b], 3)
     assert a.values == [0.001] * 3 and b.values == [0.001] * 3
     assert calls[-6:] == [4] * 6
+
+
+def test_a_process_with_a_jit_on_waits_for_it_unless_told_its_mode_has_none(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def warmed(jit: Any) -> int:
+        t = timing.Timed("a", lambda loops: 0.001 * loops)
+        t.prepare(0.004, jit_warm=(0.0, 0.05), jit=jit)
+        return len(t.warmups)
+
+    calibrating = 3  # 1, 2, 4 loops
+    monkeypatch.setattr(timing, "jit_on", lambda: False)
+    assert warmed(None) == calibrating
+    monkeypatch.setattr(timing, "jit_on", lambda: True)  # CPython with PYTHON_JIT=1, PyPy
+    assert warmed(None) >= calibrating + 2 * timing.WINDOW
+    assert warmed(False) == calibrating  # a mode without a JIT (Mode.jit), whatever runs it
 
 
 def test_quantile_and_time_of() -> None:

@@ -60,7 +60,7 @@ def test_a_quick_study_on_this_interpreter_reaches_the_report(tmp_path: Path) ->
     assert 0 <= record.header.steal < 1 and record.header.passes == 2
     assert record.column("here").mode.label == "here"
     helpers = record.measured[("here", "digest/md5/helpers/64")]
-    assert set(helpers.stretches.values()) == {0, 1}  # quick: two stretches, a pass in each
+    assert set(helpers.stretches.values()) == {0, 1}  # two passes (the budget), two stretches
 
 
 def test_the_import_folder_links_to_this_checkout_whatever_was_there(tmp_path: Path) -> None:
@@ -82,7 +82,7 @@ def test_modes_share_their_interpreter_environment(tmp_path: Path) -> None:
     assert all(c.program == "/venv/bin/python" for c in chosen)
     portable = next(c for c in chosen if c.mode.variants)
     argv, env, _ = launch.command(portable, tmp_path)
-    assert argv == ["/venv/bin/python", "-m", "bench.core.worker"]
+    assert argv == ["/venv/bin/python", "-m", "bench.conduct.worker"]
     assert env["VARIANTS_NATIVE_PORTABLE"] == "1"
     assert json.loads(json.dumps(portable.mode.as_json()))["env"] == {
         "VARIANTS_NATIVE_PORTABLE": "1"
@@ -372,3 +372,124 @@ def test_callgrind_warm_up_leaves_pypys_jit_as_the_mode_started_it(jit: bool) ->
         capture_output=True, text=True, check=True,
     )  # fmt: skip
     assert (int(done.stdout) > 0) == jit
+
+
+# --- the stopping rule ----------------------------------------------------------------
+
+
+class Clocked(conductor.Conductor):
+    """A conductor on a fake clock and fake workers: a pass costs ``SECOND`` a case, and each
+    process's time of a case is its true time times exp(N(0, spread))."""
+
+    SECOND = 1.0
+
+    def __init__(self, spread: float, settings: conductor.Settings, tmp_path: Path) -> None:
+        self.clock, self.spread, self.rng = 0.0, spread, random.Random(7)
+        names = [Case(b, "md5", v, n).name for b in ("digest", "getAndDigest")
+                 for n in (64, 1024, 16384) for v in TRUE]  # fmt: skip
+        kinds = {"helpers": "interpreted", "streamlined": "interpreted", "native": "native"}
+        variants = {v: VariantInfo(v, kinds.get(v, "reference"), v) for v in TRUE}
+        listing = Listing({"implementation": "CPython"}, variants, tuple(names))
+        columns = [Column(modes.Mode(x, x, {}, (), None, "-Xint"), "python", listing) for x in "ab"]
+        super().__init__(columns, settings, tmp_path, tmp_path, io.StringIO(), lambda: self.clock)
+
+    def one_pass(self, p: int, todo: Dict[Any, Any]) -> None:
+        started = self.clock
+        for key, members in todo.items():
+            for label, name in members:
+                truth = TRUE[Case.parse(name).variant]
+                value = truth * math.exp(self.rng.gauss(0, self.spread))
+                found = self.data[label].setdefault(name, store.CaseRuns(1, truth))
+                found.runs.append(store.Pass(p, 1, [], True, self.stretch(p), [0], [value]))
+                self.cost[key][(label, name)] = self.SECOND
+                self.clock += self.SECOND
+        self.took.append(self.clock - started)
+        self.steal.append(0.0)
+        self.done.append(p)
+
+
+def stopping(spread: float, tmp_path: Path, budget: float) -> Tuple[Clocked, Dict[str, Any]]:
+    settings = replace(conductor.EFFORTS["default"], budget=budget, slow_limit=None)
+    run = Clocked(spread, settings, tmp_path)
+    return run, run.run()
+
+
+def test_the_conductor_stops_once_the_readmes_ratios_are_precise(tmp_path: Path) -> None:
+    run, outcome = stopping(0.01, tmp_path, 2000.0)
+    settings, stop = run.settings, outcome["stop"]
+    assert settings.target is not None and 0.03 < settings.target < 0.05  # 5% less RUN_TERM
+    assert stop["rule"] == "precision" and stop["half_width"] <= settings.target
+    assert outcome["passes"] < outcome["plan"]["passes"] and outcome["measure_seconds"] < 2000
+    # not before a process in every stretch, and every group still has its passes
+    assert stop["passes"] == settings.first_stop >= settings.stretches
+    others = [c for label, cases in run.data.items() for n, c in cases.items()
+              if (label, n) not in run.readme]  # fmt: skip
+    assert others and all(len(c.runs) == settings.least for c in others)
+    for label, name in run.readme:
+        where = [r.stretch for r in run.data[label][name].runs]
+        assert set(where) == set(range(settings.stretches)) and where == sorted(where)
+    header = store.Header("default", {}, "CPU", "", 1.0, 1.0, 1, 0.0, stop=stop)
+    assert header.stopped.startswith(f"stopped after {stop['passes']} passes")
+    assert "precise enough" in header.stopped
+
+
+def test_the_conductor_takes_its_budget_when_the_ratios_stay_wide(tmp_path: Path) -> None:
+    run, outcome = stopping(0.3, tmp_path, 300.0)
+    stop = outcome["stop"]
+    assert stop["rule"] == "budget" and stop["half_width"] > run.settings.target
+    assert outcome["passes"] < run.settings.max_passes
+    assert 300 - 2 * max(run.took) <= outcome["measure_seconds"] <= 300
+    assert "the budget spent" in store.Header("d", {}, "", "", 1, 1, 1, 0, stop=stop).stopped
+
+
+def test_an_effort_without_a_promise_never_stops_early(tmp_path: Path) -> None:
+    settings = replace(conductor.EFFORTS["default"], promise=None, budget=400.0, slow_limit=None)
+    run = Clocked(0.0, settings, tmp_path)
+    outcome = run.run()
+    assert settings.target is None and outcome["stop"]["rule"] in ("budget", "passes")
+    assert outcome["passes"] > settings.first_stop
+
+
+def test_a_result_file_says_its_format_and_another_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "memory.json"
+    store.write_record(path, {"rows": [1, 2]})
+    assert json.loads(path.read_text())["format"] == store.FORMAT
+    assert store.read_record(path) == {"rows": [1, 2]}
+    path.write_text(json.dumps({"rows": []}))  # written before formats were recorded: 1
+    assert store.read_record(path) == {"rows": []}
+    path.write_text(json.dumps({"format": store.FORMAT + 1, "rows": []}))
+    with pytest.raises(store.FormatError, match="measure again"):
+        store.read_record(path)
+    folder = store.new_folder("peers", tmp_path)
+    assert folder.is_dir() and folder.parent == tmp_path / "peers"
+
+
+def test_one_cpython_and_a_jdk_without_root_or_the_tree_measure_their_modes_and_name_the_rest(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for name, where in (("VARIANTS_DEBIAN_ROOT", "no-tree"), ("PYENV_ROOT", "no-pyenv"),
+                        ("VARIANTS_FREETHREADED_CACHE", "no-ft"), ("PATH", "bin")):  # fmt: skip
+        monkeypatch.setenv(name, str(tmp_path / where))
+    pythons = tmp_path / "pythons.json"
+    jdk = {"program": "/jvm/java", "classpath": "/c"}
+    pythons.write_text(json.dumps({"3.11": "/venv/bin/python", "jdk17": jdk}))
+    args = argparse.Namespace(python=[], pythons=pythons, modes="")
+    here = [c.label for c in launch.columns_of(args)]
+    assert here == [m.label for m in modes.MODES if m.interpreter in ("3.11", "jdk17")]
+    missing = launch.left_out(args)
+    studied = {row.label for row in modes.study_interpreters()}
+    assert set(missing) == {m.label for m in modes.MODES
+                            if m.interpreter in studied - {"3.11", "jdk17"}}  # fmt: skip
+    assert "as root: python3 tools/debian.py ensure sid" in missing["3.14-jit"]
+    assert "apt-get install pypy3" in missing["pypy3-nojit"] and "pyenv install" in missing["3.12"]
+    line = store.Header("quick", {}, "", "", 1, 1, 1, 0, left_out=missing).left_out_line
+    assert line.count("tools/debian.py ensure sid") == 1 and "3.15-jit" in line  # grouped
+    assert launch.left_out(argparse.Namespace(python=[], pythons=pythons, modes="3.11*")) == {}
+
+
+def test_the_promise_is_an_option_and_zero_takes_the_whole_budget() -> None:
+    default = conductor.settings_of(entry.parse(["run"]))
+    assert default.promise == 0.05 and default.first_stop == default.stretches
+    assert conductor.settings_of(entry.parse(["run", "--promise", "0"])).target is None
+    wider = conductor.settings_of(entry.parse(["run", "--promise", "0.06"])).target
+    assert wider == pytest.approx(math.sqrt(0.06**2 - stats.RUN_TERM**2))

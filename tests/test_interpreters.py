@@ -143,7 +143,7 @@ def test_find_the_built_and_the_host_interpreters(
     assert argv is None and "tools/debian.py freethreaded" in why
     built = _program(tmp_path / "ft" / "bin" / "python3.13t")
     assert modes.find("3.13t") == ([str(built)], "")
-    assert modes.find("pypy3") == (None, "no pypy3 on PATH")
+    assert modes.find("pypy3") == (None, "no pypy3 on PATH (Debian: apt-get install pypy3)")
     pypy = _program(tmp_path / "bin" / "pypy3")
     assert modes.find("pypy3") == ([str(pypy)], "")
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import subprocess
 from dataclasses import replace
 from pathlib import Path
@@ -26,9 +27,10 @@ from conftest import jdk_pattern
 
 bench_package.load()
 
-from bench.catalog import modes  # noqa: E402
+from bench.catalog import cases, modes  # noqa: E402
 from bench.catalog.columns import Column  # noqa: E402
 from bench.conduct import launch  # noqa: E402
+from bench.core import timing  # noqa: E402
 
 SOURCES = bench_package.ROOT / "bench" / "jdk"
 VARIANTS = ("helpers", "streamlined", "MessageDigest")
@@ -218,3 +220,38 @@ def test_the_worker_answers_the_protocol(mode: Command) -> None:
     assert failed_value == {"error": f"IllegalArgumentException: case not prepared: {unknown}"}
     assert failed_block == {"error": "IllegalArgumentException: unknown case block/md5/helpers/64"}
     assert failed_op == {"error": "IllegalArgumentException: unknown op no such op"}
+
+
+def java_constant(source: str, name: str) -> str:
+    """The initializer of ``static final ... name = ...;`` in a Java source of bench/jdk/."""
+    text = (SOURCES / source).read_text()
+    found = re.findall(rf"static final [\w<>\[\]]+ {name} = (.+?);", text)
+    assert len(found) == 1, f"{source}: {name} defined {len(found)} times"
+    return str(found[0])
+
+
+def java_number(source: str, name: str) -> float:
+    """A numeric constant: a literal, or a shift of literals (``1L << 32``)."""
+    literals = [int(x) if "." not in x else float(x)
+                for x in re.findall(r"\d+\.\d+|\d+", java_constant(source, name))]  # fmt: skip
+    if "<<" in java_constant(source, name):
+        return int(literals[0]) << int(literals[1])
+    (value,) = literals
+    return value
+
+
+def test_the_java_workers_settings_are_the_python_ones() -> None:
+    """One definition of each setting: the JDK's worker repeats what the Python side defines
+    (it cannot import it), and this says where they differ."""
+    assert java_number("Timed.java", "MAX_LOOPS") == timing.MAX_LOOPS
+    assert java_number("Timed.java", "WINDOW") == timing.WINDOW
+    assert java_number("Timed.java", "DRIFT") == timing.DRIFT
+    least, most = timing.JIT_WARM
+    assert (
+        java_number("Timed.java", "JIT_WARM_LEAST"),
+        java_number("Timed.java", "JIT_WARM_MOST"),
+    ) == (least, most)
+    lengths = re.findall(r"\d+", java_constant("Worker.java", "LENGTHS"))
+    assert tuple(int(n) for n in lengths) == cases.LENGTHS == cases.Grid().lengths
+    assert java_number("Worker.java", "GET_MAX") == cases.Grid().get_max
+    assert tuple(re.findall(r'"(\w+)"', java_constant("Case.java", "BENCHMARKS"))) == cases.JMH

@@ -43,7 +43,9 @@ from typing import (
 from bench.catalog.targets import HASHLIB, Target
 from bench.core.timing import TimeFunc, loop_timer
 
-BENCHMARKS = ("digest", "getAndDigest", "block", "batch")
+#: JMH's MessageDigests benchmarks (the JDK's worker runs these: bench/jdk/Case.java).
+JMH = ("digest", "getAndDigest")
+BENCHMARKS = (*JMH, "block", "batch")
 LENGTHS = (64, 1024, 16384, 1048576)
 #: (message length, messages) of the batch benchmark.
 BATCHES = ((4096, 256), (32, 10_000))

@@ -1,6 +1,6 @@
 """A column of the study: one mode, where its runtime is, and what its worker says it runs.
 
-The worker's answer to ``list`` (``bench.core.worker``, ``bench/jdk/Worker.java``) is read
+The worker's answer to ``list`` (``bench.conduct.worker``, ``bench/jdk/Worker.java``) is read
 into a ``Listing`` once, here. A ``Layout`` is what the comparison spec needs of a run: its
 columns and which cases it has. Before measuring (the conductor) a case is there when a
 worker listed it; afterwards (the report) when it was measured, and then the "fastest pure

@@ -154,7 +154,13 @@ def bridges(lay: Layout) -> List[Subject]:
             or (lay.kind(s.variant) == "compiled" and not lay.twin(s.variant))]  # fmt: skip
 
 
+def readme_pairs(found: Sequence[Table]) -> List[Tuple[Member, Member]]:
+    """The ratios the README shows, each (numerator, denominator), once."""
+    pairs = [(c.a, c.b) for t in found if t.readme for r in t.rows for c in r.cells
+             if c is not None and c.kind == "ratio" and c.b is not None]  # fmt: skip
+    return list(dict.fromkeys(pairs))
+
+
 def readme_members(found: Sequence[Table]) -> set[Member]:
     """The cases of the ratios the README shows."""
-    return {m for t in found if t.readme for r in t.rows for c in r.cells
-            if c is not None and c.kind == "ratio" for m in (c.a, c.b) if m}  # fmt: skip
+    return {m for pair in readme_pairs(found) for m in pair}

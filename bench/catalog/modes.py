@@ -312,17 +312,19 @@ def find(label: str) -> Tuple[Optional[List[str]], str]:
         return _find_pyenv(row)
     if row.where == "host":
         found = _on_path(row.program)
-        return ([found], "") if found else (None, f"no {row.program} on PATH")
+        why = f"no {row.program} on PATH (Debian: apt-get install {row.program})"
+        return ([found], "") if found else (None, why)
     if row.where == "built":
         program = freethreaded_prefix() / "bin" / row.program
-        why = f"no {program} (python3 tools/debian.py freethreaded builds it)"
+        why = f"no {program} (as root: python3 tools/debian.py freethreaded builds it)"
         return _first([program], row.program, why)
     tree, entry = tree_path(row.where), entry_script(row.where)
     inside = Path("/usr/bin") / row.program
+    make = f"as root: python3 tools/debian.py ensure {row.where}"
     if not _executable(entry):
-        return None, f"no {row.where} tree at {tree} (python3 tools/debian.py ensure {row.where})"
+        return None, f"no {row.where} tree at {tree} ({make})"
     if not _executable(tree / inside.relative_to("/")):
-        return None, f"no {inside} in {tree} (python3 tools/debian.py ensure {row.where})"
+        return None, f"no {inside} in {tree} ({make})"
     return [*launcher(row), str(inside)], ""
 
 
@@ -340,11 +342,12 @@ def _find_jdk(row: Interpreter) -> Tuple[Optional[List[str]], str]:
         why = f"no /usr/lib/jvm/{row.program}-* (apt-get install {package})"
         return ([str(home / "bin" / "java")], "") if home else (None, why)
     tree = tree_path(row.where)
+    make = f"as root: python3 tools/debian.py ensure {row.where}"
     if not _executable(entry_script(row.where)):
-        return None, f"no {row.where} tree at {tree} (python3 tools/debian.py ensure {row.where})"
+        return None, f"no {row.where} tree at {tree} ({make})"
     home = jdk_home(row, tree)
     if home is None:
-        return None, f"no {package} in {tree} (python3 tools/debian.py ensure {row.where})"
+        return None, f"no {package} in {tree} ({make})"
     return [*launcher(row), str(Path("/") / home.relative_to(tree) / "bin" / "java")], ""
 
 

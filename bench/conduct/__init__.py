@@ -1,1 +1,2 @@
-"""Conducting a run: the environments, starting a process in a mode, the conductor."""
+"""Conducting a run: the environments, starting a process in a mode, the measuring process
+(``worker``), the conductor."""

@@ -16,18 +16,27 @@ budget goes to the cases of the ratios the README shows
 ratios has many processes in every stretch, which is what its interval is made of
 (``bench.core.stats``: processes within stretches).
 
+**When it stops.** After each pass, once every stretch has a process (``first_stop``), the
+conductor computes the README's ratios as the report will, without the between-run term
+(``stats.RUN_TERM``), and stops taking passes of them when their median half-width is within
+what the effort promises (``Settings.promise``, the term included: ±5 % in the default effort,
+so ±4 % within the run); the whole passes still ahead are taken, and the stretches are cut
+over the passes taken. The budget stays the ceiling. ``study.json`` records which rule
+stopped the run (precision, budget, passes), after how many passes and seconds (``stop``).
+
 Writes ``results/bench/<date-time>/`` through ``bench.store``.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
+import math
+import statistics
 import sys
 import time
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
-from typing import IO, Any, Dict, List, Optional, Sequence, Set, Tuple
+from typing import IO, Any, Callable, Dict, List, Optional, Sequence, Set, Tuple
 
 from bench import store
 from bench.catalog import comparisons, tables
@@ -35,8 +44,9 @@ from bench.catalog.cases import BENCHMARKS, Case, Grid
 from bench.catalog.columns import Column, Layout, Listing, Member
 from bench.catalog.comparisons import LONG
 from bench.conduct import launch
+from bench.core import stats
 from bench.core.fmt import duration
-from bench.core.machine import cpu_label, cpu_ticks, stamp, tree
+from bench.core.machine import cpu_label, cpu_ticks, tree
 from bench.core.protocol import Client
 from bench.store import CaseRuns, Header, Pass
 
@@ -51,16 +61,19 @@ class Settings:
     #: each; every group takes ``least`` passes, spread over them.
     stretches: int
     least: int
+    #: The ceiling of passes, whatever the budget leaves.
     max_passes: int
     #: Shortest value (seconds): loops are calibrated up to it.
     min_time: float
     #: Seconds of measuring in all, every mode and pass together; the stretches' passes of
-    #: every group are taken whatever it is. Each JDK adds ``jdk_budget``.
+    #: every group are taken whatever it is. Each JDK adds ``jdk_budget``. The ceiling: the
+    #: run stops before it when the README's ratios are as precise as ``promise`` says.
     budget: float
     #: Rounds per group and pass; the README's cases take ``readme_rounds`` (more: a
     #: process's fastest value is steadier the more values it has to choose from).
     rounds: int
-    #: A JIT's warm-up per case and process: (at least, at most) seconds.
+    #: A JIT's warm-up per case and process: (at least, at most) seconds (a mode with
+    #: ``Mode.jit``; ``bench.core.timing.JIT_WARM`` is what the one-process tools take).
     jit_warm: Tuple[float, float]
     grid: Grid = field(default_factory=Grid)
     #: Cases predicted to take longer per operation are left out (None: none).
@@ -68,17 +81,44 @@ class Settings:
     clock: str = "cpu"
     jdk_budget: float = 90.0
     readme_rounds: int = 0  # 0: ``rounds``
+    #: The README's median half-width this effort promises (docs/study.md), the between-run
+    #: term (``stats.RUN_TERM``) included; None: none, the run takes its budget.
+    promise: Optional[float] = None
+    #: Passes before the stopping rule looks: at least one process in every stretch, so that a
+    #: ratio's interval has its S - 1 degrees of freedom before it may end the run.
+    min_passes: int = 0
+    #: Whether the run counts the styles' machine instructions after measuring (callgrind:
+    #: minutes; a first answer, the quick effort, goes without: ``nox -s bytecode`` has them).
+    count: bool = True
+
+    @property
+    def target(self) -> Optional[float]:
+        """The README's median half-width *within the run* (before the between-run term)
+        at which measuring stops: the promise less the term, in quadrature (None: never)."""
+        if self.promise is None or self.promise <= stats.RUN_TERM:
+            return None
+        return math.sqrt(self.promise**2 - stats.RUN_TERM**2)
+
+    @property
+    def first_stop(self) -> int:
+        """The fewest passes after which the stopping rule may end the run."""
+        return max(self.min_passes, self.stretches, self.least)
 
 
 EFFORTS: Dict[str, Settings] = {
     "quick": Settings(
-        2, 2, 2, 0.001, 90.0, 3, (0.05, 0.5), Grid((64, 1024, 16384), batches=((4096, 8),)),
-        0.25, jdk_budget=15.0,
+        stretches=3, least=2, max_passes=8, min_time=0.001, budget=90.0, rounds=3,
+        jit_warm=(0.05, 0.5), grid=Grid((64, 1024, 16384), batches=((4096, 8),)),
+        slow_limit=0.25, jdk_budget=15.0, readme_rounds=8, promise=0.10, count=False,
     ),
-    "default": Settings(6, 3, 48, 0.001, 720.0, 4, (0.03, 1.0), Grid(), 0.1, readme_rounds=16),
+    "default": Settings(
+        stretches=6, least=3, max_passes=48, min_time=0.001, budget=720.0, rounds=4,
+        jit_warm=(0.03, 1.0), slow_limit=0.1, readme_rounds=16, promise=0.05,
+    ),
     "rigorous": Settings(
-        8, 5, 80, 0.01, 3600.0, 10, (1.0, 5.0), Grid(get_max=1 << 20, block_max=16384), None,
-        jdk_budget=450.0, readme_rounds=30,
+        stretches=8, least=5, max_passes=80, min_time=0.01, budget=3600.0, rounds=10,
+        jit_warm=(1.0, 5.0), grid=Grid(get_max=1 << 20, block_max=16384), slow_limit=None,
+        jdk_budget=450.0, readme_rounds=30, promise=0.035, min_passes=16,
     ),
 }  # fmt: skip
 
@@ -98,8 +138,10 @@ class Conductor:
         folder: Path,
         results: Path,
         log: IO[str],
+        clock: Callable[[], float] = time.perf_counter,
     ) -> None:
         self.columns, self.settings, self.results, self.log = list(columns), settings, results, log
+        self.now = clock
         self.data: Dict[str, Dict[str, CaseRuns]] = {c.label: {} for c in columns}
         self.members: Dict[GroupKey, List[Member]] = {}
         for column in columns:
@@ -111,13 +153,18 @@ class Conductor:
         self.readme = comparisons.readme_members(spec)
         self.skipped: Dict[str, Dict[str, str]] = {c.label: {} for c in columns}
         self.cost: Dict[GroupKey, Dict[Member, float]] = {k: {} for k in self.groups}
-        self.started = time.perf_counter()
+        self.started = self.now()
         self.steal: List[float] = []
         self.took: List[float] = []  # each pass's seconds
         self.extra = 0.0  # what a pass of the README's cases alone costs, from the first pass
         jdks = {c.mode.interpreter for c in columns if c.classpath}
         self.budget = settings.budget + settings.jdk_budget * len(jdks)
         self.plan: List[Dict[GroupKey, Set[Member]]] = []
+        self.done: List[int] = []  # the passes taken, in order
+        #: Why the run stopped ("precision", "budget", "passes"), after how many passes and
+        #: seconds, at what median half-width of the README's ratios (within the run).
+        self.stop: Dict[str, Any] = {}
+        self.capped = False  # the plan was cut by max_passes, not by the budget
         self.worker_log = open(folder / "workers.log", "w")  # noqa: SIM115 (closed by run)
 
     def say(self, text: str) -> None:
@@ -154,6 +201,7 @@ class Conductor:
         count = s.least
         if extra > 0 and left > 0:
             count += min(int(left / extra), s.max_passes - s.least)
+            self.capped = int(left / extra) >= s.max_passes - s.least
         whole = {round(k * (count - 1) / (s.least - 1)) for k in range(1, s.least)}
         live = {k: {m for m in ms if m[1] not in self.skipped[m[0]]}
                 for k, ms in self.members.items()}  # fmt: skip
@@ -167,28 +215,89 @@ class Conductor:
                  f"{s.least}, the README's {len(self.readme)} cases in each")  # fmt: skip
 
     def stretch(self, p: int) -> int:
+        """The stretch pass ``p`` falls in if the plan is taken whole (``restretch`` makes it
+        that of the passes taken when the run ends)."""
         return min(self.settings.stretches - 1, p * self.settings.stretches // (len(self.plan) + 1))
+
+    def restretch(self) -> Dict[int, int]:
+        """Each pass taken its stretch: the passes taken cut into ``stretches`` runs of equal
+        count, in their order (a run that stopped early, or left passes out for the budget,
+        has its stretches over the time it took); every pass's record says it."""
+        s, n = self.settings.stretches, len(self.done)
+        where = {p: min(s - 1, i * s // n) for i, p in enumerate(self.done)}
+        for cases in self.data.values():
+            for found in cases.values():
+                for r in found.runs:
+                    r.stretch = where.get(r.number, r.stretch)
+        return where
+
+    def precision(self) -> Optional[float]:
+        """The median half-width of the README's ratios within the run (before the between-run
+        term), as the report would compute them from the passes so far; None: none yet."""
+        where = self.restretch()
+        # The README's ratios as the report takes them: its derived rows (the fastest pure
+        # Python, a mode's nearest JDK counterpart) by the times so far.
+        measured = {(label, name): c.values() for label, cases in self.data.items()
+                    for name, c in cases.items() if c.runs and c.runs[0].values}  # fmt: skip
+        times = {m: math.exp(statistics.fmean(math.log(min(v)) for v in
+                                              stats.by_process(values).values()))
+                 for m, values in measured.items()}  # fmt: skip
+        spec = tables.tables(Layout(self.columns, list(measured), times.__getitem__))
+        widths = []
+        for a, b in comparisons.readme_pairs(spec):
+            found = stats.ratio(measured[a], measured[b], where, term=0.0)
+            if found is not None and found.processes > 1:
+                widths.append(found.half_width)
+        return statistics.median(widths) if widths else None
+
+    def sure(self) -> bool:
+        """Whether the README's ratios are as precise as the effort promises (the stopping
+        rule: looked at once ``first_stop`` passes are taken)."""
+        target = self.settings.target
+        if target is None or len(self.done) < self.settings.first_stop:
+            return False
+        width = self.precision()
+        if width is None or width > target:
+            return False
+        self.stop = self.stopped("precision", width)
+        return True
+
+    def stopped(self, rule: str, width: Optional[float]) -> Dict[str, Any]:
+        return {"rule": rule, "passes": len(self.done), "seconds": self.now() - self.started,
+                "half_width": width, "target": self.settings.target}  # fmt: skip
 
     def run(self) -> Dict[str, Any]:
         ticks = cpu_ticks()
         first = {k: set(self.members[k]) for k in self.groups}
         self.one_pass(0, first)
-        self.make_plan(time.perf_counter() - self.started)
+        self.make_plan(self.now() - self.started)
         # What the last pass of each kind took (whole, README's alone), estimated until measured.
         took = {True: self.took[0], False: self.extra}
+        short = False  # a pass of the README's cases was left out for the budget
         for p, todo in enumerate(self.plan, start=1):
-            left = self.budget - (time.perf_counter() - self.started)
+            left = self.budget - (self.now() - self.started)
             whole = len(todo) == len(self.groups)
             ahead = sum(1 for q in self.plan[p:] if len(q) == len(self.groups))
+            if not whole and (self.stop or self.sure()):
+                continue  # precise enough: only the whole passes still ahead
             if not whole and left < took[False] + ahead * took[True]:
+                short = True
                 continue  # the budget left is for the whole passes still ahead
             self.one_pass(p, todo)
             took[whole] = self.took[-1]
         self.worker_log.close()
+        if not self.stop:
+            rule = "passes" if self.capped and not short else "budget"
+            self.stop = self.stopped(rule, self.precision())
+        else:
+            self.restretch()
+        if self.stop["rule"] == "precision":
+            self.say(f"stopped: the README's ratios within ±{self.stop['half_width']:.1%} "
+                     f"after {self.stop['passes']} passes")  # fmt: skip
         end = cpu_ticks()
         return {
-            "measure_seconds": time.perf_counter() - self.started,
-            "passes": 1 + len(self.plan),
+            "measure_seconds": self.now() - self.started,
+            "passes": len(self.done),
             "steal": (end[0] - ticks[0]) / max(1, end[1] - ticks[1]),
             "steal_per_pass": tuple(self.steal),
             "skipped": self.skipped,
@@ -198,11 +307,12 @@ class Conductor:
                 "budget": self.budget,
                 "readme_cases": len(self.readme),
             },
+            "stop": self.stop,
         }
 
     def one_pass(self, p: int, todo: Dict[GroupKey, Set[Member]]) -> None:
         labels = {m[0] for ms in todo.values() for m in ms}
-        before, started = cpu_ticks(), time.perf_counter()
+        before, started = cpu_ticks(), self.now()
         workers = {c.label: launch.worker(c, self.results, self.worker_log)
                    for c in self.columns if c.label in labels}  # fmt: skip
         # The README's cases first, in every pass, each group's apart from the rest of it: a
@@ -220,11 +330,12 @@ class Conductor:
                 w.close()
         after = cpu_ticks()
         self.steal.append((after[0] - before[0]) / max(1, after[1] - before[1]))
-        self.took.append(time.perf_counter() - started)
+        self.took.append(self.now() - started)
+        self.done.append(p)
 
     def group(self, p: int, key: GroupKey, todo: Set[Member], workers: Dict[str, Client]) -> None:
         """Prepare the group's cases to measure under every mode, then its rounds."""
-        started = time.perf_counter()
+        started = self.now()
         members: List[Tuple[Column, Case]] = []
         for column in self.columns:
             cases = [Case.parse(n) for (label, n) in self.members[key] if label == column.label]
@@ -277,7 +388,7 @@ class Conductor:
                             found.cost += float(answer["wall"])
                             found.runs[-1].rounds.append(r)
                             found.runs[-1].values.append(float(answer["value"]))
-        took = time.perf_counter() - started
+        took = self.now() - started
         # What a pass of each case costs: its share of the group's time (the talking between
         # conductor and workers is a part of it, a large one on a busy machine).
         reported = sum(self.data[c.label][case.name].cost for c, case in members)
@@ -287,7 +398,7 @@ class Conductor:
         benchmark, algorithm, length, number = key
         size = f"{length} B" + (f" x {number}" if number > 1 else "")
         self.say(
-            f"[pass {p + 1}, {duration(time.perf_counter() - self.started)}] {benchmark} "
+            f"[pass {p + 1}, {duration(self.now() - self.started)}] {benchmark} "
             f"{algorithm} {size}: {len(members)} cases, {max(rounds.values())} rounds, {took:.1f} s"
         )
 
@@ -305,10 +416,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--mode", dest="effort", choices=sorted(EFFORTS), help=argparse.SUPPRESS)
     parser.add_argument("--stretches", type=int, help="override the effort's stretches")
     parser.add_argument("--least", type=int, help="override the passes every group takes")
-    parser.add_argument("--budget", type=float, help="seconds of measuring in all")
+    parser.add_argument("--budget", type=float, help="seconds of measuring in all (the ceiling)")
+    parser.add_argument(
+        "--promise",
+        type=float,
+        help="the README's median half-width at which "
+        "measuring stops, the between-run term included (0: the whole budget)",
+    )
     parser.add_argument("--clock", choices=("cpu", "wall"), help="cpu (default) or wall time")
     parser.add_argument("--no-report", action="store_true", help="measure only")
-    parser.add_argument("--no-count", action="store_true", help="no instruction counts")
+    parser.add_argument(
+        "--no-count",
+        action="store_true",
+        help="no instruction counts (the quick effort counts none)",
+    )
 
 
 def settings_of(args: argparse.Namespace) -> Settings:
@@ -320,6 +441,8 @@ def settings_of(args: argparse.Namespace) -> Settings:
     settings = replace(settings, max_passes=max(settings.least, settings.max_passes))
     if args.budget:
         settings = replace(settings, budget=args.budget, jdk_budget=0.0)
+    if args.promise is not None:
+        settings = replace(settings, promise=args.promise or None)
     if args.clock:
         settings = replace(settings, clock=args.clock)
     if args.lengths:
@@ -342,8 +465,7 @@ def run(args: argparse.Namespace, columns: List[Column]) -> Path:
     """Measure ``columns`` as ``args`` say; the run's folder."""
     settings = settings_of(args)
     started = time.time()
-    folder: Path = args.results / "bench" / stamp()
-    folder.mkdir(parents=True, exist_ok=True)
+    folder = store.new_folder("bench", args.results)
     log = sys.stdout
     columns = [listing(c, args, settings.grid, args.results) for c in columns]
     count = sum(len(c.listing.cases) for c in columns)
@@ -356,6 +478,7 @@ def run(args: argparse.Namespace, columns: List[Column]) -> Path:
         for name, info in column.listing.variants.items():
             if info.unavailable:
                 log.write(f"  {column.label}: {name} unavailable: {info.unavailable}\n")
+    missing = launch.left_out(args)
     conductor = Conductor(columns, settings, folder, args.results, log)
     outcome = conductor.run()
     header = Header(
@@ -366,13 +489,16 @@ def run(args: argparse.Namespace, columns: List[Column]) -> Path:
         wall_seconds=time.time() - started,
         builds=builds(args.results / "envs", sorted({c.mode.interpreter for c in columns})),
         tree=tree(launch.BENCH),
+        left_out=missing,
         **outcome,
     )
     store.write(folder, header, columns, conductor.data)
     log.write(
         f"measured in {duration(outcome['measure_seconds'])}, {outcome['passes']} passes; "
-        f"steal {outcome['steal']:.2%}\n"
+        f"steal {outcome['steal']:.2%}; {header.stopped}\n"
     )
+    if header.left_out_line:
+        log.write(header.left_out_line + "\n")
     return folder
 
 
@@ -381,8 +507,9 @@ def builds(envs: Path, labels: Sequence[str]) -> Dict[str, Any]:
     found: Dict[str, Any] = {}
     for label in labels:
         record = envs / f"{label}.json"
-        if record.exists() and json.loads(record.read_text()).get("build"):
-            found[label] = json.loads(record.read_text())["build"]
+        build = store.read_record(record).get("build") if record.exists() else None
+        if build:
+            found[label] = build
     return found
 
 

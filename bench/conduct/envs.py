@@ -35,6 +35,7 @@ import time
 from pathlib import Path
 from typing import Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
+from bench import store
 from bench.catalog import modes
 from bench.store import RESULTS, ROOT
 
@@ -249,7 +250,7 @@ def prepare(
             if modes.interpreter(label).implementation == "openjdk":
                 record = jdk_env(label, cache, log)
                 pythons[label] = {k: record[k] for k in ("program", "classpath")}
-                (records / f"{label}.json").write_text(json.dumps(record, indent=1))
+                store.write_record(records / f"{label}.json", record)
                 continue
             record = study_env(label, cache, files, digest, log)
             if extra:
@@ -258,7 +259,7 @@ def prepare(
         except Unavailable as why:
             log(f"{label} left out: {why}")
             continue
-        (records / f"{label}.json").write_text(json.dumps(record, indent=1))
+        store.write_record(records / f"{label}.json", record)
         pythons[label] = str(record["python"])
     pythons_file(results).write_text(json.dumps(pythons, indent=1))
     return pythons

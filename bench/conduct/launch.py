@@ -53,7 +53,7 @@ def command(
     env["PYTHONDONTWRITEBYTECODE"] = "1"
     program = os.path.abspath(column.program) if os.sep in column.program else column.program
     java = [*modes.JAVA_OPTIONS, "-cp", column.classpath, JAVA_MAIN]
-    tail = java if column.classpath else ["-m", "bench.core.worker"]
+    tail = java if column.classpath else ["-m", "bench.conduct.worker"]
     if column.mode.interpreter not in {i.label for i in modes.INTERPRETERS}:
         argv = [*before, program, *column.mode.args, *tail]  # "--python here=..."
         return argv, {**env, **column.mode.env}, import_folder(results)
@@ -115,6 +115,21 @@ def columns_of(args: argparse.Namespace) -> List[Column]:
         )
         for m in (*chosen, *plain)
     ]
+
+
+def left_out(args: argparse.Namespace) -> Dict[str, str]:
+    """The study's modes a run of ``args`` leaves out, each with why and how to add it: those
+    of the study's interpreters with no environment given (all modes, or ``--modes``')."""
+    programs = programs_of(args)
+    wanted = modes.select(args.modes) if args.modes else modes.MODES
+    studied = {row.label for row in modes.study_interpreters()}
+    found: Dict[str, str] = {}
+    for m in wanted:
+        if m.interpreter in programs or m.interpreter not in studied:
+            continue
+        why = modes.find(m.interpreter)[1] or "no environment made (python -m bench envs)"
+        found[m.label] = why
+    return found
 
 
 def python_columns(args: argparse.Namespace) -> List[Column]:

@@ -1,2 +1,2 @@
-"""What runs inside every interpreter of the study (standard library only): timing,
-statistics, the one child-process protocol and its worker, the machine's facts."""
+"""The standard library's tools every interpreter of the study runs: timing, statistics, the
+one child-process protocol, the machine's facts, numbers and tables."""

@@ -1,7 +1,7 @@
 """The CPU, the running interpreter and the checkout, as the reports name them.
 
 Standard library only: it runs under every interpreter of the study. ``PYPY`` is the one
-test of whether this process is PyPy.
+test of whether this process is PyPy, ``jit_on()`` of whether a JIT compiles its code.
 """
 
 from __future__ import annotations
@@ -18,6 +18,16 @@ from typing import Dict, Tuple, Union
 
 PYPY = sys.implementation.name == "pypy"
 FREE_THREADED = bool(sysconfig.get_config_var("Py_GIL_DISABLED"))
+
+
+def jit_on() -> bool:
+    """Whether a JIT compiles this process's hot code: PyPy's, or CPython's where it is on
+    (3.14+ with ``PYTHON_JIT=1``: ``sys._jit.is_enabled()``). A mode's process is told by
+    its mode (``Mode.jit``); this is for a process run without one (``bench check`` here)."""
+    if PYPY:
+        return True
+    jit = getattr(sys, "_jit", None)
+    return bool(jit is not None and jit.is_enabled())
 
 
 def cpu_model() -> str:

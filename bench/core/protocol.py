@@ -1,7 +1,7 @@
 """The study's one child-process protocol: a JSON request a line in, a JSON answer a line out.
 
 Every process the study starts speaks it: the measuring worker under each Python mode
-(``bench.core.worker``), the JDK's (``bench/jdk/Worker.java``), and through the worker's
+(``bench.conduct.worker``), the JDK's (``bench/jdk/Worker.java``), and through the worker's
 ``call`` every profiler and check that runs a bench function in a mode. The requests:
 
 ``{"op": "list", "variants": [...], "algorithms": [...], "benchmarks": [...], "grid": {...}}``

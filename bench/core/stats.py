@@ -181,18 +181,21 @@ def winsorized(logs: Sequence[float], k: float = PULL) -> List[float]:
     return [min(max(x, low), high) for x in logs]
 
 
-def from_logs(logs: Sequence[float], groups: Sequence[int], n: int) -> Estimate:
+def from_logs(
+    logs: Sequence[float], groups: Sequence[int], n: int, term: float = RUN_TERM
+) -> Estimate:
     """The run's figure of per-process logarithms: their winsorized mean (a process in which
     a side never met the machine's fast state is pulled in), with the rerun interval of the
     random-effects model of the logarithms as they are, on at most S - 1 degrees of freedom
-    (a rerun is S new stretches, however alike this run's were)."""
+    (a rerun is S new stretches, however alike this run's were), and ``term`` (the between-run
+    term) added in quadrature."""
     c = components(logs, groups)
     df = min(c.df, c.stretches - 1) if c.stretches > 1 else c.df
     half = t975(df) * math.sqrt(2 * c.variance) if c.variance > 0 else 0.0
     mean = statistics.fmean(winsorized(logs))
     found = Estimate(math.exp(mean), math.exp(mean - half), math.exp(mean + half), n,
                      c.processes, c.stretches, df)  # fmt: skip
-    return found.widened(RUN_TERM)
+    return found.widened(term)
 
 
 def time(values: Values, stretches: Optional[Stretches] = None) -> Estimate:
@@ -207,8 +210,12 @@ def time(values: Values, stretches: Optional[Stretches] = None) -> Estimate:
     return from_logs([math.log(time_of(v)) for v in per.values()], groups, len(values))
 
 
-def ratio(a: Values, b: Values, stretches: Optional[Stretches] = None) -> Optional[Estimate]:
-    """time(a) / time(b), estimated per process (the processes both have); None if none."""
+def ratio(
+    a: Values, b: Values, stretches: Optional[Stretches] = None, term: float = RUN_TERM
+) -> Optional[Estimate]:
+    """time(a) / time(b), estimated per process (the processes both have); None if none.
+    ``term``: the between-run term (0: the run's own interval, what the conductor's stopping
+    rule looks at)."""
     pa, pb = by_process(a), by_process(b)
     common = sorted(set(pa) & set(pb))
     if not common:
@@ -220,9 +227,9 @@ def ratio(a: Values, b: Values, stretches: Optional[Stretches] = None) -> Option
         low, high = _bootstrap(
             {k: v for k, v in a.items() if k[0] == p}, {k: v for k, v in b.items() if k[0] == p}
         )
-        return Estimate(value, min(low, 1.0) * value, max(high, 1.0) * value, n).widened(RUN_TERM)
+        return Estimate(value, min(low, 1.0) * value, max(high, 1.0) * value, n).widened(term)
     logs = [math.log(time_of(pa[p]) / time_of(pb[p])) for p in common]
-    return from_logs(logs, [(stretches or {}).get(p, 0) for p in common], n)
+    return from_logs(logs, [(stretches or {}).get(p, 0) for p in common], n, term)
 
 
 def _bootstrap(a: Values, b: Values) -> Tuple[float, float]:

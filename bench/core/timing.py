@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
-from bench.core.machine import PYPY
+from bench.core.machine import PYPY, jit_on
 
 MAX_LOOPS = 2**32
 TimeFunc = Callable[[int], float]
@@ -45,7 +45,10 @@ CLOCKS: Dict[str, Callable[[], float]] = {
 #: Under a JIT, warm-up lasts at least the first bound (seconds), at most the
 #: second, and in between until the JIT compiled nothing (no loop, bridge or
 #: aborted trace) during the last WINDOW values and their median is no longer
-#: faster than that of the WINDOW before them by more than DRIFT.
+#: faster than that of the WINDOW before them by more than DRIFT. The one
+#: definition of each (the JDK's worker has the same, a test checks it): every
+#: tool that times in one process takes JIT_WARM; the study's efforts name
+#: their own bounds (``bench.conduct.conductor.EFFORTS``) and send them.
 JIT_WARM = (0.3, 2.0)
 WINDOW, DRIFT = 5, 0.05
 
@@ -186,13 +189,15 @@ class Timed:
         min_time: float,
         jit_warm: Sequence[float] = JIT_WARM,
         loops: Optional[int] = None,
-        jit: bool = PYPY,
+        jit: Optional[bool] = None,
     ) -> None:
         """Calibrate (or take ``loops`` as known) and warm up, as fits the interpreter.
 
-        With known loops, one warm-up value; under a tracing JIT (PyPy, unless
-        run with ``--jit off``), values until it settles.
+        With known loops, one warm-up value; under a JIT (``jit``: the mode's
+        ``Mode.jit``; None: whether this process has one, ``machine.jit_on``),
+        values until it settles.
         """
+        jit = jit_on() if jit is None else jit
         if loops:
             self.loops = loops
             if not jit:
@@ -216,6 +221,7 @@ def measure(
     min_time: float = 0.005,
     clock: str = "thread",
     jit_warm: Sequence[float] = JIT_WARM,
+    jit: Optional[bool] = None,
 ) -> Dict[str, Timed]:
     """Each zero-argument callable timed, values interleaved round by round.
 
@@ -228,7 +234,7 @@ def measure(
     Jit.watch()
     timed = [Timed(name, call_timer(fn, clock, name)) for name, fn in candidates.items()]
     for t in timed:
-        t.prepare(min_time, jit_warm=jit_warm)
+        t.prepare(min_time, jit_warm=jit_warm, jit=jit)
     interleave(timed, rounds)
     return {t.name: t for t in timed}
 

@@ -19,9 +19,13 @@ import java.util.List;
  * activity, and warm-up ends on the times alone.
  */
 final class Timed {
+    /** As bench/core/timing.py's, which a test checks (tests/test_jdk.py). */
     static final long MAX_LOOPS = 1L << 32;
     static final int WINDOW = 5;
     static final double DRIFT = 0.05;
+    /** A JIT's warm-up, at least and at most (seconds), where a request names none. */
+    static final double JIT_WARM_LEAST = 0.3;
+    static final double JIT_WARM_MOST = 2.0;
     private static final CompilationMXBean JIT = ManagementFactory.getCompilationMXBean();
 
     final Case c;

@@ -202,7 +202,7 @@ public final class Worker {
         double minTime = number(request, "min_time").doubleValue();
         Object jitAsked = request.get("jit");
         boolean jit = jitAsked == null ? Timed.jitName() != null : Boolean.TRUE.equals(jitAsked);
-        double[] jitWarm = {0.3, 2.0};
+        double[] jitWarm = {Timed.JIT_WARM_LEAST, Timed.JIT_WARM_MOST};
         if (request.get("jit_warm") != null) {
             List<Object> bounds = listOr(request, "jit_warm", List.of());
             for (int i = 0; i < 2; i++) {

@@ -27,7 +27,6 @@ source tree.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import platform
 import re
@@ -38,11 +37,11 @@ from bench.catalog.columns import Column
 from bench.catalog.modes import Mode
 from bench.conduct import launch
 from bench.core.fmt import DASH, table
-from bench.core.machine import cpu_flags, cpu_model, interpreter_title, stamp, today
+from bench.core.machine import cpu_flags, cpu_model, interpreter_title, today
 from bench.core.stats import Values, ratio, time, time_of
 from bench.product.engines import ALGORITHMS, DIGEST_ONLY, ENGINES, SCAN_ONLY, SHAPES, run_threads
 from bench.report.publish import README, STUDY, splice
-from bench.store import RESULTS, newest
+from bench.store import RESULTS, new_folder, newest, read_record, write_record
 
 #: Read through this module by tests/test_engines.py.
 __all__ = ["ALGORITHMS", "ENGINES", "SHAPES", "main", "render", "run_threads", "targets"]
@@ -286,7 +285,7 @@ def main(argv: Sequence[str]) -> int:
         if run is None:
             raise SystemExit(f"no run under {results}")
         found = run / "peers.json"
-        data = json.loads(found.read_text())
+        data = read_record(found)
     else:
         cpus = (
             len(os.sched_getaffinity(0))
@@ -304,10 +303,8 @@ def main(argv: Sequence[str]) -> int:
             runs = [measured(args.python, options, t, cpus, force) for t in settings]
             kinds.append({"name": name, "forced": force, "runs": runs})
         data = {"machine": machine, "classes": kinds}
-        folder = results / stamp()
-        folder.mkdir(parents=True, exist_ok=True)
-        (folder / "peers.json").write_text(json.dumps(data, indent=1))
-        found = folder / "peers.json"
+        found = new_folder("peers") / "peers.json"
+        write_record(found, data)
     blocks = render_all(data)
     text = "\n\n".join(blocks.values())
     goals = "\n\n".join(f"{k['name']}:\n\n{targets(k['runs'])}" for k in data["classes"])

@@ -6,18 +6,19 @@ Each runs catalog cases in a mode's worker (``bench.conduct.launch.call``) and k
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any, Callable
+
+from bench import store
 
 
 def save(folder: Path, kind: str, report: Callable[[Any], str], data: Any = None) -> str:
     """Write ``kind``.json (``data``; None: keep the folder's) and ``kind``.md, the report of
     it, into a run's ``folder``; the report."""
     if data is None:
-        data = json.loads((folder / f"{kind}.json").read_text())
+        data = store.read_record(folder / f"{kind}.json")
     else:
-        (folder / f"{kind}.json").write_text(json.dumps(data, indent=1))
+        store.write_record(folder / f"{kind}.json", data)
     text = report(data)
     (folder / f"{kind}.md").write_text(text)
     return text

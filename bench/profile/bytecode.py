@@ -28,13 +28,14 @@ from functools import partial
 from pathlib import Path
 from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple
 
+from bench import store
 from bench.catalog import targets
 from bench.catalog.cases import digest_of, jdk_pattern
 from bench.catalog.columns import Column
 from bench.catalog.comparisons import TEXTBOOK
 from bench.conduct import launch
 from bench.core.fmt import count, grid, ratio, table
-from bench.core.machine import PYPY, cpu_label, interpreter_info, interpreter_title, stamp, today
+from bench.core.machine import PYPY, cpu_label, interpreter_info, interpreter_title, today
 from bench.core.stats import time_of
 from bench.core.timing import Timed, call_timer, interleave
 from bench.profile import callgrind, save
@@ -217,7 +218,7 @@ def time_rows(variants: str, rounds: int, jit: bool) -> Dict[str, List[float]]:
                 key = f"block|{name}|{alg}"
                 timed.append((key, BLOCKS, Timed(key, call_timer(block, "cpu", key))))
     for _, _, t in timed:
-        t.prepare(0.005, jit_warm=(0.3, 1.5), jit=jit)
+        t.prepare(0.005, jit=jit)
     interleave([t for _, _, t in timed], rounds)
     return {key: [v / units for v in t.values] for key, units, t in timed}
 
@@ -348,8 +349,7 @@ def drive(args: argparse.Namespace) -> int:
         return 0
     chosen = launch.python_columns(args)
     labels = [c.label for c in chosen]
-    folder = args.results / "bytecode" / stamp()
-    folder.mkdir(parents=True, exist_ok=True)
+    folder = store.new_folder("bytecode", args.results)
     started = time.perf_counter()
     print(f"bytecode: {', '.join(labels)}; results: {folder}", flush=True)
     bytecode: Dict[str, Dict[str, Any]] = {}

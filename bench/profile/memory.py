@@ -34,11 +34,12 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, Dict, List, NamedTuple, Tuple
 
+from bench import store
 from bench.catalog import targets
 from bench.catalog.cases import jdk_pattern
 from bench.conduct import launch
 from bench.core.fmt import grid, human_bytes
-from bench.core.machine import cpu_label, interpreter_info, interpreter_title, stamp, today
+from bench.core.machine import cpu_label, interpreter_info, interpreter_title, today
 from bench.profile import save
 
 CHUNK = 64 * 1024
@@ -214,7 +215,7 @@ def drive(args: argparse.Namespace) -> int:
         return 0
     column = launch.python_columns(args)[0]
     stream_bytes = args.stream_mib << 20
-    folder: Path = args.out or args.results / "memory" / stamp()
+    folder: Path = args.out or store.new_folder("memory", args.results)
     folder.mkdir(parents=True, exist_ok=True)
     probed = launch.call(column, "profile.memory.probe", args.results, variants=args.variants,
                          algorithms=args.algorithms)  # fmt: skip

@@ -31,6 +31,7 @@ def run_line(run: Run) -> str:
     return (
         f"Run {run.name} (`nox -s bench`, {h.effort} effort, {h.passes} passes{over}, "
         f"{minutes(h.measure_seconds)} of measuring, {clock}, {h.started[:10]})"
+        + (f"; {h.stopped}" if h.stopped else "")
     )
 
 
@@ -45,6 +46,7 @@ def modes_lines(run: Run) -> List[str]:
         ft = gil if facts.get("free_threaded") else ""
         said.append(f"{m.label} = {c.listing.title}{ft}" + "".join(f", {p}" for p in parts if p))
     lines = ["Modes (the columns): " + "; ".join(said) + "."]
+    lines += [run.header.left_out_line] if run.header.left_out_line else []
     why: Dict[str, Tuple[Dict[str, None], Dict[str, None]]] = {}  # reason: (variants, modes)
     for c in run.columns:
         gaps = [(v.name, str(v.unavailable)) for v in c.listing.variants.values() if v.unavailable]

@@ -13,7 +13,6 @@ markers (``splice``: the one marker splicer, which ``bench.product.peers`` uses 
 from __future__ import annotations
 
 import argparse
-import json
 import shutil
 import sys
 from dataclasses import replace
@@ -68,7 +67,7 @@ def report_main(argv: Sequence[str]) -> int:
     if folder is None:
         raise SystemExit(f"no run under {RESULTS / 'bench'}")
     r = load_report(folder, args.bytecode)
-    (folder / "summary.json").write_text(json.dumps(answers.summary(r), indent=1))
+    store.write_record(folder / "summary.json", answers.summary(r))
     figures: List[str] = []
     if not args.no_plots:
         try:
@@ -119,7 +118,7 @@ def docs_main(argv: Sequence[str]) -> int:
     if r is not None and again is not None:
         r = replace(r, rerun=stability.rerun(r, load_report(again)))
     memory_folder = newest("memory", "memory.json")
-    memory = json.loads((memory_folder / "memory.json").read_text()) if memory_folder else None
+    memory = store.read_record(memory_folder / "memory.json") if memory_folder else None
     pictures = [folder / "speedup.png"] if folder else []
     if folder is not None and r is not None:
         cpythons = [c.label for c in r.run.columns if c.implementation == "CPython"

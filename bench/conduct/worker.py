@@ -1,4 +1,4 @@
-"""The measuring process under each Python mode: ``python -m bench.core.worker``.
+"""The measuring process under each Python mode: ``python -m bench.conduct.worker``.
 
 It answers the study's protocol (``bench.core.protocol``) on stdin and stdout: what this
 interpreter runs of the study (``list``), the cases of a group prepared and their values one at
@@ -14,14 +14,14 @@ from __future__ import annotations
 import importlib
 import os
 import sys
-from typing import Any, Dict, List
+from typing import Any, Dict, Sequence
 
 from bench.catalog import targets
 from bench.catalog.cases import Case, Grid, batch_api, check, enumerate_cases, make_timer
 from bench.catalog.targets import Target
 from bench.core.machine import interpreter_info
 from bench.core.protocol import serve
-from bench.core.timing import Jit, Timed
+from bench.core.timing import JIT_WARM, Jit, Timed
 
 
 def pyperf_metadata() -> Dict[str, Any]:
@@ -77,7 +77,7 @@ class Server:
                 raise RuntimeError(f"{case.name}: {target.unavailable}")
             check(case, target)
             t = Timed(case.name, make_timer(case, target, clock))
-            warm: List[float] = request.get("jit_warm") or [0.1, 1.0]
+            warm: Sequence[float] = request.get("jit_warm") or JIT_WARM
             t.prepare(float(request["min_time"]), warm, entry.get("loops"), bool(request["jit"]))
             self.timed[case.name] = t
             answer[case.name] = {
