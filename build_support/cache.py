@@ -36,6 +36,7 @@ Objects unused for ``STALE_DAYS`` are removed when a build starts.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import re
@@ -129,11 +130,62 @@ def _without_includes(argv: Sequence[str]) -> List[str]:
     return kept
 
 
+def digest(*parts: object) -> str:
+    """A key of ``parts`` (texts or bytes) and of this cache's FORMAT."""
+    result = hashlib.sha256(FORMAT.encode())
+    for part in parts:
+        data = part if isinstance(part, bytes) else str(part).encode()
+        result.update(len(data).to_bytes(8, "little") + data)
+    return result.hexdigest()
+
+
+def kept(folder: Path, key: str) -> Path:
+    """Where the file of ``key`` is kept in ``folder`` (a part of the cache)."""
+    return folder / key[:2] / key[2:]
+
+
+def fetch(folder: Path, key: str, target: Path) -> bool:
+    """Copy the file kept under ``key`` in ``folder`` to ``target``; whether there was one."""
+    path = kept(folder, key)
+    if not path.is_file():
+        return False
+    target.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(path, target)
+    with contextlib.suppress(OSError):
+        os.utime(path)  # used: not stale
+    return True
+
+
+def keep(folder: Path, key: str, source: Path) -> None:
+    """Keep a copy of ``source`` under ``key`` in ``folder``, unless one is kept already; the
+    copy appears whole or not at all, whoever else writes it."""
+    path = kept(folder, key)
+    if path.is_file() or not source.is_file():
+        return
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handle, partial = tempfile.mkstemp(dir=path.parent, prefix=".", suffix=".partial")
+        os.close(handle)
+        shutil.copyfile(source, partial)
+        os.replace(partial, path)
+    except OSError as error:  # a full or read-only disk: only time is lost
+        print(f"variants: not keeping {source} in {path.parent}: {error}", file=sys.stderr)
+
+
+def prune(folder: Path, days: float = STALE_DAYS) -> None:
+    """Remove the files kept in ``folder`` (and partial ones) not used for ``days``."""
+    limit = time.time() - days * 86400
+    for path in folder.glob("*/*"):
+        with contextlib.suppress(OSError):  # removed by another build meanwhile
+            if path.stat().st_mtime < limit:
+                path.unlink()
+
+
 class ObjectCache:
     """Objects of compiled C by key, in ``folder`` (see the module's docstring).
 
-    Counts its hits and misses (``hits``, ``compiled``: source names), for the build's
-    report and the tests.
+    Lists the C files it found compiled (``hits``) and compiled (``compiled``), for the
+    build's record and the tests.
     """
 
     def __init__(self, folder: Path) -> None:
@@ -153,26 +205,15 @@ class ObjectCache:
                 self._identities[compiler] = f"{resolved}\n{done.stdout}{done.stderr}"
             return self._identities[compiler]
 
-    def key(self, compile_argv: Sequence[str], source: str, preprocessed: bytes) -> str:
-        """The key of compiling ``source`` with ``compile_argv`` (the whole command but the
-        source and ``-o`` output), given its preprocessed text."""
+    def key(self, argv: Sequence[str], source: str, preprocessed: bytes) -> str:
+        """The key of compiling ``source`` with ``argv`` (the whole command but the source
+        and the ``-o`` output), given its preprocessed text."""
         normal = LINE_MARKER.sub(
             lambda m: m.group(1) + b'"' + os.path.basename(m.group(2).rstrip(b"/")) + b'"',
             preprocessed,
         )
-        digest = hashlib.sha256()
-        for part in (
-            FORMAT,
-            self.identity(compile_argv[0]),
-            "\0".join(_without_includes(compile_argv[1:])),
-            Path(source).suffix,
-        ):
-            digest.update(part.encode() + b"\0\0")
-        digest.update(normal)
-        return digest.hexdigest()
-
-    def path(self, key: str) -> Path:
-        return self.folder / key[:2] / f"{key[2:]}.o"
+        flags = "\0".join(_without_includes(argv[1:]))
+        return digest(self.identity(argv[0]), flags, Path(source).suffix, normal)
 
     def compile(
         self, argv: Sequence[str], source: str, obj: str, spawn: Callable[[List[str]], Any]
@@ -184,32 +225,12 @@ class ObjectCache:
             spawn([*argv, source, "-o", obj])
             return
         key = self.key(argv, source, done.stdout)
-        cached = self.path(key)
-        if cached.exists():
-            os.makedirs(os.path.dirname(obj) or ".", exist_ok=True)
-            shutil.copyfile(cached, obj)
-            os.utime(cached)
-            with self._lock:
-                self.hits.append(source)
-            return
-        spawn([*argv, source, "-o", obj])
-        cached.parent.mkdir(parents=True, exist_ok=True)
-        handle, partial = tempfile.mkstemp(dir=cached.parent, suffix=".partial")
-        os.close(handle)
-        shutil.copyfile(obj, partial)
-        os.replace(partial, cached)  # whole or not at all, whoever else writes it
+        found = fetch(self.folder, key, Path(obj))
+        if not found:
+            spawn([*argv, source, "-o", obj])
+            keep(self.folder, key, Path(obj))
         with self._lock:
-            self.compiled.append(source)
-
-    def prune(self, days: float = STALE_DAYS) -> None:
-        """Remove the objects (and partial ones) not used for ``days``."""
-        limit = time.time() - days * 86400
-        for path in self.folder.glob("*/*"):
-            try:
-                if path.stat().st_mtime < limit:
-                    path.unlink()
-            except OSError:
-                pass  # removed by another build meanwhile
+            (self.hits if found else self.compiled).append(source)
 
 
 def kernel_command(compiler_so: Sequence[str], extra_postargs: Sequence[str]) -> List[str]:
@@ -231,7 +252,7 @@ def install(compiler: Any, folder: Optional[Path] = None) -> Optional[ObjectCach
     cache = ObjectCache(folder or root() / OBJECTS)
     try:
         cache.folder.mkdir(parents=True, exist_ok=True)
-        cache.prune()
+        prune(cache.folder)
     except OSError as error:  # a read-only home: build without
         print(f"variants: no object cache in {cache.folder}: {error}", file=sys.stderr)
         return None
