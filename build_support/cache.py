@@ -37,6 +37,7 @@ Objects unused for ``STALE_DAYS`` are removed when a build starts.
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import hashlib
 import os
 import re
@@ -48,7 +49,7 @@ import tempfile
 import threading
 import time
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Optional, Sequence
+from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence
 
 #: Moves the whole cache folder.
 CACHE_ENV = "VARIANTS_CACHE"
@@ -181,6 +182,21 @@ def prune(folder: Path, days: float = STALE_DAYS) -> None:
                 path.unlink()
 
 
+@contextlib.contextmanager
+def locked(path: Path, waiting: Optional[Callable[[str], None]] = None) -> Iterator[None]:
+    """An exclusive lock on ``path`` (made if missing, and left) for the ``with`` block;
+    ``waiting`` is told when another process holds it."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "a") as handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            if waiting:
+                waiting(f"waiting for {path}: another process holds it")
+            fcntl.flock(handle, fcntl.LOCK_EX)
+        yield
+
+
 class ObjectCache:
     """Objects of compiled C by key, in ``folder`` (see the module's docstring).
 
@@ -227,8 +243,12 @@ class ObjectCache:
         key = self.key(argv, source, done.stdout)
         found = fetch(self.folder, key, Path(obj))
         if not found:
-            spawn([*argv, source, "-o", obj])
-            keep(self.folder, key, Path(obj))
+            # Another build (an environment made beside this one) may be compiling it now.
+            with locked(kept(self.folder, key).with_suffix(".lock")):
+                found = fetch(self.folder, key, Path(obj))
+                if not found:
+                    spawn([*argv, source, "-o", obj])
+                    keep(self.folder, key, Path(obj))
         with self._lock:
             (self.hits if found else self.compiled).append(source)
 
@@ -275,10 +295,11 @@ def install(compiler: Any, folder: Optional[Path] = None) -> Optional[ObjectCach
             argv = [*compiler.compiler_so, *cc_args, *extra_postargs]
         try:
             cache.compile(argv, src, obj, compiler.spawn)
-        except Exception as error:
-            from setuptools.errors import CompileError
-
-            raise CompileError(str(error)) from error
+        except Exception as error:  # as distutils' compile says it: a CompileError
+            failed = getattr(sys.modules[type(compiler).__module__], "CompileError", None)
+            if failed is None or isinstance(error, failed):
+                raise
+            raise failed(str(error)) from error
 
     compiler._compile = _compile
     return cache
