@@ -10,8 +10,9 @@ everything that decides the object: the compiler (its resolved path and what ``c
 says: version, target, configuration), every argument but the include folders and the
 file names, and the preprocessed source (which holds every header it includes, from the
 project, the interpreter and the system, but not where they were found: file names in line
-markers are cut to their last part). A hit copies the object; a miss compiles it and keeps
-a copy. The native kernels (every ``.c`` under ``variants/native`` that includes no Python
+markers are cut to their last part, so an object found again names, in its debug
+information, the files of the build that compiled it). A hit copies the object; a miss
+compiles it and keeps a copy. The native kernels (every ``.c`` under ``variants/native`` that includes no Python
 header, whichever extension lists it) are compiled with flags of their own rather than the
 interpreter's (``KERNEL_FLAGS``, after the compiler command): so each is compiled once per
 compiler and shared by the C-API module, the cffi module and every interpreter using that
