@@ -12,8 +12,10 @@ file names, and the preprocessed source (which holds every header it includes, f
 project, the interpreter and the system, but not where they were found: file names in line
 markers are cut to their last part, so an object found again names, in its debug
 information, the files of the build that compiled it). A hit copies the object; a miss
-compiles it and keeps a copy. The native kernels (every ``.c`` under ``variants/native`` that includes no Python
-header, whichever extension lists it) are compiled with flags of their own rather than the
+compiles it and keeps a copy. Cython's C is kept too (``cython/``, build_support/compiled.py).
+
+The native kernels (every ``.c`` under ``variants/native`` that includes no Python header,
+whichever extension lists it) are compiled with flags of their own rather than the
 interpreter's (``KERNEL_FLAGS``, after the compiler command): so each is compiled once per
 compiler and shared by the C-API module, the cffi module and every interpreter using that
 compiler. The rest (the C-API bridge, the twins' C from mypyc and Cython) is compiled per
