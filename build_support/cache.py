@@ -2,8 +2,9 @@
 
 The cache folder is ``$VARIANTS_CACHE``, else ``$XDG_CACHE_HOME/variants``, else
 ``~/.cache/variants``: ``envs/`` holds the study's environments (bench/conduct/envs.py),
-``objects/`` the object files of the build's C. Removing the folder, or either part, loses
-nothing but time. Standard library only: bench/conduct/envs.py loads this file by its path.
+``objects/`` the object files of the build's C, ``cython/`` the C that Cython writes.
+Removing the folder, or any part, loses nothing but time. Standard library only:
+bench/conduct/envs.py loads this file by its path.
 
 **The object cache.** Every C file the build compiles is looked up first by a key of
 everything that decides the object: the compiler (its resolved path and what ``cc -v``
