@@ -16,7 +16,9 @@
 
 Interpreters: bench/catalog/modes.py (3.14, 3.15, PyPy 8 in a Debian sid tree and the built
 3.13t: tools/debian.py makes them when first needed); the study's environments:
-bench/conduct/envs.py.
+bench/conduct/envs.py, in the per-user cache (~/.cache/variants/envs), shared by every
+checkout; ``-- --build-jobs N`` makes N at once. Every session's build compiles through the
+object cache there (build_support/cache.py): the native kernels once per compiler.
 """
 
 from __future__ import annotations

@@ -27,7 +27,7 @@ from setuptools.errors import BaseError, CCompilerError, CompileError
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from build_support import compiled, native, settings
+from build_support import cache, compiled, native, settings
 
 #: Stands in for the extensions until build_ext runs: pip runs this script
 #: three times (requirements, metadata, wheel) and only the last needs the
@@ -44,7 +44,9 @@ class BuildExt(build_ext):
 
     The times are data: with ``VARIANTS_BUILD_TIMES=FILE`` in the environment the
     build writes them to FILE as JSON (the study's environments record them so),
-    ``{"generate": seconds, "extensions": {name: seconds}, "parallel": cores}``.
+    ``{"generate": seconds, "extensions": {name: seconds}, "parallel": cores, "objects":
+    {"folder": ..., "hits": n, "compiled": n}}`` (the object cache, build_support/cache.py:
+    how many C files it found compiled already, how many were compiled).
     """
 
     #: The environment variable naming the JSON file the times go to.
@@ -52,6 +54,7 @@ class BuildExt(build_ext):
 
     def finalize_options(self) -> None:
         self.generate_seconds = 0.0
+        self.object_cache: Optional[cache.ObjectCache] = None
         self.extension_seconds: Dict[str, float] = {}
         # egg_info and sdist finalize build_ext too, only to list sources.
         if not set(self.distribution.commands) <= METADATA_ONLY:
@@ -70,6 +73,7 @@ class BuildExt(build_ext):
         one could link the other's half-written object.
         """
         self.check_extensions_list(self.extensions)
+        self.object_cache = cache.install(self.compiler)
         groups: List[List[Extension]] = []
         for ext in self.extensions:
             sharing = [g for g in groups if any(set(ext.sources) & set(o.sources) for o in g)]
@@ -114,6 +118,7 @@ class BuildExt(build_ext):
                 "generate": round(self.generate_seconds, 2),
                 "extensions": {k: round(v, 2) for k, v in sorted(self.extension_seconds.items())},
                 "parallel": self.parallel,
+                "objects": cache.summary(self.object_cache),
             }
             with open(target, "w") as out:
                 json.dump(times, out, indent=1)

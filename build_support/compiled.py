@@ -35,7 +35,7 @@ from typing import Any, Dict, List, Tuple, cast
 
 from setuptools import Extension
 
-from build_support import ROOT, catalog, load, settings
+from build_support import ROOT, cache, catalog, load, settings
 
 PACKAGE = ROOT / "variants"
 
@@ -47,6 +47,10 @@ PACKAGE = ROOT / "variants"
 #: fraction of the time and runs as fast (the build times are in the study's
 #: report).
 GENERATED_CODE_FLAGS = ["-O2", "-fno-tree-pta", "-fno-tree-vrp", "-fno-gcse"]
+#: The part of the per-user cache (build_support/cache.py) that keeps the C Cython writes:
+#: mypyc's C depends on the interpreter (mypy targets the running one's version and C API)
+#: and type-checks the twins against the whole package, so only Cython's is kept.
+CYTHON_CACHE = "cython"
 #: C flags for the hand-written typed Cython variant.
 TYPED_FLAGS = ["-O2"]
 
@@ -149,10 +153,38 @@ def _cython(base: Path, paths: List[str], flags: List[str]) -> List[Extension]:
     if settings.free_threaded():
         # The block functions share no state: they need no GIL (Cython 3.1+).
         directives["freethreading_compatible"] = True
+    kept = cache.root() / CYTHON_CACHE
+    generated = {ext.name: _generated_key(ext, directives) for ext in extensions}
+    if cache.objects_enabled():  # Cython writes no C beside a source whose C is newer
+        for ext in extensions:
+            cache.fetch(kept, generated[ext.name], _c_file(ext))
     result: List[Extension] = cythonize(  # type: ignore[no-untyped-call]
         extensions, compiler_directives=directives, quiet=True
     )
+    if cache.objects_enabled():
+        for ext in extensions:
+            cache.keep(kept, generated[ext.name], _c_file(ext))
     return result
+
+
+def _c_file(extension: Extension) -> Path:
+    """Where Cython writes the C of ``extension`` (one source): beside its source."""
+    return (ROOT / _source(extension)).with_suffix(".c")
+
+
+def _source(extension: Extension) -> str:
+    """The one source of a Cython extension, relative to the project."""
+    return str(next(iter(extension.sources)))
+
+
+def _generated_key(extension: Extension, directives: Dict[str, object]) -> str:
+    """The key of the C that Cython writes for ``extension``: what decides it (Cython's
+    version, the directives, the module's name and its source; the C that source includes is
+    compiled later, through the object cache). The same for every interpreter."""
+    from Cython import __version__ as version  # type: ignore[attr-defined]
+
+    source = (ROOT / _source(extension)).read_bytes()
+    return cache.digest("cython", version, sorted(directives.items()), extension.name, source)
 
 
 def extensions() -> List[Extension]:

@@ -33,8 +33,9 @@ from pathlib import Path
 from typing import Any, List, Optional, Sequence
 
 from setuptools import Distribution, Extension
+from setuptools.command.build_ext import build_ext
 
-from build_support import ROOT, load, settings
+from build_support import ROOT, cache, load, settings
 
 #: Where cffi writes the generated C wrapper, one folder per interpreter.
 GENERATED = ROOT / "build" / "native-cffi" / sys.implementation.cache_tag
@@ -81,6 +82,14 @@ def extensions(sanitize: Optional[str] = None, study: Optional[bool] = None) -> 
     return result
 
 
+class CachedBuildExt(build_ext):
+    """setuptools' build_ext compiling through the object cache (build_support/cache.py)."""
+
+    def build_extensions(self) -> None:
+        cache.install(self.compiler)
+        super().build_extensions()
+
+
 def build_into(target: Path, sanitize: str = "") -> List[Path]:
     """Build the extensions into ``target``, beside a copy of the package; their paths."""
     target = target.resolve()
@@ -93,7 +102,9 @@ def build_into(target: Path, sanitize: str = "") -> List[Path]:
     )
     os.chdir(ROOT)  # the source paths are relative to the project
     built = extensions(sanitize=sanitize, study=True)
-    distribution = Distribution({"name": "variants-native", "ext_modules": built})
+    distribution = Distribution(
+        {"name": "variants-native", "ext_modules": built, "cmdclass": {"build_ext": CachedBuildExt}}
+    )
     command: Any = distribution.get_command_obj("build_ext")
     command.build_lib = str(target)
     command.build_temp = str(target / "temp")

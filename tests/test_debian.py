@@ -12,7 +12,7 @@ import sys
 import tempfile
 from pathlib import Path
 from types import ModuleType
-from typing import Dict, Optional
+from typing import Dict, List, Optional
 
 import bench_package
 import pytest
@@ -50,7 +50,7 @@ def test_each_tree_interpreter_is_in_its_trees_packages() -> None:
 def test_the_mirror_is_the_hosts_own(tmp_path: Path) -> None:
     parts = tmp_path / "sources.list.d"
     parts.mkdir()
-    assert debian.host_mirror(tmp_path) == debian.FALLBACK_MIRROR  # no sources: Debian's
+    assert debian.host_mirror(tmp_path) is None
     (tmp_path / "sources.list").write_text(
         "# a comment\ndeb [arch=amd64] http://mirror.example/debian/ bookworm main\n"
     )
@@ -61,6 +61,37 @@ def test_the_mirror_is_the_hosts_own(tmp_path: Path) -> None:
         "Types: deb\nURIs: http://near.example/debian http://far.example/debian\n"
     )
     assert debian.host_mirror(tmp_path) == "http://near.example/debian"
+
+
+def test_with_no_apt_sources_it_asks_for_a_mirror_and_guesses_none(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv(debian.MIRROR_ENV, raising=False)
+    with pytest.raises(debian.TreeError, match="name none") as raised:
+        debian.mirror(tmp_path)
+    assert "--mirror URL" in str(raised.value) and debian.MIRROR_ENV in str(raised.value)
+    assert "://" not in str(raised.value)  # no address made up
+    monkeypatch.setenv(debian.MIRROR_ENV, "http://given.example/debian/")
+    assert debian.mirror(tmp_path) == "http://given.example/debian"
+    (tmp_path / "sources.list").write_text("deb http://host.example/debian trixie main\n")
+    assert debian.mirror(tmp_path) == "http://given.example/debian"  # the caller's first
+    monkeypatch.delenv(debian.MIRROR_ENV)
+    assert debian.mirror(tmp_path) == "http://host.example/debian"
+
+
+def test_the_mirror_option_is_passed_on_in_the_environment(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.delenv(debian.MIRROR_ENV, raising=False)
+    seen: List[Optional[str]] = []
+
+    def run_in(suite: str, argv: List[str]) -> int:
+        seen.append(os.environ.get(debian.MIRROR_ENV))
+        return 0
+
+    monkeypatch.setattr(debian, "run_in", run_in)
+    assert debian.main(["run", "sid", "--mirror", "http://m.example/debian", "true"]) == 0
+    assert seen == ["http://m.example/debian"]
 
 
 def test_entry_script_is_sh_and_names_its_tree(tmp_path: Path) -> None:

@@ -5,7 +5,9 @@ that decides when an environment is remade, reuse of a ready one and the records
 from __future__ import annotations
 
 import json
+import os
 import re
+import time
 from pathlib import Path
 
 import bench_package
@@ -76,3 +78,41 @@ def test_an_interpreter_that_is_not_here_is_left_out(
     monkeypatch.setattr(modes, "find", lambda label: (None, "not here"))
     assert envs.prepare(["3.10"], tmp_path / "cache", tmp_path / "results") == {}
     assert json.loads(envs.pythons_file(tmp_path / "results").read_text()) == {}
+
+
+def _made(cache: Path, name: str, hours_ago: float, now: float) -> Path:
+    folder = cache / name
+    folder.mkdir(parents=True)
+    (folder / envs.READY).write_text("{}")
+    os.utime(folder / envs.READY, (now - hours_ago * 3600,) * 2)
+    return folder
+
+
+def test_tidy_keeps_the_environments_used_last_or_lately(tmp_path: Path) -> None:
+    now = time.time()
+    kept = [_made(tmp_path, f"3.12-{i:016x}", i * 24, now) for i in range(envs.KEEP)]
+    gone = _made(tmp_path, "3.12-00000000000000ff", envs.IN_USE_HOURS + 100, now)
+    other = _made(tmp_path, "3.11-00000000000000ff", envs.IN_USE_HOURS + 100, now)
+    stale = _made(tmp_path, "3.9-00000000000000ff", envs.STALE_DAYS * 24 + 1, now)
+    (tmp_path / "3.12-00000000000000ff.lock").touch()
+    envs.tidy(tmp_path, "3.12", now=now)
+    assert all(folder.exists() for folder in kept) and other.exists()
+    assert not gone.exists() and not stale.exists()
+    assert not (tmp_path / "3.12-00000000000000ff.lock").exists()
+    # beyond KEEP, those used lately stay: another checkout's run may be using them
+    lately = [_made(tmp_path, f"3.10-{i:016x}", i * 0.5, now) for i in range(envs.KEEP + 2)]
+    assert envs.IN_USE_HOURS > (envs.KEEP + 2) * 0.5
+    envs.tidy(tmp_path, "3.10", now=now)
+    assert all(folder.exists() for folder in lately)
+
+
+def test_the_environments_live_in_the_per_user_cache(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(envs.ENVS_ENV, raising=False)
+    monkeypatch.delenv(envs.build_cache.CACHE_ENV, raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", "/somewhere")
+    assert envs.default_cache() == Path("/somewhere/variants/envs")
+    monkeypatch.setenv(envs.build_cache.CACHE_ENV, "/moved")
+    assert envs.default_cache() == Path("/moved/envs")
+    monkeypatch.setenv(envs.ENVS_ENV, "/envs-here")
+    assert envs.default_cache() == Path("/envs-here")
+    assert envs.parser().parse_known_args([])[0].cache is None  # prepare's default_cache()

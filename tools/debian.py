@@ -19,7 +19,10 @@ which exist and where each lives):
   source package (the upstream tarball in it; no Debian release ships a free-threaded build),
   downloaded with a throw-away deb-src list so that the host's apt is left alone.
 
-Both are made with no step by hand, are no-ops once made (a stamp in the tree says what was
+Both download from the Debian archive the host's apt uses (its sources' first ``deb`` line),
+or the one ``--mirror URL`` or ``$VARIANTS_DEBIAN_MIRROR`` names; with neither (a host without
+apt sources) they stop and say so, rather than guess an address. Both are made with no step
+by hand, are no-ops once made (a stamp in the tree says what was
 installed), take a lock, and are safe to interrupt: a tree is made in ``.<suite>.partial`` and
 renamed into place when complete, the interpreter is built and installed in a temporary
 directory and renamed. Everything needs root (debootstrap, mount, chroot, apt-get).
@@ -67,14 +70,17 @@ from bench.catalog import modes  # noqa: E402  (where trees and interpreters liv
 
 Log = Callable[[str], None]
 
-#: Where the host's apt sources are, and the mirror when they name none.
+#: Where the host's apt sources are.
 APT_SOURCES = Path("/etc/apt")
-FALLBACK_MIRROR = "http://deb.debian.org/debian"
+#: Names the Debian archive to make trees and fetch sources from (``--mirror`` sets it); else
+#: the host's apt's.
+MIRROR_ENV = "VARIANTS_DEBIAN_MIRROR"
 
 
-def host_mirror(apt: Path = APT_SOURCES) -> str:
+def host_mirror(apt: Path = APT_SOURCES) -> Optional[str]:
     """The Debian archive the host's apt uses (its first ``deb`` source that is not the
-    security archive): a deb822 ``URIs:`` line or a one-line ``deb URI SUITE`` entry."""
+    security archive): a deb822 ``URIs:`` line or a one-line ``deb URI SUITE`` entry; None if
+    its sources name none."""
     parts = apt / "sources.list.d"
     files = [*sorted(parts.glob("*.sources")), apt / "sources.list", *sorted(parts.glob("*.list"))]
     for path in (f for f in files if f.is_file()):
@@ -86,10 +92,28 @@ def host_mirror(apt: Path = APT_SOURCES) -> str:
             for uri in map(str, found):
                 if "security" not in uri and uri.startswith(("http://", "https://", "file:")):
                     return uri.rstrip("/")
-    return FALLBACK_MIRROR
+    return None
 
 
-MIRROR = host_mirror()
+def mirror(apt: Path = APT_SOURCES) -> str:
+    """The Debian archive to use: ``$VARIANTS_DEBIAN_MIRROR``, else the host's apt's. With
+    neither there is no guessing one (a host without apt sources may be one that must not
+    reach the internet, or reaches it through a mirror of its own): TreeError saying what to
+    pass."""
+    given = os.environ.get(MIRROR_ENV, "").strip()
+    if given:
+        return given.rstrip("/")
+    found = host_mirror(apt)
+    if found is None:
+        raise TreeError(
+            f"no Debian archive to use: the host's apt sources ({apt}/sources.list, "
+            f"{apt}/sources.list.d/) name none. Pass the URL of a Debian archive that has the "
+            f"suite, as a sources.list's 'deb URL SUITE main' line gives it: "
+            f"--mirror URL (python3 tools/debian.py ensure|freethreaded --mirror URL) or "
+            f"{MIRROR_ENV}=URL in the environment (the study's and the suites' runs pass it on)"
+        )
+    return found
+
 
 #: What each suite's tree holds: the interpreters of bench/catalog/modes.py that live there,
 #: their headers and venv modules, what building the variants' C needs, and valgrind.
@@ -317,7 +341,7 @@ def _configure(tree: Path, suite: str) -> None:
     """apt of the new tree: ``suite`` from the mirror, with an archive snapshot's expired
     Release accepted, no daemons started, no documentation unpacked."""
     apt = tree / "etc" / "apt"
-    (apt / "sources.list").write_text(f"deb {MIRROR} {suite} main\n")
+    (apt / "sources.list").write_text(f"deb {mirror()} {suite} main\n")
     (apt / "apt.conf.d" / "99variants").write_text(
         'Acquire::Check-Valid-Until "false";\nAPT::Install-Recommends "false";\n'
     )
@@ -351,7 +375,7 @@ def _install(tree: Path, suite: str, packages: Sequence[str], log: Log) -> None:
     held, known = before.get("packages"), before.get("versions")
     record = {
         "suite": suite,
-        "mirror": MIRROR,
+        "mirror": host_mirror(tree / "etc" / "apt"),  # the tree's own sources
         "packages": sorted({*(held if isinstance(held, list) else []), *packages}),
         "versions": {**(known if isinstance(known, dict) else {}), **versions},
     }
@@ -386,11 +410,12 @@ def ensure_tree(suite: str = "sid", log: Log = log_stderr) -> Path:
         if not stamp(tree):
             if tree.exists():
                 raise TreeError(f"{tree} exists but is not a finished tree: remove it")
+            archive = mirror()  # before anything is installed or made
             ensure_host_packages(["debootstrap"], log)
             partial = tree.parent / f".{suite}.partial"
             remove_tree(partial, log)
             log(f"making the Debian {suite} tree in {partial}")
-            debootstrap = ["debootstrap", "--variant=minbase", suite, str(partial), MIRROR]
+            debootstrap = ["debootstrap", "--variant=minbase", suite, str(partial), archive]
             run(["unshare", "--mount", "--propagation", "private", "--", *debootstrap], log)
             log(f"  debootstrap took {time.monotonic() - started:.0f} s")
             _configure(partial, suite)
@@ -420,7 +445,7 @@ def download_source(package: str, suite: str, dest: Path, log: Log) -> None:
         state = Path(tmp)
         (state / "lists" / "partial").mkdir(parents=True)
         (state / "parts").mkdir()
-        (state / "sources.list").write_text(f"deb-src {MIRROR} {suite} main\n")
+        (state / "sources.list").write_text(f"deb-src {mirror()} {suite} main\n")
         options = [
             "-o", f"Dir::Etc::SourceList={state / 'sources.list'}",
             "-o", f"Dir::Etc::SourceParts={state / 'parts'}",
@@ -575,7 +600,16 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     listing.add_argument("suite", choices=sorted(PACKAGES))
     ft = commands.add_parser("freethreaded", help="print python3.13t's path, built once")
     ft.add_argument("--check", action="store_true", help="never build: exit 1 if missing")
+    for making in (ensure, inside, ft):
+        making.add_argument(
+            "--mirror",
+            metavar="URL",
+            help=f"the Debian archive to download from (default: ${MIRROR_ENV}, else the "
+            "host's apt sources)",
+        )
     args = parser.parse_args(argv)
+    if getattr(args, "mirror", None):
+        os.environ[MIRROR_ENV] = args.mirror
     # On SIGTERM unwind as on ^C: subprocess.run then kills the running step.
     signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
     try:

@@ -5,12 +5,19 @@
     python -m bench envs --modes '3.14*'              # the interpreters of those modes
 
 Each environment holds this tree installed with the study's build (every variant,
-``VARIANTS_BUILD=study``) and pyperf. It lives in the cache folder (``.nox/envs`` in the
-checkout; ``--cache``, or ``$VARIANTS_ENVS``, puts it elsewhere) as ``<label>-<digest>``, the digest
-being of what the build reads: an environment whose folder exists and is marked ready is
-reused as it is; a change to the sources makes a new one, and the older ones of that
-interpreter go once it is ready. The build runs from a copy of those files only, so nothing
-built or cached in the checkout (``build/``, ``*.egg-info``) reaches it.
+``VARIANTS_BUILD=study``) and pyperf. It lives in the per-user cache folder
+(build_support/cache.py: ``$XDG_CACHE_HOME/variants/envs``, else ``~/.cache/variants/envs``;
+``$VARIANTS_CACHE`` moves the whole cache, ``--cache`` or ``$VARIANTS_ENVS`` the environments
+alone) as ``<label>-<digest>``, the digest being of what the build reads: an environment
+whose folder exists and is marked ready is reused as it is, by this checkout or any other
+(a second clone, CI's) with the same sources; a change to the sources makes a new one. Once
+it is ready, the other environments of that interpreter go, but the ``KEEP`` used last and
+any used in the last ``IN_USE_HOURS`` (another checkout's run may be using it); any
+environment unused for ``STALE_DAYS`` goes too. Removing the folder loses only time. The
+build runs from a copy of those files only, so nothing built or cached in the checkout
+(``build/``, ``*.egg-info``) reaches it; it compiles through the build's object cache (the
+same cache folder), so the native kernels are compiled once per compiler, not once per
+environment. ``--build-jobs N`` makes N environments at once.
 
 The interpreters and how to start them come from ``bench/catalog/modes.py``; one of a Debian
 tree makes its venv and builds inside the tree (the cache folder is at the same path there).
@@ -25,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import importlib.util
 import json
 import os
 import re
@@ -32,7 +40,9 @@ import shutil
 import subprocess
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from types import ModuleType
 from typing import Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from bench import store
@@ -41,8 +51,27 @@ from bench.store import RESULTS, ROOT
 
 Log = Callable[[str], None]
 
-#: Where the environments are made (``--cache`` and ``$VARIANTS_ENVS`` override it).
-CACHE = ROOT / ".nox" / "envs"
+
+def _build_cache() -> ModuleType:
+    """build_support/cache.py, loaded by its path (standard library only): where the per-user
+    cache is, for the environments here and the build's objects."""
+    path = ROOT / "build_support" / "cache.py"
+    spec = importlib.util.spec_from_file_location("_variants_build_cache", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+build_cache = _build_cache()
+#: Names the environments' folder (``--cache`` too); else ``<the per-user cache>/envs``.
+ENVS_ENV = "VARIANTS_ENVS"
+#: After a new environment of an interpreter is ready, its others go but those used last...
+KEEP = 2
+#: ... and those used this recently (a run of another checkout may be using one).
+IN_USE_HOURS = 6
+#: An environment of any interpreter unused this long goes.
+STALE_DAYS = 30
 #: The record of the ready ones, ``{label: python}``, in ``<results>/envs``.
 PYTHONS = "pythons.json"
 #: The environment of a build with every variant of the study (variants/_settings.py).
@@ -70,6 +99,12 @@ class Unavailable(Exception):
 
 def log_stderr(message: str) -> None:
     print(f"envs: {message}", file=sys.stderr, flush=True)
+
+
+def default_cache() -> Path:
+    """Where the environments are made: ``$VARIANTS_ENVS``, else the per-user cache's part."""
+    given = os.environ.get(ENVS_ENV)
+    return Path(given) if given else Path(build_cache.root()) / build_cache.ENVS
 
 
 def run(
@@ -104,7 +139,10 @@ def venv(
     folder = folder.absolute()
     python = str(folder / "bin" / "python")  # not resolved: the link is what makes it the venv's
     row = modes.interpreter(label)
-    binds = modes.binds(label, str(folder))
+    # in a tree, the build's object cache is bound too (the host's, at the same path)
+    objects = Path(build_cache.root())
+    objects.mkdir(parents=True, exist_ok=True)  # the entry script binds only what exists
+    binds = modes.binds(label, str(folder), str(objects))
     if fresh:
         shutil.rmtree(folder, ignore_errors=True)
     if not (folder / "pyvenv.cfg").exists():
@@ -160,9 +198,18 @@ def study_env(
     build wrote, setup.py's BuildExt).
     """
     folder = (cache / f"{label}-{digest}").absolute()
+    # one maker of an environment at a time, from any checkout
+    with build_cache.locked(folder.with_name(folder.name + ".lock"), log):
+        return _study_env(label, cache, folder, files, log)
+
+
+def _study_env(
+    label: str, cache: Path, folder: Path, files: Sequence[Path], log: Log
+) -> Dict[str, object]:
     ready = folder / READY
     if ready.exists():
         log(f"{label}: reusing {folder} (the sources have not changed since it was made)")
+        os.utime(ready)  # used now: see tidy
         return {**json.loads(ready.read_text()), "reused": True}
     started = time.perf_counter()
     shutil.rmtree(folder, ignore_errors=True)  # an install that did not finish
@@ -185,11 +232,38 @@ def study_env(
         "build": json.loads(times.read_text()) if times.exists() else None,
     }
     ready.write_text(json.dumps(record, indent=1))
-    for old in cache.glob(f"{label}-*"):
-        if old != folder and re.fullmatch(re.escape(label) + r"-[0-9a-f]{16}", old.name):
-            log(f"{label}: removing {old}, made from older sources")
-            shutil.rmtree(old, ignore_errors=True)
+    tidy(cache, label, log)
     return {**record, "reused": False}
+
+
+def tidy(cache: Path, label: str, log: Log = log_stderr, now: Optional[float] = None) -> None:
+    """Remove the environments of ``label`` but the ``KEEP`` used last and those used in the
+    last ``IN_USE_HOURS``, and any environment unused for ``STALE_DAYS`` (an environment's
+    use: when it was last made or reused, its READY file's time)."""
+    now = time.time() if now is None else now
+    made: List[Tuple[float, Path]] = []
+    for folder in cache.iterdir() if cache.is_dir() else ():
+        match = re.fullmatch(r"(.+)-[0-9a-f]{16}", folder.name)
+        if not match or not folder.is_dir():
+            continue
+        try:
+            used = (folder / READY).stat().st_mtime
+        except OSError:  # not ready: being made, or its making was cut short
+            used = folder.stat().st_mtime
+        if now - used > STALE_DAYS * 86400:
+            log(f"removing {folder}: unused for {STALE_DAYS} days")
+            _remove(folder)
+        elif match.group(1) == label and (folder / READY).exists():
+            made.append((used, folder))
+    for used, folder in sorted(made, reverse=True)[KEEP:]:
+        if now - used > IN_USE_HOURS * 3600:
+            log(f"{label}: removing {folder}, made from other sources and not used lately")
+            _remove(folder)
+
+
+def _remove(folder: Path) -> None:
+    shutil.rmtree(folder, ignore_errors=True)
+    folder.with_name(folder.name + ".lock").unlink(missing_ok=True)
 
 
 #: The Java sources of the JDK's worker and styles, compiled into each JDK's environment.
@@ -207,6 +281,7 @@ def jdk_env(label: str, cache: Path, log: Log = log_stderr) -> Dict[str, object]
     folder = (cache / f"{label}-{digest}").absolute()
     if (folder / READY).exists():
         log(f"{label}: reusing {folder}")
+        os.utime(folder / READY)  # used now: see tidy
         return {**json.loads((folder / READY).read_text()), "reused": True}
     started = time.perf_counter()
     shutil.rmtree(folder, ignore_errors=True)
@@ -223,46 +298,64 @@ def jdk_env(label: str, cache: Path, log: Log = log_stderr) -> Dict[str, object]
     seconds = round(time.perf_counter() - started, 1)
     record = {"program": argv[-1], "classpath": str(classes), "install_seconds": seconds}
     (folder / READY).write_text(json.dumps(record, indent=1))
+    tidy(cache, label, log)
     return {**record, "reused": False}
 
 
 def prepare(
     labels: Sequence[str],
-    cache: Path = CACHE,
+    cache: Optional[Path] = None,
     results: Path = RESULTS,
     log: Log = log_stderr,
     extra: Sequence[str] = (),
+    jobs: int = 1,
 ) -> Dict[str, object]:
-    """Make or reuse the environment of each of ``labels`` (with the packages ``extra`` too);
-    record and return ``{label: python}`` (a JDK's: ``{"program": java, "classpath": ...}``).
+    """Make or reuse the environment of each of ``labels`` (with the packages ``extra`` too),
+    ``jobs`` at once, in ``cache`` (default_cache()); record and return ``{label: python}``
+    (a JDK's: ``{"program": java, "classpath": ...}``).
 
     An interpreter that is not here or whose environment fails is left out with a warning.
     """
+    cache = default_cache() if cache is None else cache
     cache.mkdir(parents=True, exist_ok=True)
     files = project_files()
     digest = source_digest(files)
     records = results / "envs"
     records.mkdir(parents=True, exist_ok=True)
-    pythons: Dict[str, object] = {}
     for label in labels:
         (records / f"{label}.json").unlink(missing_ok=True)
+
+    def make(label: str) -> Optional[Dict[str, object]]:
         try:
             if modes.interpreter(label).implementation == "openjdk":
-                record = jdk_env(label, cache, log)
-                pythons[label] = {k: record[k] for k in ("program", "classpath")}
-                store.write_record(records / f"{label}.json", record)
-                continue
+                return jdk_env(label, cache, log)
             record = study_env(label, cache, files, digest, log)
             if extra:
                 python, binds = venv(label, Path(str(record["python"])).parent.parent, log)
                 run([*python, "-m", "pip", "install", "-q", *extra], env=binds, log=log)
+            return record
         except Unavailable as why:
             log(f"{label} left out: {why}")
+            return None
+
+    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+        made = list(pool.map(make, labels))
+    pythons: Dict[str, object] = {}
+    for label, record in zip(labels, made):
+        if record is None:
             continue
         store.write_record(records / f"{label}.json", record)
-        pythons[label] = str(record["python"])
+        if "classpath" in record:  # a JDK's
+            pythons[label] = {k: record[k] for k in ("program", "classpath")}
+        else:
+            pythons[label] = str(record["python"])
     pythons_file(results).write_text(json.dumps(pythons, indent=1))
     return pythons
+
+
+def default_jobs() -> int:
+    """How many environments ``prepare`` makes at once unless told: see BUILD_JOBS_NOTE."""
+    return max(1, (os.cpu_count() or 1) // 2)
 
 
 def pythons_file(results: Path = RESULTS) -> Path:
@@ -299,8 +392,18 @@ def parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--interpreters", "--modes", default="", help="labels or mode globs, comma-separated"
     )
-    cache = Path(os.environ.get("VARIANTS_ENVS") or CACHE)
-    parser.add_argument("--cache", type=Path, default=cache, help="where environments are made")
+    parser.add_argument(
+        "--cache",
+        type=Path,
+        default=None,
+        help=f"where environments are made (default: ${ENVS_ENV}, else {default_cache()})",
+    )
+    parser.add_argument(
+        "--build-jobs",
+        type=int,
+        default=default_jobs(),
+        help="environments made at once (default: %(default)s, half the cores)",
+    )
     parser.add_argument("--results", type=Path, default=RESULTS, help="where they are recorded")
     parser.add_argument("--extra", action="append", default=[], help="also install (repeat)")
     return parser
@@ -313,7 +416,7 @@ def main(argv: Sequence[str]) -> int:
         labels = chosen(args.interpreters)
     except ValueError as error:
         raise SystemExit(f"python -m bench envs: {error}") from None
-    pythons = prepare(labels, args.cache, args.results, extra=args.extra)
+    pythons = prepare(labels, args.cache, args.results, extra=args.extra, jobs=args.build_jobs)
     print(json.dumps(pythons, indent=1))
     missing = [label for label in labels if label not in pythons]
     return 1 if not pythons or (args.interpreters and missing) else 0
