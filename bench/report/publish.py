@@ -76,7 +76,7 @@ def report_main(argv: Sequence[str]) -> int:
         except ImportError as exc:  # matplotlib missing: the report without figures
             print(f"(no figures: {exc})")
         else:
-            figures = [p.name for p in plots.draw_all(r.run, folder)]
+            figures = [p.name for p in plots.draw_all(r, folder)]
     text = "\n".join(["# Interpreter-overhead study: results", "", *pages.page(r, figures)])
     (folder / "report.md").write_text(text + "\n")
     print(text)
