@@ -89,6 +89,22 @@ def span(figures: Sequence[Figure]) -> str:
     return f"{low}x" if low == high else f"{low}-{high}x"
 
 
+def direction(values: Sequence[float], above: str = "slower", below: str = "faster") -> str:
+    """Time ratios said one way: ``1.8-2.5x slower`` (all at or above 1), ``1.1-1.6x faster``
+    (all below 1, as their inverses), ``1.05x faster to 1.2x slower`` (across 1)."""
+    low, high = min(values), max(values)
+    if brief(low) == brief(high) == "1.0":
+        return "1.0x (no difference)"
+    if low >= 1:
+        shown = brief(low) if brief(low) == brief(high) else f"{brief(low)}-{brief(high)}"
+        return f"{shown}x {above}"
+    if high < 1:
+        shown = (brief(1 / high) if brief(1 / high) == brief(1 / low)
+                 else f"{brief(1 / high)}-{brief(1 / low)}")  # fmt: skip
+        return f"{shown}x {below}"
+    return f"{brief(1 / low)}x {below} to {brief(high)}x {above}"
+
+
 def by_family(run: Run, jit: bool) -> Dict[str, List[str]]:
     """The modes with (or without) a JIT, by family: CPython, PyPy, the JDK's by role."""
     lay = run.layout
@@ -101,16 +117,14 @@ def by_family(run: Run, jit: bool) -> Dict[str, List[str]]:
     return found
 
 
-def style_costs(styles: Shown, families: Dict[str, List[str]]) -> str:
-    """``CPython 1.8-2.2x/1.8-2.5x, PyPy ...``: each family's helpers ÷ streamlined, per
-    algorithm."""
+def style_costs(styles: Shown, families: Dict[str, List[str]]) -> List[str]:
+    """``CPython 1.8-2.5x slower``: each family's helpers ÷ streamlined, both algorithms."""
     said = []
     for name, modes in families.items():
-        figures = [[f for m in modes if (f := styles.at((m,), a))] for a in NAMES.values()]
-        spans = [span(fs) for fs in figures if fs]
-        if spans:
-            said.append(f"{name} {'/'.join(spans)}")
-    return ", ".join(said)
+        figures = [f for m in modes for a in NAMES.values() if (f := styles.at((m,), a))]
+        if figures:
+            said.append(f"{name} {direction([f.value for f in figures])}")
+    return said
 
 
 def findings(run: Run, styles: Optional[Shown], buys: Optional[Shown]) -> List[str]:
@@ -119,26 +133,27 @@ def findings(run: Run, styles: Optional[Shown], buys: Optional[Shown]) -> List[s
     if styles is None:
         return []
     lay, out = run.layout, []
-    for jit, head in ((False, "Without a JIT the helper style costs (MD5/SHA-256)"),
-                      (True, "Under a JIT:")):  # fmt: skip
+    for jit, head in ((False, "Without a JIT, helper functions make"),
+                      (True, "Under a JIT they make")):  # fmt: skip
         costs = style_costs(styles, by_family(run, jit))
         if costs:
-            out.append(f"{head} {costs}.")
+            out.append(f"{head} {', '.join(costs)} (MD5 and SHA-256).")
     out.append(counterpart(run, styles))
     if buys is not None:
 
         def built(name: str) -> List[Figure]:
             return [c for r in buys.rows if r.labels[0] == name for c in r.cells if c]
 
-        twins = [f"{span(built(f'{TEXTBOOK}-{b}'))} ({label})"
+        twins = [f"{label} makes the helper style {direction(v, 'faster', 'slower')}"
                  for b, label in (("mypyc", "mypyc"), ("cython", "Cython"))
-                 if built(f"{TEXTBOOK}-{b}")]  # fmt: skip
-        typed = [f"{label} {span(built(b))}" for b, label in
-                 (("cython", "typed Cython"), ("native", "native C")) if built(b)]  # fmt: skip
-        said = [f"{' and '.join(twins)} over the helper style"] if twins else []
-        said += [f"{' and '.join(typed)} over {STREAMLINED}"] if typed else []
+                 if (v := [f.value for f in built(f'{TEXTBOOK}-{b}')])]  # fmt: skip
+        typed = [f"{label} {direction([f.value for f in built(b)], 'faster', 'slower')}"
+                 for b, label in (("cython", "typed Cython"), ("native", "native C"))
+                 if built(b)]  # fmt: skip
+        said = [", ".join(twins)] if twins else []
+        said += [f"{' and '.join(typed)} than {STREAMLINED}"] if typed else []
         if said:
-            out.append(f"Compiling buys back {'; '.join(said)}.")
+            out.append(f"{'; '.join(said)}.")
         gains: Dict[str, List[Figure]] = {}
         for r in (r for r in buys.rows if r.labels[0] == "the JIT"):
             for column, f in zip(buys.columns, r.cells):
@@ -149,12 +164,13 @@ def findings(run: Run, styles: Optional[Shown], buys: Optional[Shown]) -> List[s
         said = []
         for name, figs in gains.items():
             noise = sum(1 for f in figs if not f.estimate.excludes(1.0))
+            faster = direction([f.value for f in figs], "faster", "slower")
             if noise == len(figs):
-                said.append(f"{name} changes nothing measurable ({span(figs)})")
+                said.append(f"{name} changes nothing measurable ({faster})")
             elif noise:
-                said.append(f"{name} {span(figs)} ({noise} of {len(figs)} intervals hold 1)")
+                said.append(f"{name} {faster} ({noise} of {len(figs)} intervals hold 1)")
             else:
-                said.append(f"{name} gains {span(figs)}")
+                said.append(f"{name} {faster}")
         if said:
             out.append(f"A JIT on the same source: {', '.join(said)}.")
     return [x for x in out if x][:5]
@@ -172,10 +188,10 @@ def counterpart(run: Run, styles: Shown) -> str:
     mode = cpython[-1]
     jdk = lay.by[near.took].mode.interpreter
     peers = [c for c in lay.columns if lay.by[c].mode.interpreter == jdk and not lay.by[c].mode.jit]
-    costs = [f"{c} {brief(f.value)}x" for c in [mode, *peers] if (f := styles.at((c,), "MD5"))]
-    return (f"CPython {mode} runs streamlined MD5 at {brief(near.value)}x the speed of "
-            f"{near.took}; the helper style costs (MD5) "
-            f"{', '.join(costs)}.")  # fmt: skip
+    costs = [f"{c} {direction([f.value])}" for c in [mode, *peers]
+             if (f := styles.at((c,), "MD5"))]  # fmt: skip
+    return (f"CPython {mode} runs streamlined MD5 {direction([1 / near.value])} than its "
+            f"nearest JDK mode, {near.took}; helpers make MD5 {', '.join(costs)}.")  # fmt: skip
 
 
 @dataclass(frozen=True)

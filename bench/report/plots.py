@@ -18,13 +18,16 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
+from matplotlib.artist import Artist
 from matplotlib.figure import Figure
+from matplotlib.lines import Line2D
 
 from bench.catalog import modes as catalog
 from bench.catalog.comparisons import LONG, TEXTBOOK
 from bench.core.fmt import size_label
 from bench.report.answers import NAMES, Report, span
 from bench.report.figures import Figure as Ratio
+from bench.report.pages import HEADLINE
 from bench.store import Run
 
 LINESTYLES = {"interpreted": "-", "compiled": "--", "native": "-.", "reference": ":"}
@@ -37,8 +40,6 @@ PYTHON, JVM = "#1f5fa8", "#d9730d"
 MARKS = {"md5": "o", "sha256": "D"}
 #: The seeds' range: helpers ÷ streamlined under the JDK's -Xint and Zero (OpenJDK 8256523).
 SEEDS = (4.0, 5.0)
-#: The headline picture's file name, in a run's folder and in docs/bench/.
-HEADLINE = "styles.png"
 
 
 def footer(run: Run, fig: Figure, modes: str) -> None:
@@ -169,9 +170,9 @@ def styles(r: Report, path: Path) -> Optional[Path]:
     ax.set_xlabel(f"time of helpers ÷ time of streamlined, {n} digests (95% rerun interval)")
     ax.set_title(textwrap.fill(headline_title(rows), 80), fontsize=11, loc="left")
     legend = [
-        plt.Line2D([], [], color=PYTHON, linewidth=4, label="Python"),
-        plt.Line2D([], [], color=JVM, linewidth=4, label="the JVM"),
-        *(plt.Line2D([], [], color="0.3", marker=m, linestyle="", label=NAMES[a])
+        Line2D([], [], color=PYTHON, linewidth=4, label="Python"),
+        Line2D([], [], color=JVM, linewidth=4, label="the JVM"),
+        *(Line2D([], [], color="0.3", marker=m, linestyle="", label=NAMES[a])
           for a, m in MARKS.items()),
     ]  # fmt: skip
     fig.legend(handles=legend, loc="lower right", ncol=4, fontsize=8, frameon=False)
@@ -197,7 +198,7 @@ def throughput(run: Run, mode: str, path: Path) -> Path:
     lay = run.layout
     algorithms = lay.algorithms()
     fig, axes = plt.subplots(1, len(algorithms), figsize=(6.5 * len(algorithms), 5), squeeze=False)
-    legend: Dict[str, object] = {}  # every line of every panel, once
+    legend: Dict[str, Artist] = {}  # every line of every panel, once
     for ax, alg in zip(axes[0], algorithms):
         for i, variant in enumerate(lay.order):
             points = [
