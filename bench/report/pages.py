@@ -15,8 +15,8 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from bench.catalog import comparisons
 from bench.catalog.comparisons import LONG, Subject
-from bench.core.fmt import grid, human_bytes, interval, minutes, ratio, size_label, table
-from bench.profile.memory import markdown as memory_table
+from bench.core.fmt import grid, interval, minutes, ratio, size_label, table
+from bench.profile import memory as profiled
 from bench.report import answers
 from bench.report.answers import Report
 from bench.report.figures import Figure, Shown
@@ -245,8 +245,27 @@ def ns(m: Measured) -> str:
     return f"{m.time * 1e9:.0f}"
 
 
-def page(r: Report, figures: Sequence[str] = ()) -> List[str]:
-    """A run's whole page: its answers first, then every table, figures, builds."""
+#: Tables a run's report.md has and docs/study.md leaves to it (key prefixes), and the
+#: bytecode run's sections docs/study.md shows (the rest stay in its ``bytecode.md``).
+REPORT_ONLY = ("twins-jit", "modes-", "bridges")
+STUDY_BYTECODE = (
+    "Machine instructions per byte",
+    "Bytecode instructions executed per block",
+    "Python-level calls per block",
+    "Why helpers is slow",
+)
+
+
+def in_docs(t: Shown, long: int) -> bool:
+    """Whether docs/study.md shows the table (the run's report.md shows every one)."""
+    if t.key.startswith("hashlib-"):
+        return t.key == f"hashlib-{long}"
+    return not t.key.startswith(REPORT_ONLY)
+
+
+def page(r: Report, figures: Sequence[str] = (), full: bool = True) -> List[str]:
+    """A run's page: its answers first, then every table (``full``; else those docs/study.md
+    shows, naming the others), figures, builds."""
     run, lay = r.run, r.run.layout
     out = [
         run_line(run) + ".",
@@ -259,16 +278,23 @@ def page(r: Report, figures: Sequence[str] = ()) -> List[str]:
     out += [*styles_lines(r), *(f"- {x}" for x in r.findings), ""]
     out += brief(r.table("buys"))
     long = lay.length(LONG)
-    out += [f"**Throughput, MB/s**, {size_label(long)} messages (digest):", ""]
-    rows = [(s, a) for a in lay.algorithms() for s in comparisons.subjects(lay, fastest=False)]
-    out += [per_mode(run, rows, "digest", long, lambda m: ratio(m.mb_per_s)), ""]
+    if full:
+        out += [f"**Throughput, MB/s**, {size_label(long)} messages (digest):", ""]
+        rows = [(s, a) for a in lay.algorithms() for s in comparisons.subjects(lay, fastest=False)]
+        out += [per_mode(run, rows, "digest", long, lambda m: ratio(m.mb_per_s)), ""]
+    left = [t.title for t in r.tables if not full and not in_docs(t, long)]
     for t in r.tables:
-        out += section(t) if t.key not in ("styles", "buys") else []
+        if t.key in ("styles", "buys") or t.title in left:
+            continue
+        out += section(t)
         if t.key == "bridges":
             n = min(lay.lengths("getAndDigest"), default=64)
             rows = [(s, a) for s in comparisons.bridges(lay) for a in lay.algorithms()]
             calls = per_mode(run, rows, "getAndDigest", n, ns, "bridge")
             out += ["Time per call (ns):", "", calls, ""]
+    if left:
+        out += [f"The run's `report.md` has the throughput in MB/s and these tables too: "
+                f"{'; '.join(left)}.", ""]  # fmt: skip
     out += [f"![{Path(f).stem}]({f})" for f in figures] + ([""] if figures else [])
     if run.header.builds:
         out += ["**Build times** (seconds, as each environment's build recorded them):", ""]
@@ -308,44 +334,72 @@ REVIEWS = {
 
 
 def memory_lines(data: Dict[str, Any]) -> List[str]:
+    """The ``nox -s memory`` run's table as docs/study.md shows it."""
     info = data["info"]
-    columns = {"variant": "variant", "algorithm": "algorithm", "stream": "peak, streamed"}
-    columns.update({"one-call": "peak, 1 MiB in one call", "objects": "objects per block"})
     version = f"{info['interpreter']['implementation']} {info['interpreter']['version']}"
     return [
-        f"**Memory** (`nox -s memory`, {version}, {info['date']}, "
-        f"{human_bytes(info['stream_bytes'])} streamed in 64 KiB chunks); the whole table with "
-        "its flags is the run's `memory.md`:",
+        "### Memory",
         "",
-        memory_table(data, columns),
+        f"`nox -s memory` (memray), {version}, {info['cpu']}, {info['date']}, "
+        f"{info['seconds']:.0f} s. {profiled.sizing(info)} Allocations per block: every "
+        "allocation, Python's small objects included, of 16 KiB hashed in one call less "
+        "those of 4 KiB, over the 192 blocks between them; peaks: the heap's while "
+        "hashing. The run's `memory.md` has every case.",
+        "",
+        profiled.markdown(data, profiled.DOCS_COLUMNS),
         "",
     ]
 
 
 def bytecode_lines(name: str, text: str) -> List[str]:
-    """The ``nox -s bytecode`` run's own page (``bytecode.md``), its title a paragraph's."""
+    """The ``nox -s bytecode`` run's own page (``bytecode.md``), its title a paragraph's, the
+    sections of STUDY_BYTECODE only (the others named)."""
     lines = text.strip().splitlines()
     head = lines[0].lstrip("# ") if lines else ""
-    return [f"**{head}** (`nox -s bytecode`, run {name}):", *lines[1:], ""]
+    parts: List[List[str]] = [[]]
+    for line in lines[1:]:
+        if line.startswith("### "):
+            parts.append([])
+        parts[-1].append(line)
+    kept = [p for p in parts[1:] if p[0][4:].startswith(STUDY_BYTECODE)]
+    left = [p[0][4:] for p in parts[1:] if p not in kept]
+    out = [f"**{head}** (`nox -s bytecode`, run {name}):", *parts[0]]
+    out += [line for p in kept for line in p]
+    if left:
+        out += ["", f"The run's `bytecode.md` has these too: {'; '.join(left)}."]
+    return [*out, ""]
 
 
-def study_section(
-    r: Optional[Report],
-    memory: Optional[Dict[str, Any]],
-    bytecode: Optional[Tuple[str, str]],
-    figures: Sequence[str],
-) -> str:
-    """docs/study.md's generated results: the whole report, memory, the bytecode run's page
-    (its name and ``bytecode.md``)."""
+def study_section(r: Optional[Report], figures: Sequence[str]) -> str:
+    """docs/study.md's results from a ``nox -s bench`` run: the tables it shows."""
     lines = [START, "## Results", ""]
     if r is not None:
         page_of = f"`results/bench/{r.run.name}/report.md`"
-        lines += [f"Generated by `nox -s bench`; the run's page: {page_of}.", "", *page(r, figures)]
-    if memory:
-        lines += memory_lines(memory)
-    if bytecode is not None:
-        lines += bytecode_lines(*bytecode)
-    return "\n".join([*lines, END])
+        lines += [f"Generated by `nox -s bench`; the run's page: {page_of}.", ""]
+        lines += page(r, figures, full=False)
+    return "\n".join([*wrapped(lines), END])
+
+
+def memory_section(memory: Dict[str, Any]) -> str:
+    """docs/study.md's memory table, from a ``nox -s memory`` run."""
+    return marked("memory-table", wrapped(memory_lines(memory)))
+
+
+def bytecode_section(name: str, text: str) -> str:
+    """docs/study.md's page of a ``nox -s bytecode`` run (its name and ``bytecode.md``)."""
+    return marked("bytecode", wrapped(bytecode_lines(name, text)))
+
+
+def wrapped(lines: Sequence[str], width: int = 120) -> List[str]:
+    """Prose lines wrapped at ``width`` (tables, headings, lists and HTML as they are)."""
+    out: List[str] = []
+    for line in lines:
+        if len(line) <= width or line.startswith(("|", "#", "<", "!", "```")):
+            out.append(line)
+        else:
+            lead = "  " if line.startswith("- ") else ""
+            out += textwrap.wrap(line, width, subsequent_indent=lead, break_on_hyphens=False)
+    return out
 
 
 # --- the README's other generated sections: the glance, the answer, the two styles, memory ---
@@ -452,25 +506,28 @@ def styles_code_section(root: Path) -> str:
 
 def memory_sentence(data: Optional[Dict[str, Any]]) -> str:
     """What the two styles allocate per block (``nox -s memory``), in a sentence."""
-    from bench.profile.memory import objects_per_block
-
     if not data:
         return marked("memory", ["Memory: no run of `nox -s memory` yet."])
-    per = objects_per_block(data)
+    per = profiled.objects_per_block(data)
     info = data["info"]
     version = f"{info['interpreter']['implementation']} {info['interpreter']['version']}"
 
-    def of(variant: str) -> str:
-        said = [f"{n:.0f} for {answers.NAMES.get(a, a)}" for (v, a), n in per.items()
-                if v == variant]  # fmt: skip
-        return ", ".join(said) or "none measured"
+    def of(variant: str) -> List[str]:
+        return [f"{n:.0f}" for a in answers.NAMES if (n := per.get((variant, a))) is not None]
 
+    helpers, streamlined = of("helpers"), of("streamlined")
+    algorithms = " and ".join(answers.NAMES[a] for a in answers.NAMES
+                              if (("helpers", a)) in per)  # fmt: skip
     native = [n for (v, _), n in per.items() if v == "native"]
     tail = f"; the native variant {max(native):.0f}" if native else ""
+    grown = [f"{v} {answers.NAMES.get(a, a)}" for (v, a), r in profiled.by_row(data).items()
+             if any(f.startswith("FLAG") for f in profiled.flags(r))]  # fmt: skip
+    growth = (f"peaks that grow with the input: {', '.join(grown)}" if grown
+              else "no variant's peak grows with the input")  # fmt: skip
     return marked("memory", [
-        f"Memory (`nox -s memory`, memray, {version}, {info['date']}): the helper style "
-        f"allocates {of('helpers')} objects a 64-byte block, streamlined {of('streamlined')}"
-        f"{tail}; [the table](docs/study.md#memory)."
+        f"Memory (`nox -s memory`, memray, {version}, {info['date']}): per 64-byte block, the "
+        f"helper style allocates {' and '.join(helpers)} times ({algorithms}), streamlined "
+        f"{' and '.join(streamlined)}{tail}; {growth} ([the table](docs/study.md#memory)).",
     ])  # fmt: skip
 
 

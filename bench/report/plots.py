@@ -116,7 +116,7 @@ def headline_title(rows: Sequence[Row]) -> str:
     return "Helper functions cost " + ", ".join([*words[:-2], tail])
 
 
-def styles(r: Report, path: Path) -> Optional[Path]:
+def styles(r: Report) -> Optional[Figure]:
     """The headline: helpers ÷ streamlined per mode with its 95% interval, on a log axis."""
     rows = style_rows(r)
     if not rows:
@@ -178,9 +178,7 @@ def styles(r: Report, path: Path) -> Optional[Path]:
     fig.legend(handles=legend, loc="lower right", ncol=4, fontsize=8, frameon=False)
     footer(run, fig, f"{len(rows)} modes")
     fig.tight_layout(rect=(0, 0.05, 0.86, 1))
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    return path
+    return fig
 
 
 # --- throughput and speed, per variant ------------------------------------------------------
@@ -193,7 +191,7 @@ def colour(lay_kind: str, variant: str, i: int) -> Tuple[str, str]:
     return matplotlib.colors.to_hex(plt.get_cmap("tab20")(i % 20)), "o"
 
 
-def throughput(run: Run, mode: str, path: Path) -> Path:
+def throughput(run: Run, mode: str) -> Figure:
     """MB/s against message length, log-log, one line per variant (digest mode)."""
     lay = run.layout
     algorithms = lay.algorithms()
@@ -223,16 +221,15 @@ def throughput(run: Run, mode: str, path: Path) -> Path:
         ax.set_ylabel("MB/s (digest, fastest time)")
         ax.set_title(f"{NAMES.get(alg, alg)} under {mode} ({run.column(mode).listing.title})")
         ax.grid(True, which="both", alpha=0.3)
-    fig.legend(list(legend.values()), list(legend), loc="center right", fontsize=8)
+    fig.legend(list(legend.values()), list(legend), loc="center left", bbox_to_anchor=(0.8, 0.5),
+               fontsize=8, title="variant")  # fmt: skip
     fig.suptitle("Throughput against message length (log-log)")
     footer(run, fig, mode)
     fig.tight_layout(rect=(0, 0.03, 0.8, 1))
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    return path
+    return fig
 
 
-def speedup(run: Run, path: Path) -> Optional[Path]:
+def speedup(run: Run) -> Optional[Figure]:
     """Bars: each variant under each mode against helpers under the first mode."""
     lay = run.layout
     length = max((n for n in lay.lengths() if n <= LONG), default=None)
@@ -279,15 +276,23 @@ def speedup(run: Run, path: Path) -> Optional[Path]:
     fig.legend(handles, labels, loc="center right", fontsize=7, title="mode")
     footer(run, fig, ", ".join(modes))
     fig.tight_layout(rect=(0, 0.03, 0.88, 1))
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    return path
+    return fig
+
+
+def figures(r: Report) -> Dict[str, Figure]:
+    """Every figure of the report's run by its file name, the headline first."""
+    run = r.run
+    drawn = {HEADLINE: styles(r)}
+    drawn.update({f"throughput-{m}.png": throughput(run, m) for m in run.layout.columns})
+    drawn["speedup.png"] = speedup(run)
+    return {name: fig for name, fig in drawn.items() if fig is not None}
 
 
 def draw_all(r: Report, folder: Path) -> List[Path]:
-    """Every figure of the report's run, written into ``folder``: the headline first."""
-    run = r.run
-    drawn = [styles(r, folder / HEADLINE)]
-    drawn += [throughput(run, m, folder / f"throughput-{m}.png") for m in run.layout.columns]
-    drawn += [speedup(run, folder / "speedup.png")]
-    return [p for p in drawn if p is not None]
+    """Every figure of the report's run, written into ``folder`` as PNG."""
+    paths = []
+    for name, fig in figures(r).items():
+        fig.savefig(folder / name, dpi=110)
+        plt.close(fig)
+        paths.append(folder / name)
+    return paths

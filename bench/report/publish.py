@@ -161,7 +161,11 @@ def docs_main(argv: Sequence[str]) -> int:
     counted = newest("bytecode", "bytecode.md")
     bytecode = (counted.name, (counted / "bytecode.md").read_text()) if counted else None
     figures = [f"bench/{p.name}" for p in pictures if p.name != HEADLINE]
-    study = pages.study_section(r, memory, bytecode, figures) if r or memory else None
+    study = [
+        pages.study_section(r, figures) if r is not None else None,
+        pages.memory_section(memory) if memory else None,
+        pages.bytecode_section(*bytecode) if bytecode else None,
+    ]
     bench_sections = [
         pages.glance_section(r),
         pages.answer_section(r, f"docs/bench/{HEADLINE}"),
@@ -175,10 +179,10 @@ def docs_main(argv: Sequence[str]) -> int:
     ]
     if args.write:
         write_sections(README, readme)
-        write_sections(STUDY, [study])
+        write_sections(STUDY, study)
         print(f"{README.relative_to(ROOT)}, {STUDY.relative_to(ROOT)}: results from {folder}")
     else:
-        print(*(s for s in [*readme, study] if s), sep="\n\n")
+        print(*(s for s in [*readme, *study] if s), sep="\n\n")
     return 0
 
 

@@ -1,0 +1,110 @@
+"""Every figure of the report, drawn from a small stored run (``tests/data/bench-run``).
+
+The headline picture (helpers ÷ streamlined per mode, grouped by kind, against the JDK's
+4-5x) and the others: a legend for every line, outside the data, hashlib and the builtin
+told apart, the effort named so. matplotlib draws them here without a display (Agg).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import List
+
+import bench_package
+import pytest
+
+bench_package.load()
+
+pytest.importorskip("matplotlib", reason="the figures need matplotlib (nox -s bench has it)")
+
+from matplotlib.figure import Figure  # noqa: E402
+from matplotlib.patches import Rectangle  # noqa: E402
+from matplotlib.transforms import Bbox  # noqa: E402
+
+from bench import store  # noqa: E402
+from bench.report import answers, pages, plots  # noqa: E402
+
+RUN = Path(__file__).parent / "data" / "bench-run"
+
+
+@pytest.fixture(scope="module")
+def report() -> answers.Report:
+    return answers.build(store.load(RUN))
+
+
+def texts(fig: Figure) -> List[str]:
+    return [t.get_text() for t in fig.findobj(lambda a: hasattr(a, "get_text"))]
+
+
+def legend_box(fig: Figure) -> Bbox:
+    fig.canvas.draw()
+    (legend,) = fig.legends
+    return legend.get_window_extent()
+
+
+def test_every_figure_is_drawn_and_written(report: answers.Report, tmp_path: Path) -> None:
+    paths = plots.draw_all(report, tmp_path)
+    names = [p.name for p in paths]
+    modes = report.run.layout.columns  # a folded mode (-portable) draws in its CPython's
+    assert names[0] == pages.HEADLINE
+    assert set(names) == {pages.HEADLINE, "speedup.png", *(f"throughput-{m}.png" for m in modes)}
+    assert all(p.read_bytes().startswith(b"\x89PNG") and p.stat().st_size > 10_000 for p in paths)
+
+
+def test_the_headline_has_a_row_a_mode_grouped_by_kind(report: answers.Report) -> None:
+    rows = plots.style_rows(report)
+    kinds = [k for k, _, _ in rows]
+    order = [k[0] for k in plots.KINDS]
+    assert kinds == sorted(kinds, key=order.index)  # grouped, in the kinds' order
+    styles = report.table("styles")
+    assert styles is not None
+    measured = {row.labels[0] for row in styles.rows}
+    assert {m for _, m, _ in rows} == measured  # every mode of the styles table, once
+    assert all(set(cells) == {"md5", "sha256"} for _, _, cells in rows)  # two marks a row
+    assert plots.kind_of(report.run, "jdk17-xint") == "JDK -Xint"
+    assert plots.kind_of(report.run, "3.14-jit") == "CPython, JIT on"
+
+
+def test_the_headline_s_axis_marks_and_title(report: answers.Report) -> None:
+    fig = plots.styles(report)
+    assert fig is not None
+    (ax,) = fig.axes
+    assert ax.get_xscale() == "log"
+    low, high = ax.get_xlim()
+    assert low <= 0.9 and high >= 8
+    assert any(list(line.get_xdata()) == [1.0, 1.0] for line in ax.get_lines())  # no cost
+    bands = [p for p in ax.patches if isinstance(p, Rectangle) and p.get_width() > 0]
+    assert any(abs(p.get_x() - 4) < 1e-9 and abs(p.get_x() + p.get_width() - 5) < 1e-9
+               for p in bands)  # fmt: skip
+    words = " ".join(texts(fig))
+    assert "8256523" in words and "no cost" in words and "effort default" in words
+    title = ax.get_title(loc="left")
+    rows = plots.style_rows(report)
+    assert title.replace("\n", " ") == plots.headline_title(rows)
+    assert title.startswith("Helper functions cost CPython")
+    labels = {t for t in texts(fig)}
+    assert {"Python", "the JVM", "MD5", "SHA-256"} <= labels
+    colours = {line.get_color() for line in ax.get_lines() if line.get_marker() in ("o", "D")}
+    assert colours == {plots.PYTHON, plots.JVM}
+
+
+def test_throughput_legends_every_line_outside_the_data(report: answers.Report) -> None:
+    fig = plots.throughput(report.run, "3.14")
+    drawn = {line.get_label() for ax in fig.axes for line in ax.get_lines()}
+    (legend,) = fig.legends
+    shown = {t.get_text() for t in legend.get_texts()}
+    assert drawn == shown and {"hashlib", "native"} <= shown
+    box = legend_box(fig)
+    assert not any(box.overlaps(ax.get_window_extent()) for ax in fig.axes)
+    lines = {line.get_label(): line for line in fig.axes[0].get_lines()}
+    if "builtin" in lines:
+        assert lines["builtin"].get_color() != lines["hashlib"].get_color()
+    assert lines["hashlib"].get_color() == plots.REFERENCES["hashlib"][0]
+    assert "effort default" in " ".join(texts(fig))
+
+
+def test_speedup_legend_outside_the_bars(report: answers.Report) -> None:
+    fig = plots.speedup(report.run)
+    assert fig is not None
+    box = legend_box(fig)
+    assert not any(box.overlaps(ax.get_window_extent()) for ax in fig.axes if ax.get_visible())
