@@ -433,8 +433,8 @@ def one_message(r: Report) -> str:
     if not said or not cpython:
         return ""
     return (
-        f"One message: `variants.sha256(m)` and `variants.md5(m)` are hashlib's speed or better, "
-        f"{' and '.join(said)} than hashlib (CPython {span_of(cpython)}, run {r.run.name})."
+        f"**One message**: `variants.md5(m)` and `variants.sha256(m)` against hashlib's: "
+        f"{', '.join(said)} (CPython {span_of(cpython)}, `nox -s bench` run {r.run.name})."
     )
 
 
@@ -452,8 +452,8 @@ def answer_section(r: Optional[Report], picture: str) -> str:
     said = [", ".join(answers.style_costs(styles, answers.by_family(r.run, jit)))
             for jit in (False, True)]  # fmt: skip
     sentence = (
-        f"**The study's answer**: written as helper functions, the same MD5 and SHA-256 run "
-        f"{said[0]} without a JIT, and {said[1]} under one; the JDK measured 4-5x and none "
+        f"**The study's answer**: without a JIT, helper functions make MD5 and SHA-256 "
+        f"{said[0]}; under a JIT, {said[1]}. The JDK measured 4-5x and none "
         f"([8256523]({REVIEWS['8256523']}))."
     )
     return marked("answer", [sentence, "", f"![What helper functions cost, per mode]({picture})"])
