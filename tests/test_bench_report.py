@@ -339,9 +339,11 @@ def test_report_files_and_docs_sections(tmp_path: Path) -> None:
     words = ("slower", "faster", "no difference", "more", "fewer")  # instructions: more, fewer
     assert figures and all(sum(w in c for w in words) == 1 for c in figures), figures
     assert "[glossary](docs/study.md#glossary)" in readme and "openjdk/jdk/pull/1283" in readme
-    full = pages.study_section(r, None, ("bytecode", (bytecode / "bytecode.md").read_text()), [])
-    assert "**Bytecode and machine instructions** (`nox -s bytecode`, run bytecode)" in full
-    assert "3.14-portable" in full
+    full = pages.study_section(r, [])
+    assert "3.14-portable" in full and full.startswith(pages.START)
+    assert all(len(line) <= 120 for line in full.splitlines() if not line.startswith("|"))
+    counted = pages.bytecode_section("bytecode", (bytecode / "bytecode.md").read_text())
+    assert "**Bytecode and machine instructions** (`nox -s bytecode`, run bytecode)" in counted
     once = publish.splice("# x\n\nintro\n", readme, pages.START, pages.END)
     assert publish.splice(once, readme, pages.START, pages.END) == once
 
@@ -368,3 +370,75 @@ def test_each_python_mode_s_jdk_counterpart_is_the_nearest_in_speed(tmp_path: Pa
     # a rerun that took another counterpart does not compare the two
     keys = stability.estimates(r, readme=True)
     assert ("styles", ("3.14",), "JDK counterpart jdk17-xint") in keys
+
+
+def test_memory_sizes_each_variant_by_its_speed() -> None:
+    from bench.profile import memory
+
+    slow = memory.lengths(0.2, 0.4, 64 << 20)  # 64 KiB in 0.2 s: two chunks in 0.4 s
+    assert slow["stream"] == 128 << 10 and slow["stream-short"] == 64 << 10
+    assert slow["one-call"] == 128 << 10 and slow["one-call-short"] == 8 << 10
+    fast = memory.lengths(1e-5, 0.4, 64 << 20)
+    assert fast["stream"] == 64 << 20 and fast["one-call"] == 1 << 20  # at most the caps
+    assert memory.lengths(5.0, 0.4, 64 << 20)["stream"] == 64 << 10  # at least one chunk
+    assert all(n % 64 == 0 for n in slow.values())
+
+
+def memory_run(per_block: Dict[str, float]) -> Dict[str, Any]:
+    """A memory run's record: each variant's traced one-call cases 16 KiB and 4 KiB."""
+    results = []
+    for variant, n in per_block.items():
+        for case, length in (("objects", 16384), ("objects-short", 4096)):
+            allocations = 40 + n * length / 64
+            results.append({"variant": variant, "algorithm": "md5", "case": case,
+                            "length": length, "peak": 800, "allocations": allocations})  # fmt: skip
+        for case, length in (("stream", 1 << 20), ("stream-short", 64 << 10)):
+            results.append({"variant": variant, "algorithm": "md5", "case": case,
+                            "length": length, "peak": 900, "allocations": 2})  # fmt: skip
+    info = {"interpreter": {"implementation": "CPython", "version": "3.11.7"}, "cpu": "Test CPU",
+            "date": "2026-01-02", "seconds": 100.0, "stream_bytes": 64 << 20,
+            "case_seconds": 0.4}  # fmt: skip
+    return {"info": info, "results": results}
+
+
+def test_memory_counts_allocations_per_block_and_says_so() -> None:
+    from bench.profile import memory
+
+    data = memory_run({"helpers": 2500.0, "streamlined": 1500.0, "native": 0.0})
+    per = memory.objects_per_block(data)
+    assert per[("helpers", "md5")] == pytest.approx(2500.0)  # the fixed 40 cancel out
+    assert per[("native", "md5")] == 0.0
+    said = pages.memory_sentence(data)
+    assert "the helper style allocates 2500 times (MD5), streamlined 1500" in said
+    assert "no variant's peak grows with the input" in said
+    table = pages.memory_section(data)
+    assert "### Memory" in table and "| helpers " in table and "2500" in table
+
+
+def test_the_two_styles_are_read_from_their_sources() -> None:
+    code = pages.styles_code_section(bench_package.ROOT)
+    helpers = (bench_package.ROOT / "variants" / "helpers" / "md5.py").read_text()
+    assert "def step(" in code and "0xD76AA478" in code and '"""' not in code
+    assert (
+        "    return (b + rotate_left((a + func(b, c, d) + x + t) & MASK32, s)) & MASK32" in helpers
+    )
+    assert code.count("```python") == 2
+
+
+def test_the_readme_s_column_figures_from_a_peers_run() -> None:
+    """A column against the hashlib loop and DuckDB: the glance sentence and the small table."""
+    rows = 1000
+    per_row = {"digest_column/hex": 10e-9, "hashlib/hex": 400e-9, "duckdb/hex": 100e-9}
+    cases = [{"column": shape, "algorithm": alg,
+              "candidates": {k: {"values": [t * rows * f for f in (1.0, 1.01, 1.02)]}
+                             for k, t in per_row.items()}}
+             for shape in ("32 B", "1-64 B") for alg in ("md5", "sha256")]  # fmt: skip
+    run = {"threads": 1, "rows": rows, "cases": cases}
+    data = {"machine": {"date": "2026-01-02"},
+            "classes": [{"name": "AVX2 and SHA-NI", "forced": "", "runs": [run]}]}  # fmt: skip
+    glance = pages.columns_glance(data)
+    assert glance is not None
+    assert "MD5 40x as fast as a hashlib loop and 10x as fast as DuckDB" in glance
+    table = pages.columns_table(data)
+    assert table is not None and "| 32 B   | MD5" in table and "40x faster" in table
+    assert pages.columns_glance(None) is None and pages.columns_table(None) is None

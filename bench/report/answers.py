@@ -80,7 +80,7 @@ def mode_word(found: Sequence[Verdict], mode: str) -> str:
 
 def brief(x: float) -> str:
     """A figure in prose: two significant digits, whole numbers from 10 on."""
-    return f"{x:#.2g}" if abs(x) < 10 else f"{x:.0f}"
+    return f"{x:#.2g}".rstrip(".") if abs(x) < 10 else f"{x:.0f}"  # 9.99: "10", not "10."
 
 
 def span(figures: Sequence[Figure]) -> str:
