@@ -96,7 +96,10 @@ def style_rows(r: Report) -> List[Row]:
 
 
 def kind_span(rows: Sequence[Row], kinds: Sequence[str]) -> str:
+    """The kinds' range of helpers ÷ streamlined, "nothing" where every interval holds 1."""
     figures = [f for kind, _, cells in rows if kind in kinds for f in cells.values()]
+    if figures and all(f.low <= 1 <= f.high for f in figures):
+        return "nothing"
     return span(figures) if figures else ""
 
 
