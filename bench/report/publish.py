@@ -160,7 +160,7 @@ def docs_main(argv: Sequence[str]) -> int:
             shutil.copyfile(picture, FIGURES / picture.name)
     counted = newest("bytecode", "bytecode.md")
     bytecode = (counted.name, (counted / "bytecode.md").read_text()) if counted else None
-    figures = [f"bench/{p.name}" for p in pictures if p.name != HEADLINE]
+    figures = [f"bench/{p.name}" for p in pictures]
     study = [
         pages.study_section(r, figures) if r is not None else None,
         pages.memory_section(memory) if memory else None,
