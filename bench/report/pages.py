@@ -151,7 +151,7 @@ def styles_lines(r: Report, caption: str = "") -> List[str]:
 #: The README's compact tables of what compiling buys back: (title, which rows); what a
 #: JIT buys is a finding's sentence there, a table in docs/study.md.
 BUYS = (
-    ("Compiling the same source: each twin against its interpreted source", "twins"),
+    ("Compiled twins against their interpreted source", "twins"),
     ("Typed Cython and native C against streamlined", "built"),
 )
 
@@ -184,7 +184,7 @@ def buys_lines(r: Report) -> List[str]:
                    for a in algs)]
                 for (build, source, impl), by_alg in rows.items()]  # fmt: skip
         header = ["build", "source", "modes", *(answers.NAMES[a] for a in algs)]
-        out += [f"**{title}**, speed of the build, {size_label(lay.length(LONG))} digests:", ""]
+        out += [f"**{title}**, {size_label(lay.length(LONG))}:", ""]
         out += [grid(header, body, 3), ""]
     return out
 
@@ -311,10 +311,9 @@ def readme_section(r: Optional[Report]) -> str:
     lines += [f"{run_line(r.run)}. Terms: [glossary]({GLOSSARY}); every table: "
               "[docs/study.md](docs/study.md#results).", ""]  # fmt: skip
     caption = (
-        "**What the coding style costs**: time of helpers against streamlined, "
-        f"{size_label(r.run.layout.length(LONG))} digests, 95% rerun interval (the JDK's "
-        f"[8256523]({REVIEWS['8256523']}): 4-5x slower under `-Xint` and Zero, no cost under "
-        "its compilers):"
+        f"**What the coding style costs**: helpers against streamlined, "
+        f"{size_label(r.run.layout.length(LONG))} digests, 95% rerun interval (JDK "
+        f"[8256523]({REVIEWS['8256523']}): 4-5x under `-Xint` and Zero, none under its compilers):"
     )
     lines += [*styles_lines(r, caption), *buys_lines(r)]
     lines += [*(f"- {x}" for x in r.findings), "", trust_line(r)]
