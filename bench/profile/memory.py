@@ -50,7 +50,7 @@ OBJECTS, OBJECTS_SHORT = 16 * 1024, 4 * 1024
 BLOCK = 64
 CASES = ("stream", "stream-short", "one-call", "one-call-short", "objects", "objects-short")
 #: Seconds of hashing each case aims at (``--seconds``): about 3 minutes in all here.
-SECONDS = 0.4
+SECONDS = 0.3
 #: CPython's small-object allocator takes memory from malloc one arena at a time
 #: (1 MiB since 3.10): a peak one arena higher, reached with one or two more
 #: malloc calls, is the allocator's step, not memory that grows with the input.
