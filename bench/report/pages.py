@@ -569,14 +569,16 @@ def columns_glance(data: Optional[Dict[str, Any]]) -> Optional[str]:
     flat = [f for f in figures if f["shape"] == "32 B" and len(f["against"]) == 2]
     if not flat:
         return None
-    said = [f"{answers.NAMES[f['algorithm']]} {answers.brief(f['against'][LOOP])}x as fast as "
-            f"a hashlib loop and {answers.brief(f['against'][DUCKDB])}x as fast as DuckDB"
-            for f in flat]  # fmt: skip
-    f = flat[0]
+    first, *others = flat
+    more = "; ".join(f"{answers.NAMES[f['algorithm']]}: {answers.brief(f['against'][LOOP])}x and "
+                     f"{answers.brief(f['against'][DUCKDB])}x" for f in others)  # fmt: skip
     return marked("columns-glance", [
-        f"A column: `variants.md5_column(column, hexdigest=True)` hashes {f['rows']:,} rows of "
-        f"{f['shape']} in C, {'; '.join(said)} (one thread, {f['class']} kernels, "
-        f"{f['date']}, `nox -s peers`)."
+        f"**A column**: `variants.{first['algorithm']}_column(column, hexdigest=True)` hashes "
+        f"{first['rows']:,} rows of {first['shape']} in C "
+        f"{answers.brief(first['against'][LOOP])}x as fast as a hashlib loop and "
+        f"{answers.brief(first['against'][DUCKDB])}x as fast as DuckDB's `{first['algorithm']}` "
+        f"({more + '; ' if more else ''}one thread, {first['class']} kernels, {first['date']}, "
+        "`nox -s peers`)."
     ])  # fmt: skip
 
 
