@@ -88,7 +88,11 @@ def test_the_headline_has_a_row_a_mode_grouped_by_kind(report: answers.Report) -
     assert {m for _, m, _ in rows} == measured  # every mode of the styles table, once
     assert all(set(cells) == {"md5", "sha256"} for _, _, cells in rows)  # two marks a row
     assert plots.kind_of(report.run, "jdk17-xint") == "JDK -Xint"
-    assert plots.kind_of(report.run, "3.14-jit") == "CPython, JIT on"
+    assert plots.kind_of(report.run, "jdk17-zero") == "JDK Zero"
+    assert plots.kind_of(report.run, "jdk17-c1") == "JDK compilers"
+    assert plots.kind_of(report.run, "pypy3") == "PyPy, JIT on"
+    assert plots.kind_of(report.run, "pypy3-nojit") == "PyPy, JIT off"
+    assert plots.kind_of(report.run, "3.11") == "CPython, no JIT"
 
 
 def test_the_headline_s_axis_marks_and_title(report: answers.Report) -> None:
@@ -104,7 +108,8 @@ def test_the_headline_s_axis_marks_and_title(report: answers.Report) -> None:
     assert any(abs(p.get_x() - 4) < 1e-9 and abs(p.get_x() + p.get_width() - 5) < 1e-9
                for p in bands)  # fmt: skip
     words = " ".join(texts(fig))
-    assert "8256523" in words and "no cost" in words and "effort default" in words
+    effort = f"effort {report.run.header.effort}"
+    assert "8256523" in words and "no cost" in words and effort in words
     title = ax.get_title(loc="left")
     rows = plots.style_rows(report)
     assert title.replace("\n", " ") == plots.headline_title(rows)
@@ -116,7 +121,7 @@ def test_the_headline_s_axis_marks_and_title(report: answers.Report) -> None:
 
 
 def test_throughput_legends_every_line_outside_the_data(report: answers.Report) -> None:
-    fig = plots.throughput(report.run, "3.14")
+    fig = plots.throughput(report.run, "3.11")
     drawn = {line.get_label() for ax in fig.axes for line in ax.get_lines()}
     (legend,) = fig.legends
     shown = {t.get_text() for t in legend.get_texts()}
@@ -127,7 +132,7 @@ def test_throughput_legends_every_line_outside_the_data(report: answers.Report) 
     if "builtin" in lines:
         assert lines["builtin"].get_color() != lines["hashlib"].get_color()
     assert lines["hashlib"].get_color() == plots.REFERENCES["hashlib"][0]
-    assert "effort default" in " ".join(texts(fig))
+    assert f"effort {report.run.header.effort}" in " ".join(texts(fig))
 
 
 def test_speedup_legend_outside_the_bars(report: answers.Report) -> None:

@@ -164,7 +164,9 @@ def styles(r: Report) -> Optional[Figure]:
     for kind, first, last in groups:
         ax.text(1.01, (first + last) / 2, kind, transform=ax.get_yaxis_transform(),
                 va="center", fontsize=8, color="0.25")  # fmt: skip
-    ticks_x = [t for t in (1, 1.5, 2, 3, 4, 5, 6, 8, 10, 15, 20) if low <= t <= high]
+    ticks_x = [
+        t for t in (0.25, 0.5, 0.7, 1, 1.5, 2, 3, 4, 5, 6, 8, 10, 15, 20) if low <= t <= high
+    ]
     ax.set_xticks(ticks_x)
     ax.set_xticklabels([f"{t:g}x" for t in ticks_x])
     ax.minorticks_off()
@@ -243,7 +245,7 @@ def speedup(run: Run) -> Optional[Figure]:
     fig, axes = plt.subplots(
         len(lay.algorithms()),
         1,
-        figsize=(max(8.0, 1.2 * len(variants)), 4.2 * len(lay.algorithms())),
+        figsize=(max(8.0, 1.2 * len(variants)) + 2.0, 4.2 * len(lay.algorithms())),
         squeeze=False,
     )
     drawn = False
@@ -270,15 +272,18 @@ def speedup(run: Run) -> Optional[Figure]:
         ax.set_xticks(range(len(variants)))
         ax.set_xticklabels(variants, rotation=30, ha="right", fontsize=8)
         ax.set_ylabel(f"× {BASELINE} under {base_mode}")
-        ax.set_title(f"{alg}, {length} B messages (digest): speed against {BASELINE}, {base_mode}")
+        name = NAMES.get(alg, alg)
+        ax.set_title(f"{name}, {size_label(length)} messages (digest): speed against {BASELINE} "
+                     f"under {base_mode}")  # fmt: skip
         ax.grid(True, axis="y", which="both", alpha=0.3)
     if not drawn:
         plt.close(fig)
         return None
     handles, labels = next(ax for ax in fig.axes if ax.get_visible()).get_legend_handles_labels()
-    fig.legend(handles, labels, loc="center right", fontsize=7, title="mode")
-    footer(run, fig, ", ".join(modes))
-    fig.tight_layout(rect=(0, 0.03, 0.88, 1))
+    fig.legend(handles, labels, loc="center left", bbox_to_anchor=(0.83, 0.5), fontsize=7,
+               title="mode")  # fmt: skip
+    footer(run, fig, f"{len(modes)} modes")
+    fig.tight_layout(rect=(0, 0.03, 0.82, 1))
     return fig
 
 
