@@ -94,14 +94,16 @@ def direction(values: Sequence[float], above: str = "slower", below: str = "fast
     (all below 1, as their inverses), ``1.05x faster to 1.2x slower`` (across 1)."""
     low, high = min(values), max(values)
     if brief(low) == brief(high) == "1.0":
-        return "1.0x (no difference)"
+        return "the same (1.0x)"
     if low >= 1:
         shown = brief(low) if brief(low) == brief(high) else f"{brief(low)}-{brief(high)}"
-        return f"{shown}x {above}"
+        return "the same (1.0x)" if shown == "1.0" else f"{shown}x {above}"
     if high < 1:
         shown = (brief(1 / high) if brief(1 / high) == brief(1 / low)
                  else f"{brief(1 / high)}-{brief(1 / low)}")  # fmt: skip
-        return f"{shown}x {below}"
+        return "the same (1.0x)" if shown == "1.0" else f"{shown}x {below}"
+    if brief(1 / low) == brief(high) == "1.0":
+        return "the same (1.0x)"
     return f"{brief(1 / low)}x {below} to {brief(high)}x {above}"
 
 
@@ -117,13 +119,15 @@ def by_family(run: Run, jit: bool) -> Dict[str, List[str]]:
     return found
 
 
-def style_costs(styles: Shown, families: Dict[str, List[str]]) -> List[str]:
-    """``CPython 1.8-2.5x slower``: each family's helpers ÷ streamlined, both algorithms."""
+def style_costs(styles: Shown, families: Dict[str, List[str]], under: bool = False) -> List[str]:
+    """``CPython 1.8-2.5x slower`` (``under``: ``1.8-2.5x slower under CPython``): each
+    family's helpers ÷ streamlined, both algorithms."""
     said = []
     for name, modes in families.items():
         figures = [f for m in modes for a in NAMES.values() if (f := styles.at((m,), a))]
         if figures:
-            said.append(f"{name} {direction([f.value for f in figures])}")
+            cost = direction([f.value for f in figures])
+            said.append(f"{cost} under {name}" if under else f"{name} {cost}")
     return said
 
 
@@ -133,20 +137,22 @@ def findings(run: Run, styles: Optional[Shown], buys: Optional[Shown]) -> List[s
     if styles is None:
         return []
     lay, out = run.layout, []
-    for jit, head in ((False, "Without a JIT, helper functions make"),
-                      (True, "Under a JIT they make")):  # fmt: skip
-        costs = style_costs(styles, by_family(run, jit))
+    for jit, head in ((False, "Without a JIT, helper functions run"),
+                      (True, "With one, they run")):  # fmt: skip
+        costs = style_costs(styles, by_family(run, jit), under=True)
         if costs:
-            out.append(f"{head} {', '.join(costs)} (MD5 and SHA-256).")
+            out.append(f"{head} {', '.join(costs)}.")
     out.append(counterpart(run, styles))
     if buys is not None:
 
         def built(name: str) -> List[Figure]:
             return [c for r in buys.rows if r.labels[0] == name for c in r.cells if c]
 
-        twins = [f"{label} makes the helper style {direction(v, 'faster', 'slower')}"
+        twins = [f"{label} {direction(v, 'faster', 'slower')}"
                  for b, label in (("mypyc", "mypyc"), ("cython", "Cython"))
                  if (v := [f.value for f in built(f'{TEXTBOOK}-{b}')])]  # fmt: skip
+        if twins:
+            twins[0] = twins[0].replace(" ", " makes the helper style ", 1)
         typed = [f"{label} {direction([f.value for f in built(b)], 'faster', 'slower')}"
                  for b, label in (("cython", "typed Cython"), ("native", "native C"))
                  if built(b)]  # fmt: skip

@@ -141,7 +141,12 @@ def styles_lines(r: Report, caption: str = "") -> List[str]:
     for row in t.rows:
         cells = dict(zip(t.columns, row.cells))
         near = cells.get("JDK counterpart")
-        against = f"streamlined {said(inverse(near))} than {near.took}" if near else None
+        against = None
+        if near is not None:
+            words = said(inverse(near))
+            against = (f"streamlined as fast as {near.took} {words.split(' ', 2)[2]}"
+                       if words.startswith("no difference")
+                       else f"streamlined {words} than {near.took}")  # fmt: skip
         body.append([*row.labels, *(said(f) if (f := cells.get(c)) else None for c in names),
                      answers.mode_word(r.verdicts, row.labels[0]), against])  # fmt: skip
     head = caption or f"**{t.title}** ({t.meaning}):"
@@ -247,7 +252,7 @@ def ns(m: Measured) -> str:
 
 #: Tables a run's report.md has and docs/study.md leaves to it (key prefixes), and the
 #: bytecode run's sections docs/study.md shows (the rest stay in its ``bytecode.md``).
-REPORT_ONLY = ("twins-jit", "modes-", "bridges")
+REPORT_ONLY = ("twins-jit", "modes-", "bridges", "style", "compiled")
 STUDY_BYTECODE = (
     "Machine instructions per byte",
     "Bytecode instructions executed per block",
@@ -260,7 +265,7 @@ def in_docs(t: Shown, long: int) -> bool:
     """Whether docs/study.md shows the table (the run's report.md shows every one)."""
     if t.key.startswith("hashlib-"):
         return t.key == f"hashlib-{long}"
-    return not t.key.startswith(REPORT_ONLY)
+    return not any(t.key == k or (k.endswith("-") and t.key.startswith(k)) for k in REPORT_ONLY)
 
 
 def page(r: Report, figures: Sequence[str] = (), full: bool = True) -> List[str]:
@@ -448,11 +453,11 @@ def answer_section(r: Optional[Report], picture: str) -> str:
     styles = r.table("styles") if r is not None else None
     if r is None or styles is None:
         return marked("answer", ["No run of `nox -s bench` yet."])
-    said = [", ".join(answers.style_costs(styles, answers.by_family(r.run, jit)))
+    said = [", ".join(answers.style_costs(styles, answers.by_family(r.run, jit), under=True))
             for jit in (False, True)]  # fmt: skip
     sentence = (
-        f"**The study's answer**: without a JIT, helper functions make MD5 and SHA-256 "
-        f"{said[0]}; under a JIT, {said[1]}. The JDK measured 4-5x and none "
+        f"**The study's answer**: written as helper functions, MD5 and SHA-256 run {said[0]} "
+        f"without a JIT; with one, {said[1]}. The JDK measured 4-5x and none "
         f"([8256523]({REVIEWS['8256523']}))."
     )
     return marked("answer", [sentence, "", f"![What helper functions cost, per mode]({picture})"])
