@@ -257,7 +257,6 @@ STUDY_BYTECODE = (
     "Machine instructions per byte",
     "Bytecode instructions executed per block",
     "Python-level calls per block",
-    "Why helpers is slow",
 )
 
 
