@@ -408,7 +408,7 @@ def test_memory_counts_allocations_per_block_and_says_so() -> None:
     assert per[("helpers", "md5")] == pytest.approx(2500.0)  # the fixed 40 cancel out
     assert per[("native", "md5")] == 0.0
     said = pages.memory_sentence(data)
-    assert "the helper style allocates 2500 times (MD5), streamlined 1500" in said
+    assert "the helper style 2500 allocations for MD5, streamlined 1500 for MD5" in said
     assert "no variant's peak grows with the input" in said
     table = pages.memory_section(data)
     assert "### Memory" in table and "| helpers " in table and "2500" in table

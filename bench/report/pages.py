@@ -515,12 +515,12 @@ def memory_sentence(data: Optional[Dict[str, Any]]) -> str:
     info = data["info"]
     version = f"{info['interpreter']['implementation']} {info['interpreter']['version']}"
 
-    def of(variant: str) -> List[str]:
-        return [f"{n:.0f}" for a in answers.NAMES if (n := per.get((variant, a))) is not None]
+    def of(variant: str, noun: str = "") -> str:
+        found = [(a, per[(variant, a)]) for a in answers.NAMES if (variant, a) in per]
+        said = [f"{n:.0f}{noun if i == 0 else ''} for {answers.NAMES[a]}"
+                for i, (a, n) in enumerate(found)]  # fmt: skip
+        return " and ".join(said) or "none measured"
 
-    helpers, streamlined = of("helpers"), of("streamlined")
-    algorithms = " and ".join(answers.NAMES[a] for a in answers.NAMES
-                              if (("helpers", a)) in per)  # fmt: skip
     native = [n for (v, _), n in per.items() if v == "native"]
     tail = f"; the native variant {max(native):.0f}" if native else ""
     grown = [f"{v} {answers.NAMES.get(a, a)}" for (v, a), r in profiled.by_row(data).items()
@@ -528,9 +528,9 @@ def memory_sentence(data: Optional[Dict[str, Any]]) -> str:
     growth = (f"peaks that grow with the input: {', '.join(grown)}" if grown
               else "no variant's peak grows with the input")  # fmt: skip
     return marked("memory", [
-        f"Memory (`nox -s memory`, memray, {version}, {info['date']}): per 64-byte block, the "
-        f"helper style allocates {' and '.join(helpers)} times ({algorithms}), streamlined "
-        f"{' and '.join(streamlined)}{tail}; {growth} ([the table](docs/study.md#memory)).",
+        f"**Memory** (`nox -s memory`, memray, {version}, {info['date']}): a 64-byte block "
+        f"costs the helper style {of('helpers', ' allocations')}, streamlined "
+        f"{of('streamlined')}{tail}; {growth} ([the table](docs/study.md#memory)).",
     ])  # fmt: skip
 
 
