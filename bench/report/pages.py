@@ -479,7 +479,7 @@ def code_lines(path: Path, names: Sequence[str], loop: str = "") -> List[str]:
         skipped = range(body[0].lineno, (body[0].end_lineno or 0) + 1) if doc else range(0)
         last = node.end_lineno or node.lineno
         kept = [i for i in range(node.lineno, last + 1) if i not in skipped]
-        out += [lines[i - 1] for i in kept] + [""]
+        out += [lines[i - 1] for i in kept] + ["", ""]  # top-level code: two blank lines
     if loop:
         node = found[loop]
         first = next(n for n in ast.walk(node) if isinstance(n, ast.For))
@@ -488,7 +488,9 @@ def code_lines(path: Path, names: Sequence[str], loop: str = "") -> List[str]:
         indent = " " * (len(shown[1]) - len(shown[1].lstrip()))
         shown += [f"{indent}..."] if len(steps) > 3 else []
         out += textwrap.dedent("\n".join(shown)).splitlines()
-    return out[:-1] if out and not out[-1] else out
+    while out and not out[-1]:
+        out.pop()
+    return out
 
 
 def styles_code_section(root: Path) -> str:
