@@ -273,7 +273,7 @@ def parser() -> argparse.ArgumentParser:
     parser.add_argument("--python", default=sys.executable, help="the measuring interpreter")
     parser.add_argument("--threads", choices=("1", "all", "both"), default="both")
     parser.add_argument("--require-all", action="store_true", help="fail if an engine is missing")
-    parser.add_argument("--write", action="store_true", help="update the README's table")
+    parser.add_argument("--write", action="store_true", help="update docs/columns.md, README.md")
     parser.add_argument("--report", action="store_true", help="no measuring: the newest run")
     return parser
 
