@@ -314,10 +314,13 @@ def readme_section(r: Optional[Report]) -> str:
         return "\n".join([*lines, "No run of `nox -s bench` yet.", END])
     lines += [f"{run_line(r.run)}. Terms: [glossary]({GLOSSARY}); every table: "
               "[docs/study.md](docs/study.md#results).", ""]  # fmt: skip
+    jdk25 = any(c.startswith("jdk25") for c in r.run.layout.columns)
+    why = f"; JDK 25's `-Xint`: [JDK-8072070]({REVIEWS['8072070']})" if jdk25 else ""
     caption = (
         f"**What the coding style costs**: helpers against streamlined, "
         f"{size_label(r.run.layout.length(LONG))} digests, 95% rerun interval (JDK "
-        f"[8256523]({REVIEWS['8256523']}): 4-5x under `-Xint` and Zero, none under its compilers):"
+        f"[8256523]({REVIEWS['8256523']}): 4-5x under `-Xint` and Zero, none under its "
+        f"compilers{why}):"
     )
     lines += [*styles_lines(r, caption), *buys_lines(r)]
     lines += [*(f"- {x}" for x in r.findings), "", trust_line(r)]
