@@ -323,7 +323,9 @@ def readme_section(r: Optional[Report]) -> str:
         f"compilers{why}):"
     )
     lines += [*styles_lines(r, caption), *buys_lines(r)]
-    lines += [*(f"- {x}" for x in r.findings), "", trust_line(r)]
+    styles = r.table("styles")
+    shown = answers.counterpart(r.run, styles) if styles else ""  # the table's last column
+    lines += [*(f"- {x}" for x in r.findings if x != shown), "", trust_line(r)]
     return "\n".join([*lines, END])
 
 
