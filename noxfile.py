@@ -11,7 +11,7 @@
     nox -s peers          # digest_column against DuckDB, polars-hash, chdb (bench/product/peers.py)
     nox -s bench          # the study: every interpreter and mode, variant, length
     nox -s bench -- --effort quick --modes 3.12,pypy3 --variants 'helpers*'
-    nox -s memory         # memray: peak memory and allocations per variant (CPython)
+    nox -s memory         # memray: peak memory, allocations per block, each variant (CPython)
     nox -s bytecode       # bytecode and machine instructions per block, per interpreter
 
 Interpreters: bench/catalog/modes.py (3.14, 3.15, PyPy 8 in a Debian sid tree and the built
@@ -256,7 +256,8 @@ def bench(session: nox.Session) -> None:
 
 @nox.session(python=_python("3.12"))
 def memory(session: nox.Session) -> None:
-    """memray: peak memory and allocations of every variant (on CPython 3.11, its fastest)."""
+    """memray: every variant's peak memory and allocations per 64-byte block, its messages sized
+    by its speed (CPython 3.11; about two minutes once the environment is made)."""
     _study(session, "memory", "--interpreters", "3.11", "--extra", "memray")
 
 

@@ -257,16 +257,17 @@ def test_what_compiling_and_the_jits_buy(calm: answers.Report) -> None:
     said = calm.findings
     assert len(said) <= 5
     assert list(said) == [
-        "Without a JIT the helper style costs (MD5/SHA-256) CPython 4.0x/4.0x, PyPy 2.0x/2.0x.",
-        "Under a JIT: CPython 1.1x/1.1x, PyPy 0.50x/0.50x.",
-        "Compiling buys back 2.0-8.0x (mypyc) over the helper style; native C 1000-2000x over "
+        "Without a JIT, helper functions run 4.0x slower under CPython, 2.0x slower under PyPy.",
+        "With one, they run 1.1x slower under CPython, 2.0x faster under PyPy.",
+        "mypyc makes the helper style 2.0-8.0x faster; native C 1000-2000x faster than "
         "streamlined.",
-        "A JIT on the same source: CPython's gains 2.0-7.6x, PyPy's gains 10-40x.",
+        "A JIT on the same source: CPython's 2.0-7.6x faster, PyPy's 10-40x faster.",
     ]
 
 
 def test_a_change_inside_the_noise_is_not_called_a_gain(tmp_path: Path) -> None:
-    """The JITs' line says "gains" only where every interval excludes 1."""
+    """The JITs' line says "faster" without a word of doubt only where every interval
+    excludes 1."""
     r = build(tmp_path, noisy=("3.14",))
     buys = r.table("buys")
     assert buys is not None
@@ -274,7 +275,8 @@ def test_a_change_inside_the_noise_is_not_called_a_gain(tmp_path: Path) -> None:
            (row.cells[buys.columns.index("3.14")],) if c]  # fmt: skip
     line = next(x for x in r.findings if x.startswith("A JIT"))
     inside = sum(1 for f in jit if not f.estimate.excludes(1.0))
-    assert ("CPython's gains" in line) == (inside == 0)
+    plain = "CPython's" in line and "CPython's changes nothing" not in line
+    assert (plain and "intervals hold 1" not in line) == (inside == 0)
     if inside:
         assert f"{inside} of {len(jit)} intervals hold 1" in line or "nothing measurable" in line
 
@@ -328,10 +330,19 @@ def test_report_files_and_docs_sections(tmp_path: Path) -> None:
     assert len(body) <= 60 and "†" not in readme and "settle" not in readme
     prose = [line for line in body if not line.startswith("|")]
     assert len("\n".join(prose)) <= 1500
-    assert sum(1 for line in body if line.startswith("| --")) == 2  # the two tables
-    full = pages.study_section(r, None, ("bytecode", (bytecode / "bytecode.md").read_text()), [])
-    assert "**Bytecode and machine instructions** (`nox -s bytecode`, run bytecode)" in full
-    assert "3.14-portable" in full
+    # the styles table and what compiling buys back, one baseline each (twins; typed and C)
+    assert sum(1 for line in body if line.startswith("| --")) == 3
+    rows = [line for line in body if line.startswith("| ") and "--" not in line
+            and not line.startswith(("| mode", "| build"))]  # fmt: skip
+    figures = [c.strip() for line in rows for c in line.strip("|").split("|")[1:3] if "x" in c]
+    words = ("slower", "faster", "no difference", "more", "fewer")  # instructions: more, fewer
+    assert figures and all(sum(w in c for w in words) == 1 for c in figures), figures
+    assert "[glossary](docs/study.md#glossary)" in readme and "openjdk/jdk/pull/1283" in readme
+    full = pages.study_section(r, [])
+    assert "3.14-portable" in full and full.startswith(pages.START)
+    assert all(len(line) <= 120 for line in full.splitlines() if not line.startswith("|"))
+    counted = pages.bytecode_section("bytecode", (bytecode / "bytecode.md").read_text())
+    assert "**Bytecode and machine instructions** (`nox -s bytecode`, run bytecode)" in counted
     once = publish.splice("# x\n\nintro\n", readme, pages.START, pages.END)
     assert publish.splice(once, readme, pages.START, pages.END) == once
 
@@ -350,11 +361,84 @@ def test_each_python_mode_s_jdk_counterpart_is_the_nearest_in_speed(tmp_path: Pa
     assert words[("jdk17", "md5")].startswith("like the compilers")
     said = next(x for x in r.findings if x.startswith("CPython 3.14 runs"))
     assert said == (
-        "CPython 3.14 runs streamlined MD5 at 0.80x the speed of jdk17-xint; the helper style "
-        "costs (MD5) 3.14 4.0x, jdk17-xint 16x."
+        "CPython 3.14 runs streamlined MD5 1.2x slower than its nearest JDK mode, jdk17-xint; "
+        "helpers make MD5 3.14 4.0x slower, jdk17-xint 16x slower."
     )
     line = pages.styles_lines(r)[2]
-    assert "jdk17-xint 0.8" in line
+    assert "streamlined 1.25x slower (1.21-1.29) than jdk17-xint" in line
     # a rerun that took another counterpart does not compare the two
     keys = stability.estimates(r, readme=True)
     assert ("styles", ("3.14",), "JDK counterpart jdk17-xint") in keys
+
+
+def test_memory_sizes_each_variant_by_its_speed() -> None:
+    from bench.profile import memory
+
+    slow = memory.lengths(0.2, 0.4, 64 << 20)  # 64 KiB in 0.2 s: two chunks in 0.4 s
+    assert slow["stream"] == 128 << 10 and slow["stream-short"] == 64 << 10
+    assert slow["one-call"] == 128 << 10 and slow["one-call-short"] == 8 << 10
+    fast = memory.lengths(1e-5, 0.4, 64 << 20)
+    assert fast["stream"] == 64 << 20 and fast["one-call"] == 1 << 20  # at most the caps
+    assert memory.lengths(5.0, 0.4, 64 << 20)["stream"] == 64 << 10  # at least one chunk
+    assert all(n % 64 == 0 for n in slow.values())
+
+
+def memory_run(per_block: Dict[str, float]) -> Dict[str, Any]:
+    """A memory run's record: each variant's traced one-call cases 16 KiB and 4 KiB."""
+    results = []
+    for variant, n in per_block.items():
+        for case, length in (("objects", 16384), ("objects-short", 4096)):
+            allocations = 40 + n * length / 64
+            results.append({"variant": variant, "algorithm": "md5", "case": case,
+                            "length": length, "peak": 800, "allocations": allocations})  # fmt: skip
+        for case, length in (("stream", 1 << 20), ("stream-short", 64 << 10)):
+            results.append({"variant": variant, "algorithm": "md5", "case": case,
+                            "length": length, "peak": 900, "allocations": 2})  # fmt: skip
+    info = {"interpreter": {"implementation": "CPython", "version": "3.11.7"}, "cpu": "Test CPU",
+            "date": "2026-01-02", "seconds": 100.0, "stream_bytes": 64 << 20,
+            "case_seconds": 0.4}  # fmt: skip
+    return {"info": info, "results": results}
+
+
+def test_memory_counts_allocations_per_block_and_says_so() -> None:
+    from bench.profile import memory
+
+    data = memory_run({"helpers": 2500.0, "streamlined": 1500.0, "native": 0.0})
+    per = memory.objects_per_block(data)
+    assert per[("helpers", "md5")] == pytest.approx(2500.0)  # the fixed 40 cancel out
+    assert per[("native", "md5")] == 0.0
+    said = pages.memory_sentence(data)
+    assert "the helper style 2500 allocations for MD5, streamlined 1500 for MD5" in said
+    assert "no variant's peak grows with the input" in said
+    table = pages.memory_section(data)
+    assert "### Memory" in table and "| helpers " in table and "2500" in table
+
+
+def test_the_two_styles_are_read_from_their_sources() -> None:
+    code = pages.styles_code_section(bench_package.ROOT)
+    helpers = (bench_package.ROOT / "variants" / "helpers" / "md5.py").read_text()
+    assert "def step(" in code and "0xD76AA478" in code and '"""' not in code
+    assert (
+        "    return (b + rotate_left((a + func(b, c, d) + x + t) & MASK32, s)) & MASK32" in helpers
+    )
+    assert code.count("```python") == 2
+
+
+def test_the_readme_s_column_figures_from_a_peers_run() -> None:
+    """A column against the hashlib loop and DuckDB: the glance sentence and the small table."""
+    rows = 1000
+    per_row = {"digest_column/hex": 10e-9, "hashlib/hex": 400e-9, "duckdb/hex": 100e-9}
+    cases = [{"column": shape, "algorithm": alg,
+              "candidates": {k: {"values": [t * rows * f for f in (1.0, 1.01, 1.02)]}
+                             for k, t in per_row.items()}}
+             for shape in ("32 B", "1-64 B") for alg in ("md5", "sha256")]  # fmt: skip
+    run = {"threads": 1, "rows": rows, "cases": cases}
+    data = {"machine": {"date": "2026-01-02"},
+            "classes": [{"name": "AVX2 and SHA-NI", "forced": "", "runs": [run]}]}  # fmt: skip
+    glance = pages.columns_glance(data)
+    assert glance is not None
+    assert "in C 40x as fast as a hashlib loop and 10x as fast as DuckDB's `md5`" in glance
+    assert "(SHA-256: 40x and 10x; one thread" in glance
+    table = pages.columns_table(data)
+    assert table is not None and "| 32 B   | MD5" in table and "40x faster" in table
+    assert pages.columns_glance(None) is None and pages.columns_table(None) is None

@@ -1,6 +1,7 @@
 """The docs name only commands and options that exist: every ``python -m bench ...`` line of
-README.md and docs/study.md (and what ``nox -s bench -- ...`` passes to the study) is parsed
-by the study's own parser, nothing run."""
+README.md and docs/ (and what ``nox -s bench -- ...`` passes to the study) is parsed by the
+study's own parser, nothing run; the README keeps to one page and docs/study.md to its length,
+its prose wrapped."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ bench_package.load()
 
 from bench.__main__ import parse  # noqa: E402
 
-DOCS = ("README.md", "docs/study.md")
+DOCS = ("README.md", "docs/study.md", "docs/columns.md", "docs/development.md")
 #: ``python -m bench ...`` in a code block's line or between backticks; ``nox -s bench -- ...``.
 COMMAND = re.compile(
     r"(?:python3? -m bench(?P<module>\.[\w.]+)?|nox -s bench --)(?P<args>[^`\n#]*)"
@@ -60,3 +61,24 @@ def test_a_wrong_option_is_caught() -> None:
     with pytest.raises(SystemExit):
         parse(["compare", "native"])
     assert Path(bench_package.ROOT / "docs" / "study.md").exists()
+
+
+def prose(name: str) -> List[str]:
+    """The lines of a page outside its tables and code blocks."""
+    found, code = [], False
+    for line in (bench_package.ROOT / name).read_text().splitlines():
+        code = code != line.startswith("```")
+        if not code and not line.startswith(("|", "```")):
+            found.append(line)
+    return found
+
+
+def test_the_pages_keep_their_length() -> None:
+    """The README is one page per reader (at most 250 lines); docs/study.md at most 1,000
+    lines, no prose line over 120 characters."""
+    readme = (bench_package.ROOT / "README.md").read_text().splitlines()
+    assert len(readme) <= 250
+    study = (bench_package.ROOT / "docs" / "study.md").read_text().splitlines()
+    assert len(study) <= 1000
+    long = [line[:60] for line in prose("docs/study.md") if len(line) > 120]
+    assert not long, long

@@ -1,6 +1,6 @@
 """``digest_column`` inside the engines people use: DuckDB, Polars, pandas 3 and Dask.
 
-Each recipe is one line of the README's "Columns" section, run here as it is
+Each recipe is one line of docs/columns.md's interface section, run here as it is
 written there (``test_the_readme_shows_each_recipe`` holds the two together)
 on a column with nulls, empty, non-ASCII and multi-block rows, in several
 chunks, and compared row by row with hashlib: a null in gives a null out. Dask
@@ -32,9 +32,9 @@ from conftest import SOURCE_ROOT
 REQUIRE_ENGINES_ENV = "VARIANTS_REQUIRE_ENGINES"
 ALGORITHMS = ("md5", "sha224", "sha256")
 
-#: The README's recipes (its Columns section) for MD5, hex digests out: two helpers, then
+#: The recipes of docs/columns.md for MD5, hex digests out: two helpers, then
 #: one line an engine. The tests run them as written and, for the other algorithms, with
-#: ``md5`` replaced; ``test_the_readme_shows_each_recipe`` finds each in the README.
+#: ``md5`` replaced; ``test_the_readme_shows_each_recipe`` finds each there.
 RECIPES: Dict[str, str] = {
     "helpers": (
         "def md5_hex(column):  # any Arrow column of strings or bytes in, its hex digests out\n"
@@ -132,14 +132,14 @@ def squeezed(text: str) -> str:
 
 
 def test_the_readme_shows_each_recipe() -> None:
-    readme = SOURCE_ROOT / "README.md"
-    if not readme.exists():
+    page = SOURCE_ROOT / "docs" / "columns.md"  # the README's Columns section in full
+    if not page.exists():
         pytest.skip("not a source checkout")
-    text = readme.read_text(encoding="utf-8")
-    assert "## Columns" in text
-    section = squeezed(text.split("## Columns", 1)[1].split("\n## ", 1)[0])
+    text = page.read_text(encoding="utf-8")
+    assert "## The interface" in text
+    section = squeezed(text.split("## The interface", 1)[1].split("\n## ", 1)[0])
     missing = [key for key, line in RECIPES.items() if squeezed(line) not in section]
-    assert not missing, f"the README's Columns section lacks the recipes {missing}"
+    assert not missing, f"docs/columns.md's interface section lacks the recipes {missing}"
 
 
 def test_a_recipe_changed_for_binary_digests() -> None:

@@ -1,11 +1,11 @@
 """digest_column against the engines that hash columns today, side by side in one process.
 
     python -m bench peers                      # measure: results/peers/<date-time>/
-    python -m bench peers --write              # ... and the table in README.md and docs/study.md
+    python -m bench peers --write              # ... and the tables in docs/columns.md, README.md
     python -m bench peers --report --write     # no measuring: the table from the newest run
     python -m bench peers --rows 2000 --rounds 1 --python ENV/bin/python
 
-(``nox -s peers`` makes the environment, runs it and writes the README.)
+(``nox -s peers`` makes the environment, runs it and writes docs/columns.md and the README.)
 
 Each thread setting runs in a fresh worker process of its own (``bench.product.engines``
 through the protocol's ``call``) (Polars reads
@@ -40,7 +40,7 @@ from bench.core.fmt import DASH, table
 from bench.core.machine import cpu_flags, cpu_model, interpreter_title, today
 from bench.core.stats import Values, ratio, time, time_of
 from bench.product.engines import ALGORITHMS, DIGEST_ONLY, ENGINES, SCAN_ONLY, SHAPES, run_threads
-from bench.report.publish import README, STUDY, splice
+from bench.report.publish import COLUMNS, README, peers_sections, splice, write_sections
 from bench.store import RESULTS, new_folder, newest, read_record, write_record
 
 #: Read through this module by tests/test_engines.py.
@@ -272,7 +272,7 @@ def parser() -> argparse.ArgumentParser:
     parser.add_argument("--python", default=sys.executable, help="the measuring interpreter")
     parser.add_argument("--threads", choices=("1", "all", "both"), default="both")
     parser.add_argument("--require-all", action="store_true", help="fail if an engine is missing")
-    parser.add_argument("--write", action="store_true", help="update the README's table")
+    parser.add_argument("--write", action="store_true", help="update docs/columns.md, README.md")
     parser.add_argument("--report", action="store_true", help="no measuring: the newest run")
     return parser
 
@@ -310,12 +310,12 @@ def main(argv: Sequence[str]) -> int:
     goals = "\n\n".join(f"{k['name']}:\n\n{targets(k['runs'])}" for k in data["classes"])
     found.with_name("peers.md").write_text(f"{text}\n\nIssue 28's targets:\n\n{goals}\n")
     print(text, goals, sep="\n\n")
-    if args.write:  # the README's Columns section and the study's
-        for path in (README, STUDY):
-            page = path.read_text()
-            section = f"{START}\n{merged(page, blocks)}\n{END}"
-            path.write_text(splice(page, section, START, END, append=False))
-            print(f"{path.name}: the peers' table from {found.parent.name}")
+    if args.write:  # every table in docs/columns.md, the README's figures and small table
+        page = COLUMNS.read_text()
+        section = f"{START}\n{merged(page, blocks)}\n{END}"
+        COLUMNS.write_text(splice(page, section, START, END, append=False))
+        write_sections(README, peers_sections(data))
+        print(f"{COLUMNS.name}, {README.name}: the peers' tables from {found.parent.name}")
     return 0
 
 

@@ -1,26 +1,29 @@
 """``nox -s memory``: what every variant allocates, measured with memray (CPython only).
 
     python -m bench memory --python 3.11=/path/to/venv/bin/python
-    python -m bench memory --python 3.12=... --variants 'helpers*' --stream-mib 8
+    python -m bench memory --python 3.12=... --variants 'helpers*' --seconds 0.5
 
-Each variant and algorithm hashes, in a fresh process of the environment's
-interpreter under ``memray.Tracker``:
+Each variant's messages are sized by its speed, as the timing sizes its loops: a probe
+times 64 KiB of each, and every case gets about ``--seconds`` of hashing (at most
+``--stream-mib``, at least one 64 KiB chunk), so a slow pure-Python variant hashes
+hundreds of KiB and the native one 64 MiB, and the whole run takes a few minutes. Each
+variant and algorithm hashes, in a fresh process of the environment's interpreter under
+``memray.Tracker``:
 
-* ``stream``: 64 MiB (``--stream-mib``) streamed in 64 KiB chunks (one 64 KiB
-  buffer of the JDK pattern, whose 256-byte period makes it exactly the 64 MiB
-  message), and ``stream-short``: the same for 1/16 of that;
-* ``one-call``: 1 MiB in one call, and ``one-call-short``: 64 KiB in one call;
-* ``objects``: 16 KiB in one call with Python's own allocator traced too, to
-  count every object allocated per 64-byte block.
+* ``stream``: its streamed length in 64 KiB chunks (one 64 KiB buffer of the JDK pattern,
+  whose 256-byte period makes it exactly that message), and ``stream-short``: a 16th of it;
+* ``one-call``: its one-call length (at most 1 MiB) in one call, ``one-call-short`` a 16th;
+* ``objects``, ``objects-short``: 16 KiB and 4 KiB in one call with Python's own allocator
+  traced too: the difference, over the 192 blocks between them, is every allocation the
+  block loop makes per 64-byte block (the set-up, the padding and the digest cancel out).
 
-memray reports the peak heap memory and the number of allocations during the
-tracked block (the message itself is made before it starts). A variant whose
-peak grows with the input (streamed, or between 64 KiB and 1 MiB in one call
-by more than half the difference) is flagged. Writes
-``results/memory/<date-time>/memory.json`` (what the docs read) and
-``memory.md``, with memray's flamegraph of the worst offender (the largest
-peak). This driver needs only the standard library; memray runs in the
-environment. memray has no PyPy build: CPython only.
+memray reports the peak heap memory and the number of allocations during the tracked
+block (the message itself is made before it starts). A variant whose peak grows with the
+input (streamed, or between the two one-call lengths by more than half the difference) is
+flagged. Writes ``results/memory/<date-time>/memory.json`` (what the docs read) and
+``memory.md``, with memray's flamegraph of the worst offender (the largest peak). This
+driver needs only the standard library; memray runs in the environment. memray has no PyPy
+build: CPython only.
 """
 
 from __future__ import annotations
@@ -32,7 +35,7 @@ import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any, Dict, List, NamedTuple, Tuple
+from typing import Any, Dict, List, NamedTuple, Optional, Tuple
 
 from bench import store
 from bench.catalog import targets
@@ -43,10 +46,12 @@ from bench.core.machine import cpu_label, interpreter_info, interpreter_title, t
 from bench.profile import save
 
 CHUNK = 64 * 1024
-ONE_CALL = 1 << 20
-ONE_CALL_SHORT = 64 * 1024
-OBJECTS = 16 * 1024
-CASES = ("stream", "stream-short", "one-call", "one-call-short", "objects")
+ONE_CALL = 1 << 20  # the longest message hashed in one call
+OBJECTS, OBJECTS_SHORT = 16 * 1024, 4 * 1024
+BLOCK = 64
+CASES = ("stream", "stream-short", "one-call", "one-call-short", "objects", "objects-short")
+#: Seconds of hashing each case aims at (``--seconds``): about 3 minutes in all here.
+SECONDS = 0.3
 #: CPython's small-object allocator takes memory from malloc one arena at a time
 #: (1 MiB since 3.10): a peak one arena higher, reached with one or two more
 #: malloc calls, is the allocator's step, not memory that grows with the input.
@@ -57,36 +62,55 @@ class Job(NamedTuple):
     variant: str
     algorithm: str
     case: str
+    length: int  # bytes hashed: streamed in 64 KiB chunks, or in one call
 
     @property
     def stem(self) -> str:
         return f"{self.variant}-{self.algorithm}-{self.case}"
 
+    @property
+    def streamed(self) -> bool:
+        return self.case.startswith("stream")
+
+
+def lengths(per_chunk: float, seconds: float, cap: int) -> Dict[str, int]:
+    """Each case's length for a variant that hashes 64 KiB in ``per_chunk`` seconds: about
+    ``seconds`` of hashing streamed (whole chunks, at most ``cap``) and in one call (at most
+    1 MiB), their short cases a 16th (at least a chunk, or 64 bytes in one call)."""
+    fits = seconds / max(per_chunk, 1e-9) * CHUNK  # bytes in about ``seconds``
+    stream = max(1, min(int(fits), cap) // CHUNK) * CHUNK
+    one_call = max(OBJECTS, min(int(fits), ONE_CALL) // BLOCK * BLOCK)
+    return {
+        "stream": stream,
+        "stream-short": max(CHUNK, stream // 16 // CHUNK * CHUNK),
+        "one-call": one_call,
+        "one-call-short": max(BLOCK, one_call // 16 // BLOCK * BLOCK),
+        "objects": OBJECTS,
+        "objects-short": OBJECTS_SHORT,
+    }
+
 
 # --- in the environment -------------------------------------------------------------------
 
 
-def track(variant: str, algorithm: str, case: str, stream_bytes: int, file: str) -> Dict[str, Any]:
+def track(variant: str, algorithm: str, case: str, length: int, file: str) -> Dict[str, Any]:
     """Hash one case of one variant under memray's tracker; what memray recorded."""
     import memray
 
-    job, path = Job(variant, algorithm, case), Path(file)
+    job, path = Job(variant, algorithm, case, length), Path(file)
     constructor = targets.load(job.variant).constructors[job.algorithm]
     chunk = jdk_pattern(CHUNK)
-    sizes = {"one-call": ONE_CALL, "one-call-short": ONE_CALL_SHORT, "objects": OBJECTS}
-    length = sizes.get(job.case)
-    message = jdk_pattern(length) if length else b""
-    chunks = stream_bytes // CHUNK if job.case == "stream" else stream_bytes // CHUNK // 16
+    message = b"" if job.streamed else jdk_pattern(length)
     path.unlink(missing_ok=True)
     started = time.perf_counter()
-    with memray.Tracker(path, trace_python_allocators=job.case == "objects"):
-        if length:
-            constructor(message).digest()
-        else:
+    with memray.Tracker(path, trace_python_allocators=job.case.startswith("objects")):
+        if job.streamed:
             h = constructor()
-            for _ in range(chunks):
+            for _ in range(length // CHUNK):
                 h.update(chunk)
             h.digest()
+        else:
+            constructor(message).digest()
     meta = memray.FileReader(path).metadata
     return {
         **job._asdict(),
@@ -98,7 +122,7 @@ def track(variant: str, algorithm: str, case: str, stream_bytes: int, file: str)
 
 
 def probe(variants: str, algorithms: str) -> Dict[str, Any]:
-    """What this environment runs, and how long 64 KiB takes for each (to order the jobs)."""
+    """What this environment runs, and how long 64 KiB takes for each (to size the cases)."""
     chunk = jdk_pattern(CHUNK)
     speed: Dict[str, float] = {}
     unavailable: Dict[str, str] = {}
@@ -138,7 +162,7 @@ def flags(r: Dict[str, Dict[str, Any]]) -> List[str]:
     if "one-call" in r and "one-call-short" in r:
         long, short = r["one-call"], r["one-call-short"]
         growth = long["peak"] - short["peak"]
-        if growth > (ONE_CALL - ONE_CALL_SHORT) / 2:
+        if growth > (long["length"] - short["length"]) / 2 and growth > 256 * 1024:
             if arena_step(long, short):
                 out.append("one call: one pymalloc arena more (or a copy of the message)")
             else:
@@ -146,48 +170,79 @@ def flags(r: Dict[str, Dict[str, Any]]) -> List[str]:
     return out
 
 
-def markdown(data: Dict[str, Any], columns: Dict[str, str]) -> str:
-    """The table of a run: a row per variant and algorithm, ``columns`` {what: its header}
-    from "variant", "algorithm", the cases (their peaks), "allocations" (streamed),
-    "objects" (per block) and "flag"."""
+def per_block(r: Dict[str, Dict[str, Any]]) -> Optional[float]:
+    """Allocations per 64-byte block of the block loop: the two traced one-call cases'
+    difference over the blocks between them."""
+    if "objects" not in r or "objects-short" not in r:
+        return None
+    long, short = r["objects"], r["objects-short"]
+    blocks = (int(long["length"]) - int(short["length"])) // BLOCK
+    return max(0.0, (int(long["allocations"]) - int(short["allocations"])) / blocks)
+
+
+def by_row(data: Dict[str, Any]) -> Dict[Tuple[str, str], Dict[str, Dict[str, Any]]]:
+    """The run's results by (variant, algorithm), then case."""
     by: Dict[Tuple[str, str], Dict[str, Dict[str, Any]]] = {}
     for r in data["results"]:
         by.setdefault((r["variant"], r["algorithm"]), {})[r["case"]] = r
+    return by
+
+
+def objects_per_block(data: Dict[str, Any]) -> Dict[Tuple[str, str], float]:
+    """Allocations per 64-byte block by (variant, algorithm), where measured."""
+    found = {key: per_block(r) for key, r in by_row(data).items()}
+    return {key: n for key, n in found.items() if n is not None}
+
+
+def markdown(data: Dict[str, Any], columns: Dict[str, str]) -> str:
+    """The table of a run: a row per variant and algorithm, ``columns`` {what: its header}
+    from "variant", "algorithm", "streamed" and "one call" (the length and the peak), the cases
+    (their peaks), "allocations" (streamed), "objects" (per block) and "flag"."""
     body = []
-    for (variant, algorithm), r in by.items():
+    for (variant, algorithm), r in by_row(data).items():
         cells = {"variant": variant, "algorithm": algorithm,
                  "flag": "; ".join(flags(r)) or "no growth"}  # fmt: skip
         cells.update({case: human_bytes(r[case]["peak"]) for case in CASES if case in r})
-        if "objects" in r:
-            cells["objects"] = f"{r['objects']['allocations'] / (OBJECTS // 64 + 1):.0f}"
+        for key, case in (("streamed", "stream"), ("one call", "one-call")):
+            if case in r:
+                cells[key] = f"{human_bytes(r[case]['peak'])} ({human_bytes(r[case]['length'])})"
         if "stream" in r:
             cells["allocations"] = str(r["stream"]["allocations"])
+        n = per_block(r)
+        if n is not None:
+            cells["objects"] = f"{n:.1f}" if n < 10 else f"{n:.0f}"
         body.append([cells.get(key) for key in columns])
     labels = sum(1 for key in columns if key in ("variant", "algorithm"))
     return grid(list(columns.values()), body, labels, int("flag" in columns))
 
 
+#: The columns of the docs' table (docs/study.md).
+DOCS_COLUMNS = {
+    "variant": "variant",
+    "algorithm": "algorithm",
+    "objects": "allocations per 64-byte block",
+    "streamed": "peak, streamed (length)",
+    "one call": "peak, one call (length)",
+    "flag": "growth",
+}
+
+
 def report(data: Dict[str, Any]) -> str:
     info = data["info"]
-    stream = human_bytes(info["stream_bytes"])
-    short = human_bytes(info["stream_bytes"] // 16)
     columns = {"variant": "variant", "algorithm": "algorithm"}
-    columns.update(
-        {"stream": f"peak, {stream} streamed", "stream-short": f"peak, {short} streamed"}
-    )
-    columns.update(
-        {"one-call": "peak, 1 MiB in one call", "one-call-short": "peak, 64 KiB in one call"}
-    )
-    columns.update({"allocations": f"allocations, {stream} streamed"})
-    columns.update({"objects": "objects allocated per block", "flag": "flag"})
+    columns.update({"streamed": "peak, streamed (length)", "stream-short": "peak, a 16th"})
+    columns.update({"one call": "peak, one call (length)", "one-call-short": "peak, a 16th"})
+    columns.update({"allocations": "allocations, streamed"})
+    columns.update({"objects": "allocations per block", "flag": "flag"})
     lines = [
         "# Memory: what each variant allocates (memray)",
         "",
-        f"{interpreter_title(info['interpreter'])}, {info['cpu']}, {info['date']} (memray has "
-        "no PyPy build: CPython only). Peak heap memory and allocations (malloc level) while "
-        "hashing, the message made before tracking starts; objects per block: every allocation "
-        f"including Python's small-object allocator, on {OBJECTS // 1024} KiB in one call, per "
-        "64-byte block.",
+        f"{interpreter_title(info['interpreter'])}, {info['cpu']}, {info['date']}, "
+        f"{info['seconds']:.0f} s (memray has no PyPy build: CPython only). "
+        f"{sizing(info)} Peak heap memory and allocations (malloc level) while hashing, the "
+        "message made before tracking starts; allocations per block: every allocation "
+        "including Python's small-object allocator, 16 KiB in one call less 4 KiB, over the "
+        "192 64-byte blocks between them.",
         "",
         markdown(data, columns),
         "",
@@ -201,8 +256,19 @@ def report(data: Dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def sizing(info: Dict[str, Any]) -> str:
+    """How the run sized each variant's messages, in words."""
+    return (
+        f"Each case about {info['case_seconds']:g} s of hashing at the variant's speed (at most "
+        f"{human_bytes(info['stream_bytes'])} streamed in 64 KiB chunks, 1 MiB in one call)."
+    )
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--stream-mib", type=int, default=64)
+    parser.add_argument("--stream-mib", type=int, default=64, help="the most streamed")
+    parser.add_argument(
+        "--seconds", type=float, default=SECONDS, help="hashing a case aims at (sizes it)"
+    )
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="processes at once")
     parser.add_argument("--out", type=Path, help="folder (default results/memory/<date-time>)")
     parser.add_argument("--report", type=Path, help="only rewrite the report of a finished run")
@@ -214,42 +280,41 @@ def drive(args: argparse.Namespace) -> int:
         save(args.report, "memory", report)
         return 0
     column = launch.python_columns(args)[0]
-    stream_bytes = args.stream_mib << 20
+    cap = args.stream_mib << 20
     folder: Path = args.out or store.new_folder("memory", args.results)
     folder.mkdir(parents=True, exist_ok=True)
+    started = time.perf_counter()
     probed = launch.call(column, "profile.memory.probe", args.results, variants=args.variants,
                          algorithms=args.algorithms)  # fmt: skip
     speed: Dict[str, float] = probed["speed"]
     jobs = [
-        Job(*key.split("|"), case)  # type: ignore[call-arg]
-        for key in speed
-        for case in CASES
+        Job(variant, algorithm, case, length)
+        for key, per_chunk in speed.items()
+        for variant, algorithm in [key.split("|")]
+        for case, length in lengths(per_chunk, args.seconds, cap).items()
     ]
     # Longest first, so that the processes finish together.
-    size = {"stream": 1024.0, "stream-short": 64.0, "one-call": 16.0, "one-call-short": 1.0}
-    jobs.sort(key=lambda j: speed[f"{j.variant}|{j.algorithm}"] * size.get(j.case, 0.25))
-    jobs.reverse()
+    jobs.sort(key=lambda j: -speed[f"{j.variant}|{j.algorithm}"] * j.length / CHUNK)
     print(
-        f"memory: {len(jobs)} tracked runs, {args.jobs} at a time, "
-        f"{human_bytes(stream_bytes)} streamed; results: {folder}"
+        f"memory: {len(jobs)} tracked runs, {args.jobs} at a time, about {args.seconds:g} s "
+        f"of hashing each (at most {human_bytes(cap)} streamed); results: {folder}"
     )
     for name, reason in probed["unavailable"].items():
         print(f"  unavailable: {name} ({reason})")
-    started = time.perf_counter()
     done: List[Dict[str, Any]] = []
     lock = threading.Lock()
 
     def one(job: Job) -> Dict[str, Any]:
         path = folder / f"{job.stem}.bin"
         result: Dict[str, Any] = launch.call(column, "profile.memory.track", args.results,
-                                             **job._asdict(), stream_bytes=stream_bytes,
-                                             file=str(path))  # fmt: skip
+                                             **job._asdict(), file=str(path))  # fmt: skip
         with lock:
             done.append(result)
             print(
                 f"  [{len(done)}/{len(jobs)}, {time.perf_counter() - started:.0f} s] {job.variant} "
-                f"{job.algorithm} {job.case}: peak {human_bytes(result['peak'])}, "
-                f"{result['allocations']} allocations, {result['seconds']:.1f} s",
+                f"{job.algorithm} {job.case} ({human_bytes(job.length)}): peak "
+                f"{human_bytes(result['peak'])}, {result['allocations']} allocations, "
+                f"{result['seconds']:.1f} s",
                 flush=True,
             )
         return result
@@ -262,11 +327,13 @@ def drive(args: argparse.Namespace) -> int:
         "interpreter": probed["interpreter"],
         "cpu": cpu_label(),
         "date": today(),
-        "stream_bytes": stream_bytes,
+        "stream_bytes": cap,
+        "case_seconds": args.seconds,
         "seconds": time.perf_counter() - started,
         "unavailable": probed["unavailable"],
     }
-    worst = max((r for r in results if r["case"] != "objects"), key=lambda r: r["peak"])
+    worst = max((r for r in results if r["case"] in ("stream", "one-call")),
+                key=lambda r: r["peak"])  # fmt: skip
     info["worst"] = f"{worst['variant']} {worst['algorithm']} ({worst['case']})"
     flamegraph = f"flamegraph-{worst['variant']}-{worst['algorithm']}.html"
     command = [column.program, "-m", "memray", "flamegraph", "-f", "-o", str(folder / flamegraph)]

@@ -80,13 +80,31 @@ def mode_word(found: Sequence[Verdict], mode: str) -> str:
 
 def brief(x: float) -> str:
     """A figure in prose: two significant digits, whole numbers from 10 on."""
-    return f"{x:#.2g}" if abs(x) < 10 else f"{x:.0f}"
+    return f"{x:#.2g}".rstrip(".") if abs(x) < 10 else f"{x:.0f}"  # 9.99: "10", not "10."
 
 
 def span(figures: Sequence[Figure]) -> str:
     """``2.0-2.6x``: the values' range in prose (one value alone: ``2x``)."""
     low, high = (brief(v) for v in (min(f.value for f in figures), max(f.value for f in figures)))
     return f"{low}x" if low == high else f"{low}-{high}x"
+
+
+def direction(values: Sequence[float], above: str = "slower", below: str = "faster") -> str:
+    """Time ratios said one way: ``1.8-2.5x slower`` (all at or above 1), ``1.1-1.6x faster``
+    (all below 1, as their inverses), ``1.05x faster to 1.2x slower`` (across 1)."""
+    low, high = min(values), max(values)
+    if brief(low) == brief(high) == "1.0":
+        return "the same (1.0x)"
+    if low >= 1:
+        shown = brief(low) if brief(low) == brief(high) else f"{brief(low)}-{brief(high)}"
+        return "the same (1.0x)" if shown == "1.0" else f"{shown}x {above}"
+    if high < 1:
+        shown = (brief(1 / high) if brief(1 / high) == brief(1 / low)
+                 else f"{brief(1 / high)}-{brief(1 / low)}")  # fmt: skip
+        return "the same (1.0x)" if shown == "1.0" else f"{shown}x {below}"
+    if brief(1 / low) == brief(high) == "1.0":
+        return "the same (1.0x)"
+    return f"{brief(1 / low)}x {below} to {brief(high)}x {above}"
 
 
 def by_family(run: Run, jit: bool) -> Dict[str, List[str]]:
@@ -101,16 +119,16 @@ def by_family(run: Run, jit: bool) -> Dict[str, List[str]]:
     return found
 
 
-def style_costs(styles: Shown, families: Dict[str, List[str]]) -> str:
-    """``CPython 1.8-2.2x/1.8-2.5x, PyPy ...``: each family's helpers ÷ streamlined, per
-    algorithm."""
+def style_costs(styles: Shown, families: Dict[str, List[str]], under: bool = False) -> List[str]:
+    """``CPython 1.8-2.5x slower`` (``under``: ``1.8-2.5x slower under CPython``): each
+    family's helpers ÷ streamlined, both algorithms."""
     said = []
     for name, modes in families.items():
-        figures = [[f for m in modes if (f := styles.at((m,), a))] for a in NAMES.values()]
-        spans = [span(fs) for fs in figures if fs]
-        if spans:
-            said.append(f"{name} {'/'.join(spans)}")
-    return ", ".join(said)
+        figures = [f for m in modes for a in NAMES.values() if (f := styles.at((m,), a))]
+        if figures:
+            cost = direction([f.value for f in figures])
+            said.append(f"{cost} under {name}" if under else f"{name} {cost}")
+    return said
 
 
 def findings(run: Run, styles: Optional[Shown], buys: Optional[Shown]) -> List[str]:
@@ -119,26 +137,29 @@ def findings(run: Run, styles: Optional[Shown], buys: Optional[Shown]) -> List[s
     if styles is None:
         return []
     lay, out = run.layout, []
-    for jit, head in ((False, "Without a JIT the helper style costs (MD5/SHA-256)"),
-                      (True, "Under a JIT:")):  # fmt: skip
-        costs = style_costs(styles, by_family(run, jit))
+    for jit, head in ((False, "Without a JIT, helper functions run"),
+                      (True, "With one, they run")):  # fmt: skip
+        costs = style_costs(styles, by_family(run, jit), under=True)
         if costs:
-            out.append(f"{head} {costs}.")
+            out.append(f"{head} {', '.join(costs)}.")
     out.append(counterpart(run, styles))
     if buys is not None:
 
         def built(name: str) -> List[Figure]:
             return [c for r in buys.rows if r.labels[0] == name for c in r.cells if c]
 
-        twins = [f"{span(built(f'{TEXTBOOK}-{b}'))} ({label})"
+        twins = [f"{label} {direction(v, 'faster', 'slower')}"
                  for b, label in (("mypyc", "mypyc"), ("cython", "Cython"))
-                 if built(f"{TEXTBOOK}-{b}")]  # fmt: skip
-        typed = [f"{label} {span(built(b))}" for b, label in
-                 (("cython", "typed Cython"), ("native", "native C")) if built(b)]  # fmt: skip
-        said = [f"{' and '.join(twins)} over the helper style"] if twins else []
-        said += [f"{' and '.join(typed)} over {STREAMLINED}"] if typed else []
+                 if (v := [f.value for f in built(f'{TEXTBOOK}-{b}')])]  # fmt: skip
+        if twins:
+            twins[0] = twins[0].replace(" ", " makes the helper style ", 1)
+        typed = [f"{label} {direction([f.value for f in built(b)], 'faster', 'slower')}"
+                 for b, label in (("cython", "typed Cython"), ("native", "native C"))
+                 if built(b)]  # fmt: skip
+        said = [", ".join(twins)] if twins else []
+        said += [f"{' and '.join(typed)} than {STREAMLINED}"] if typed else []
         if said:
-            out.append(f"Compiling buys back {'; '.join(said)}.")
+            out.append(f"{'; '.join(said)}.")
         gains: Dict[str, List[Figure]] = {}
         for r in (r for r in buys.rows if r.labels[0] == "the JIT"):
             for column, f in zip(buys.columns, r.cells):
@@ -149,12 +170,13 @@ def findings(run: Run, styles: Optional[Shown], buys: Optional[Shown]) -> List[s
         said = []
         for name, figs in gains.items():
             noise = sum(1 for f in figs if not f.estimate.excludes(1.0))
+            faster = direction([f.value for f in figs], "faster", "slower")
             if noise == len(figs):
-                said.append(f"{name} changes nothing measurable ({span(figs)})")
+                said.append(f"{name} changes nothing measurable ({faster})")
             elif noise:
-                said.append(f"{name} {span(figs)} ({noise} of {len(figs)} intervals hold 1)")
+                said.append(f"{name} {faster} ({noise} of {len(figs)} intervals hold 1)")
             else:
-                said.append(f"{name} gains {span(figs)}")
+                said.append(f"{name} {faster}")
         if said:
             out.append(f"A JIT on the same source: {', '.join(said)}.")
     return [x for x in out if x][:5]
@@ -172,10 +194,10 @@ def counterpart(run: Run, styles: Shown) -> str:
     mode = cpython[-1]
     jdk = lay.by[near.took].mode.interpreter
     peers = [c for c in lay.columns if lay.by[c].mode.interpreter == jdk and not lay.by[c].mode.jit]
-    costs = [f"{c} {brief(f.value)}x" for c in [mode, *peers] if (f := styles.at((c,), "MD5"))]
-    return (f"CPython {mode} runs streamlined MD5 at {brief(near.value)}x the speed of "
-            f"{near.took}; the helper style costs (MD5) "
-            f"{', '.join(costs)}.")  # fmt: skip
+    costs = [f"{c} {direction([f.value])}" for c in [mode, *peers]
+             if (f := styles.at((c,), "MD5"))]  # fmt: skip
+    return (f"CPython {mode} runs streamlined MD5 {direction([1 / near.value])} than its "
+            f"nearest JDK mode, {near.took}; helpers make MD5 {', '.join(costs)}.")  # fmt: skip
 
 
 @dataclass(frozen=True)

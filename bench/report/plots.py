@@ -1,31 +1,50 @@
-"""The study's figures (matplotlib, PNG), drawn from a run (``bench.store``).
+"""The study's figures (matplotlib, PNG), drawn from a run's report (``bench.report``).
 
-Throughput against message length per mode, and speed bars of every variant
-against helpers under the first mode. Every figure carries the CPU, the
-mode(s) and the date of the run.
+``styles.png``, the headline: per mode, what the helper style costs (time of helpers ÷
+streamlined, 16 KiB, with its 95% rerun interval), the modes grouped by kind, against the
+JDK's 4-5x (OpenJDK 8256523). Then throughput against message length per mode, and speed
+bars of every variant against helpers under the first mode. Every figure carries the CPU,
+the mode(s), the date and the effort of the run; every legend sits outside the data.
 """
 
 from __future__ import annotations
 
+import math
+import textwrap
 from pathlib import Path
-from typing import List, Optional
+from typing import Dict, List, Optional, Sequence, Tuple
 
 import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
+from matplotlib.artist import Artist
 from matplotlib.figure import Figure
+from matplotlib.lines import Line2D
 
+from bench.catalog import modes as catalog
 from bench.catalog.comparisons import LONG, TEXTBOOK
+from bench.core.fmt import size_label
+from bench.report.answers import NAMES, Report, span
+from bench.report.figures import Figure as Ratio
+from bench.report.pages import HEADLINE
 from bench.store import Run
 
 LINESTYLES = {"interpreted": "-", "compiled": "--", "native": "-.", "reference": ":"}
+#: The reference rows, each its own colour and mark (hashlib and the interpreter's builtin).
+REFERENCES = {"hashlib": ("#000000", "s"), "builtin": ("#8c564b", "^")}
 BASELINE = TEXTBOOK
+#: Python and the JVM, in two colours.
+PYTHON, JVM = "#1f5fa8", "#d9730d"
+#: The algorithms' marks in the headline picture.
+MARKS = {"md5": "o", "sha256": "D"}
+#: The seeds' range: helpers ÷ streamlined under the JDK's -Xint and Zero (OpenJDK 8256523).
+SEEDS = (4.0, 5.0)
 
 
 def footer(run: Run, fig: Figure, modes: str) -> None:
     h = run.header
-    text = f"{h.cpu} · {modes} · {h.started[:10]} · mode {h.effort}"
+    text = f"{h.cpu} · {modes} · {h.started[:10]} · effort {h.effort}"
     fig.text(0.01, 0.01, text, fontsize=8, color="0.35")
 
 
@@ -34,46 +53,188 @@ def time(run: Run, mode: str, alg: str, variant: str, n: int) -> Optional[float]
     return run.measured[m].time if m else None
 
 
-def throughput(run: Run, mode: str, path: Path) -> Path:
+# --- the headline: what the coding style costs, per mode ------------------------------------
+
+#: The kinds of mode, in the picture's order (top to bottom): what decides a mode's kind.
+KINDS: Tuple[Tuple[str, str, bool, Tuple[str, ...]], ...] = (
+    # (name, implementation, jit, the JDK roles it plays; empty: any)
+    ("JDK compilers", "OpenJDK", True, ()),
+    ("PyPy, JIT on", "PyPy", True, ()),
+    ("CPython, JIT on", "CPython", True, ()),
+    ("CPython, no JIT", "CPython", False, ()),
+    ("PyPy, JIT off", "PyPy", False, ()),
+    ("JDK -Xint", "OpenJDK", False, (catalog.INTERPRETED,)),
+    ("JDK Zero", "OpenJDK", False, (catalog.ZERO,)),
+)
+
+
+def kind_of(run: Run, mode: str) -> Optional[str]:
+    m = run.layout.by[mode]
+    for name, impl, jit, roles in KINDS:
+        if m.implementation == impl and m.mode.jit == jit and (not roles or m.mode.jdk in roles):
+            return name
+    return None
+
+
+Row = Tuple[str, str, Dict[str, Ratio]]  # (kind, mode, {algorithm: helpers ÷ streamlined})
+
+
+def style_rows(r: Report) -> List[Row]:
+    """Each mode's helpers ÷ streamlined per algorithm (the styles table), grouped by kind."""
+    t = r.table("styles")
+    if t is None:
+        return []
+    found: List[Row] = []
+    for row in t.rows:
+        mode = row.labels[0]
+        kind = kind_of(r.run, mode)
+        cells = {a: f for a, name in NAMES.items() if (f := t.at((mode,), name)) is not None}
+        if kind and cells:
+            found.append((kind, mode, cells))
+    order = [k[0] for k in KINDS]
+    return sorted(found, key=lambda x: order.index(x[0]))  # stable: the run's order in a kind
+
+
+def kind_span(rows: Sequence[Row], kinds: Sequence[str]) -> str:
+    """The kinds' range of helpers ÷ streamlined, "nothing" where every interval holds 1."""
+    figures = [f for kind, _, cells in rows if kind in kinds for f in cells.values()]
+    if figures and all(f.low <= 1 <= f.high for f in figures):
+        return "nothing"
+    return span(figures) if figures else ""
+
+
+def headline_title(rows: Sequence[Row]) -> str:
+    """The finding in words, from the figures: what the style costs CPython's and PyPy's
+    interpreters, and the JDK's compilers."""
+    said = [(label, s) for label, kinds in (
+        ("CPython", ["CPython, no JIT", "CPython, JIT on"]),
+        ("PyPy without its JIT", ["PyPy, JIT off"]),
+        ("the JDK's interpreters", ["JDK -Xint", "JDK Zero"]),
+        ("the JDK's compilers", ["JDK compilers"]),
+    ) if (s := kind_span(rows, kinds))]  # fmt: skip
+    if not said:
+        return "What helper functions cost"
+    words = [f"{label} {s}" for label, s in said]
+    tail = " and ".join(words[-2:])
+    return "Helper functions cost " + ", ".join([*words[:-2], tail])
+
+
+def styles(r: Report) -> Optional[Figure]:
+    """The headline: helpers ÷ streamlined per mode with its 95% interval, on a log axis."""
+    rows = style_rows(r)
+    if not rows:
+        return None
+    run = r.run
+    fig, ax = plt.subplots(figsize=(9.0, 2.4 + 0.3 * len(rows)))
+    ys: List[float] = []
+    y, previous = 0.0, rows[0][0]
+    ticks: List[Tuple[float, str]] = []
+    groups: List[Tuple[str, float, float]] = []  # (kind, first y, last y)
+    for kind, mode, cells in rows:
+        if kind != previous:
+            y += 0.7  # a gap between kinds
+            previous = kind
+        ys.append(y)
+        ticks.append((y, mode))
+        if groups and groups[-1][0] == kind:
+            groups[-1] = (kind, groups[-1][1], y)
+        else:
+            groups.append((kind, y, y))
+        colour = JVM if run.layout.by[mode].implementation == "OpenJDK" else PYTHON
+        for i, (alg, f) in enumerate(sorted(cells.items())):
+            offset = (i - (len(cells) - 1) / 2) * 0.28
+            ax.errorbar(
+                [f.value], [y + offset], xerr=[[f.value - f.low], [f.high - f.value]],
+                fmt=MARKS.get(alg, "o"), color=colour, markersize=5, capsize=2, linewidth=1,
+            )  # fmt: skip
+        y += 1
+    values = [v for _, _, cells in rows for f in cells.values() for v in (f.low, f.high)]
+    low = min(0.9, min(values) / 1.1)
+    high = max(8.0, max(values) * 1.1)
+    ax.set_xscale("log")
+    ax.set_xlim(low, high)
+    ax.axvspan(*SEEDS, color="0.88", zorder=0)
+    ax.text(math.sqrt(SEEDS[0] * SEEDS[1]), -1.5, "OpenJDK 8256523:\n4-5x (-Xint, Zero)",
+            ha="center", va="top", fontsize=7.5, color="0.3")  # fmt: skip
+    ax.axvline(1.0, color="0.3", linewidth=1, zorder=1)
+    ax.text(1.02, -1.5, "no cost", ha="left", va="top", fontsize=7.5, color="0.3")
+    ax.set_yticks([t[0] for t in ticks])
+    ax.set_yticklabels([t[1] for t in ticks], fontsize=8)
+    ax.set_ylim(y - 0.3, -1.6)
+    for kind, first, last in groups:
+        ax.text(1.01, (first + last) / 2, kind, transform=ax.get_yaxis_transform(),
+                va="center", fontsize=8, color="0.25")  # fmt: skip
+    ticks_x = [
+        t for t in (0.25, 0.5, 0.7, 1, 1.5, 2, 3, 4, 5, 6, 8, 10, 15, 20) if low <= t <= high
+    ]
+    ax.set_xticks(ticks_x)
+    ax.set_xticklabels([f"{t:g}x" for t in ticks_x])
+    ax.minorticks_off()
+    ax.grid(True, axis="x", alpha=0.3)
+    n = size_label(run.layout.length(LONG))
+    ax.set_xlabel(f"time of helpers ÷ time of streamlined, {n} digests (95% rerun interval)")
+    ax.set_title(textwrap.fill(headline_title(rows), 80), fontsize=11, loc="left")
+    legend = [
+        Line2D([], [], color=PYTHON, linewidth=4, label="Python"),
+        Line2D([], [], color=JVM, linewidth=4, label="the JVM"),
+        *(Line2D([], [], color="0.3", marker=m, linestyle="", label=NAMES[a])
+          for a, m in MARKS.items()),
+    ]  # fmt: skip
+    fig.legend(handles=legend, loc="lower right", ncol=4, fontsize=8, frameon=False)
+    footer(run, fig, f"{len(rows)} modes")
+    fig.tight_layout(rect=(0, 0.05, 0.86, 1))
+    return fig
+
+
+# --- throughput and speed, per variant ------------------------------------------------------
+
+
+def colour(lay_kind: str, variant: str, i: int) -> Tuple[str, str]:
+    """A variant's colour and mark: the references their own, the others a colour each."""
+    if variant in REFERENCES:
+        return REFERENCES[variant]
+    return matplotlib.colors.to_hex(plt.get_cmap("tab20")(i % 20)), "o"
+
+
+def throughput(run: Run, mode: str) -> Figure:
     """MB/s against message length, log-log, one line per variant (digest mode)."""
     lay = run.layout
-    fig, axes = plt.subplots(
-        1, len(lay.algorithms()), figsize=(6.5 * len(lay.algorithms()), 5), squeeze=False
-    )
-    cmap = plt.get_cmap("tab20")
-    for ax, alg in zip(axes[0], lay.algorithms()):
+    algorithms = lay.algorithms()
+    fig, axes = plt.subplots(1, len(algorithms), figsize=(6.5 * len(algorithms), 5), squeeze=False)
+    legend: Dict[str, Artist] = {}  # every line of every panel, once
+    for ax, alg in zip(axes[0], algorithms):
         for i, variant in enumerate(lay.order):
             points = [
                 (n, n / t / 1e6) for n in lay.lengths() if (t := time(run, mode, alg, variant, n))
             ]
             if not points:
                 continue
-            ax.plot(
+            hue, mark = colour(lay.kind(variant), variant, i)
+            (line,) = ax.plot(
                 [p[0] for p in points],
                 [p[1] for p in points],
                 LINESTYLES.get(lay.kind(variant), "-"),
-                marker="o",
+                marker=mark,
                 markersize=3,
-                color="#000000" if lay.kind(variant) == "reference" else cmap(i % 20),
+                color=hue,
                 label=variant,
             )
+            legend.setdefault(variant, line)
         ax.set_xscale("log", base=2)
         ax.set_yscale("log")
         ax.set_xlabel("message length (bytes)")
         ax.set_ylabel("MB/s (digest, fastest time)")
-        ax.set_title(f"{alg} under {mode} ({run.column(mode).listing.title})")
+        ax.set_title(f"{NAMES.get(alg, alg)} under {mode} ({run.column(mode).listing.title})")
         ax.grid(True, which="both", alpha=0.3)
-    handles, labels = axes[0][0].get_legend_handles_labels()
-    fig.legend(handles, labels, loc="center right", fontsize=8)
+    fig.legend(list(legend.values()), list(legend), loc="center left", bbox_to_anchor=(0.8, 0.5),
+               fontsize=8, title="variant")  # fmt: skip
     fig.suptitle("Throughput against message length (log-log)")
     footer(run, fig, mode)
-    fig.tight_layout(rect=(0, 0.03, 0.85, 1))
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    return path
+    fig.tight_layout(rect=(0, 0.03, 0.8, 1))
+    return fig
 
 
-def speedup(run: Run, path: Path) -> Optional[Path]:
+def speedup(run: Run) -> Optional[Figure]:
     """Bars: each variant under each mode against helpers under the first mode."""
     lay = run.layout
     length = max((n for n in lay.lengths() if n <= LONG), default=None)
@@ -84,7 +245,7 @@ def speedup(run: Run, path: Path) -> Optional[Path]:
     fig, axes = plt.subplots(
         len(lay.algorithms()),
         1,
-        figsize=(max(8.0, 1.2 * len(variants)), 4.2 * len(lay.algorithms())),
+        figsize=(max(8.0, 1.2 * len(variants)) + 2.0, 4.2 * len(lay.algorithms())),
         squeeze=False,
     )
     drawn = False
@@ -111,21 +272,35 @@ def speedup(run: Run, path: Path) -> Optional[Path]:
         ax.set_xticks(range(len(variants)))
         ax.set_xticklabels(variants, rotation=30, ha="right", fontsize=8)
         ax.set_ylabel(f"× {BASELINE} under {base_mode}")
-        ax.set_title(f"{alg}, {length} B messages (digest): speed against {BASELINE}, {base_mode}")
+        name = NAMES.get(alg, alg)
+        ax.set_title(f"{name}, {size_label(length)} messages (digest): speed against {BASELINE} "
+                     f"under {base_mode}")  # fmt: skip
         ax.grid(True, axis="y", which="both", alpha=0.3)
-        ax.legend(fontsize=7, ncol=min(5, len(modes)))
     if not drawn:
         plt.close(fig)
         return None
-    footer(run, fig, ", ".join(modes))
-    fig.tight_layout(rect=(0, 0.03, 1, 1))
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    return path
+    handles, labels = next(ax for ax in fig.axes if ax.get_visible()).get_legend_handles_labels()
+    fig.legend(handles, labels, loc="center left", bbox_to_anchor=(0.83, 0.5), fontsize=7,
+               title="mode")  # fmt: skip
+    footer(run, fig, f"{len(modes)} modes")
+    fig.tight_layout(rect=(0, 0.03, 0.82, 1))
+    return fig
 
 
-def draw_all(run: Run, folder: Path) -> List[Path]:
-    """Every figure of ``run``, written into ``folder``."""
-    paths = [throughput(run, m, folder / f"throughput-{m}.png") for m in run.layout.columns]
-    bars = speedup(run, folder / "speedup.png")
-    return paths + ([bars] if bars else [])
+def figures(r: Report) -> Dict[str, Figure]:
+    """Every figure of the report's run by its file name, the headline first."""
+    run = r.run
+    drawn = {HEADLINE: styles(r)}
+    drawn.update({f"throughput-{m}.png": throughput(run, m) for m in run.layout.columns})
+    drawn["speedup.png"] = speedup(run)
+    return {name: fig for name, fig in drawn.items() if fig is not None}
+
+
+def draw_all(r: Report, folder: Path) -> List[Path]:
+    """Every figure of the report's run, written into ``folder`` as PNG."""
+    paths = []
+    for name, fig in figures(r).items():
+        fig.savefig(folder / name, dpi=110)
+        plt.close(fig)
+        paths.append(folder / name)
+    return paths

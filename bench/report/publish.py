@@ -17,16 +17,18 @@ import shutil
 import sys
 from dataclasses import replace
 from pathlib import Path
-from typing import List, Optional, Sequence
+from typing import Any, Dict, List, Optional, Sequence
 
 from bench import stability, store
 from bench.report import answers, pages
 from bench.report.answers import Report
+from bench.report.pages import HEADLINE
 from bench.store import RESULTS, ROOT, newest
 
 DOCS = ROOT / "docs"
 README = ROOT / "README.md"
 STUDY = DOCS / "study.md"
+COLUMNS = DOCS / "columns.md"
 FIGURES = DOCS / "bench"
 
 
@@ -75,7 +77,7 @@ def report_main(argv: Sequence[str]) -> int:
         except ImportError as exc:  # matplotlib missing: the report without figures
             print(f"(no figures: {exc})")
         else:
-            figures = [p.name for p in plots.draw_all(r.run, folder)]
+            figures = [p.name for p in plots.draw_all(r, folder)]
     text = "\n".join(["# Interpreter-overhead study: results", "", *pages.page(r, figures)])
     (folder / "report.md").write_text(text + "\n")
     print(text)
@@ -109,6 +111,29 @@ def docs_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def peers_data() -> Optional[Dict[str, Any]]:
+    """The newest ``nox -s peers`` run's record, if any."""
+    found = newest("peers", "peers.json")
+    return store.read_record(found / "peers.json") if found else None
+
+
+def write_sections(path: Path, sections: Sequence[Optional[str]]) -> None:
+    """Each generated section (markers included) spliced into ``path`` between its markers;
+    a None section (its run missing here) leaves the page's own text as it is."""
+    text = path.read_text() if path.exists() else ""
+    for section in sections:
+        if section is not None:
+            name = section.split(":start -->", 1)[0].removeprefix("<!-- ")
+            start, end = pages.markers(name)
+            text = splice(text, section, start, end)
+    path.write_text(text)
+
+
+def peers_sections(data: Optional[Dict[str, Any]]) -> List[Optional[str]]:
+    """The README's sections from a ``nox -s peers`` run (None where there is none)."""
+    return [pages.columns_glance(data), pages.columns_table(data)]
+
+
 def docs_main(argv: Sequence[str]) -> int:
     """``python -m bench docs``: the README's and docs/study.md's generated sections."""
     args = docs_parser().parse_args(argv)
@@ -119,7 +144,7 @@ def docs_main(argv: Sequence[str]) -> int:
         r = replace(r, rerun=stability.rerun(r, load_report(again)))
     memory_folder = newest("memory", "memory.json")
     memory = store.read_record(memory_folder / "memory.json") if memory_folder else None
-    pictures = [folder / "speedup.png"] if folder else []
+    pictures = [folder / HEADLINE, folder / "speedup.png"] if folder else []
     if folder is not None and r is not None:
         cpythons = [c.label for c in r.run.columns if c.implementation == "CPython"
                     and r.run.layout.folded(c.label) is None]  # fmt: skip
@@ -132,18 +157,31 @@ def docs_main(argv: Sequence[str]) -> int:
                 old.unlink()
         for picture in pictures:
             shutil.copyfile(picture, FIGURES / picture.name)
-    readme = pages.readme_section(r)
     counted = newest("bytecode", "bytecode.md")
     bytecode = (counted.name, (counted / "bytecode.md").read_text()) if counted else None
-    study = pages.study_section(r, memory, bytecode, [f"bench/{p.name}" for p in pictures])
+    figures = [f"bench/{p.name}" for p in pictures]
+    study = [
+        pages.study_section(r, figures) if r is not None else None,
+        pages.memory_section(memory) if memory else None,
+        pages.bytecode_section(*bytecode) if bytecode else None,
+    ]
+    bench_sections = [
+        pages.glance_section(r),
+        pages.answer_section(r, f"docs/bench/{HEADLINE}"),
+        pages.readme_section(r),
+    ]
+    readme = [
+        *(bench_sections if r is not None else []),  # no run here: the README keeps its own
+        pages.styles_code_section(ROOT),
+        pages.memory_sentence(memory) if memory else None,
+        *peers_sections(peers_data()),
+    ]
     if args.write:
-        start, end = pages.START, pages.END
-        README.write_text(splice(README.read_text(), readme, start, end))
-        text = STUDY.read_text() if STUDY.exists() else ""
-        STUDY.write_text(splice(text, study, start, end))
+        write_sections(README, readme)
+        write_sections(STUDY, study)
         print(f"{README.relative_to(ROOT)}, {STUDY.relative_to(ROOT)}: results from {folder}")
     else:
-        print(readme, study, sep="\n\n")
+        print(*(s for s in [*readme, *study] if s), sep="\n\n")
     return 0
 
 

@@ -272,7 +272,7 @@ def _version() -> str:
     try:
         from importlib.metadata import version
 
-        number = version("variants")
+        number = version("hashlib-variants")  # the distribution's name on PyPI
     except Exception:  # not installed: running from a source tree
         number = "(source tree)"
     return f"{PROGRAM} (variants) {number}\n"
