@@ -298,3 +298,33 @@ def pyperf_files(
             pyperf.BenchmarkSuite(benchmarks).dump(str(path), replace=True)
             written[column.label] = path.name
     return written
+
+
+# --- peers.json: a `nox -s peers` run, read by its tables and the README's column figures ----
+
+#: chdb's two aggregates (its scan with the digest, its scan alone), whose difference is its
+#: digest alone.
+DIGEST_ONLY, SCAN_ONLY = "chdb/sum-length-digest", "chdb/sum-length"
+
+
+def rounds(values: Sequence[float]) -> stats.Values:
+    """One measuring process's values, keyed (process, round) as bench.core.stats takes them."""
+    return {(0, i): v for i, v in enumerate(values)}
+
+
+def derived(candidates: Dict[str, Any]) -> Dict[str, List[float]]:
+    """Each candidate's values by key, and chdb's digest alone (per round: the difference;
+    on a tiny column a round's scan can take as long as its scan and digest did, and such a
+    round tells nothing of the digest: only the positive differences count, and none is no
+    figure)."""
+    values = {key: list(data["values"]) for key, data in candidates.items()}
+    if DIGEST_ONLY in values and SCAN_ONLY in values:
+        alone = [a - b for a, b in zip(values[DIGEST_ONLY], values[SCAN_ONLY])]
+        if any(d > 0 for d in alone):
+            values["chdb/digest"] = [d for d in alone if d > 0]
+    return values
+
+
+def cases_of(run: Dict[str, Any]) -> Dict[Tuple[str, str], Dict[str, List[float]]]:
+    """A run's values by (column, algorithm), then by candidate (chdb's digest alone too)."""
+    return {(c["column"], c["algorithm"]): derived(c["candidates"]) for c in run["cases"]}

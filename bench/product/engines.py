@@ -29,14 +29,13 @@ from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from bench.core.machine import interpreter_info
 from bench.core.timing import measure
+from bench.store import DIGEST_ONLY, SCAN_ONLY
 
 ALGORITHMS = ("md5", "sha256")
 #: The two columns: a name and the length of row i (a random generator's draw).
 SHAPES = ("32 B", "1-64 B")
 #: The engines a full run needs (--require-all): module names.
 ENGINES = ("pyarrow", "duckdb", "polars", "polars_hash", "chdb")
-#: chdb's two aggregates whose difference is its digest alone.
-DIGEST_ONLY, SCAN_ONLY = "chdb/sum-length-digest", "chdb/sum-length"
 
 
 def strings(rows: int, shape: str, seed: int = 0) -> List[str]:

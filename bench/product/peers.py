@@ -38,10 +38,18 @@ from bench.catalog.modes import Mode
 from bench.conduct import launch
 from bench.core.fmt import DASH, table
 from bench.core.machine import cpu_flags, cpu_model, interpreter_title, today
-from bench.core.stats import Values, ratio, time, time_of
-from bench.product.engines import ALGORITHMS, DIGEST_ONLY, ENGINES, SCAN_ONLY, SHAPES, run_threads
+from bench.core.stats import ratio, time, time_of
+from bench.product.engines import ALGORITHMS, ENGINES, SHAPES, run_threads
 from bench.report.publish import COLUMNS, README, peers_sections, splice, write_sections
-from bench.store import RESULTS, new_folder, newest, read_record, write_record
+from bench.store import (
+    RESULTS,
+    cases_of,
+    new_folder,
+    newest,
+    read_record,
+    rounds,
+    write_record,
+)
 
 #: Read through this module by tests/test_engines.py.
 __all__ = ["ALGORITHMS", "ENGINES", "SHAPES", "main", "render", "run_threads", "targets"]
@@ -109,34 +117,11 @@ def measured(python: str, options: Dict[str, Any], threads: int, cpus: int,
     return record
 
 
-def rounds(values: Sequence[float]) -> Values:
-    """One measuring process's values, keyed (process, round) as bench.core.stats takes them."""
-    return {(0, i): v for i, v in enumerate(values)}
-
-
 def per_row(values: Sequence[float], rows: int) -> str:
     """ns a row with the half width of its time's 95% interval (``bench.core.stats``, over the
     rounds of one process): ``23.1 ±1.2%``."""
     e = time(rounds(values))
     return f"{e.value / rows * 1e9:.1f} ±{e.half_width * 100:.0f}%" if values else DASH
-
-
-def derived(candidates: Dict[str, Any]) -> Dict[str, List[float]]:
-    """Each candidate's values by key, and chdb's digest alone (per round: the difference;
-    on a tiny column a round's scan can take as long as its scan and digest did, and such a
-    round tells nothing of the digest: only the positive differences count, and none is no
-    figure)."""
-    values = {key: list(data["values"]) for key, data in candidates.items()}
-    if DIGEST_ONLY in values and SCAN_ONLY in values:
-        alone = [a - b for a, b in zip(values[DIGEST_ONLY], values[SCAN_ONLY])]
-        if any(d > 0 for d in alone):
-            values["chdb/digest"] = [d for d in alone if d > 0]
-    return values
-
-
-def cases_of(run: Dict[str, Any]) -> Dict[Tuple[str, str], Dict[str, List[float]]]:
-    """A run's values by (column, algorithm), then by candidate (chdb's digest alone too)."""
-    return {(c["column"], c["algorithm"]): derived(c["candidates"]) for c in run["cases"]}
 
 
 def render_all(data: Dict[str, Any]) -> Dict[str, str]:

@@ -554,7 +554,7 @@ def column_figures(data: Dict[str, Any]) -> List[Dict[str, Any]]:
     the hashlib loop and DuckDB (hex digests), and the column's speed against the two."""
     from bench.core.stats import ratio as speed_of
     from bench.core.stats import time_of
-    from bench.product.peers import cases_of, rounds
+    from bench.store import cases_of, rounds
 
     own = data["classes"][0]
     run = next((r for r in own["runs"] if r["threads"] == 1), None)
