@@ -39,6 +39,8 @@ KERNEL_SOURCES = (
     "sha256_amd64.c",
     "sha256_arm64.c",
     "sha256_riscv64.c",
+    "sha1_generic.c",
+    "sha512_generic.c",
     "md5_many_amd64.c",
     "md5_many_arm64.c",
     "sha256_many_amd64.c",
