@@ -39,6 +39,9 @@ KERNEL_SOURCES = (
     "sha256_amd64.c",
     "sha256_arm64.c",
     "sha256_riscv64.c",
+    "sha1_generic.c",
+    "sha1_amd64.c",
+    "sha512_generic.c",
     "md5_many_amd64.c",
     "md5_many_arm64.c",
     "sha256_many_amd64.c",
@@ -71,6 +74,7 @@ HEADERS = (
     "sha256_shani.h",
     "sha256_sha2.h",
     "sha256_pairs.h",
+    "sha1_shani.h",
 )
 
 #: What the Python side of the cffi bridge sees of native.h. ``vn_hash`` is
