@@ -42,6 +42,7 @@ KERNEL_SOURCES = (
     "sha1_generic.c",
     "sha1_amd64.c",
     "sha512_generic.c",
+    "sha512_amd64.c",
     "md5_many_amd64.c",
     "md5_many_arm64.c",
     "sha256_many_amd64.c",
@@ -75,6 +76,7 @@ HEADERS = (
     "sha256_sha2.h",
     "sha256_pairs.h",
     "sha1_shani.h",
+    "sha512_avx2.h",
 )
 
 #: What the Python side of the cffi bridge sees of native.h. ``vn_hash`` is
