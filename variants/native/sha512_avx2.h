@@ -42,8 +42,9 @@ sha512_avx2_schedule(__m256i x0, __m256i x1, __m256i x2, __m256i x3) {
 }
 
 /* Words t..t+3 in x, plus their round constants, to wk[t..t+3]. */
-#define SHA512_AVX2_STORE_WK(wk, x, t)              \
-    _mm256_store_si256((__m256i *)((wk) + (t)),     \
-                       _mm256_add_epi64((x), _mm256_loadu_si256((const __m256i *)&vn_sha512_k[(t)])))
+#define SHA512_AVX2_STORE_WK(wk, x, t)                                      \
+    _mm256_store_si256(                                                     \
+        (__m256i *)((wk) + (t)),                                            \
+        _mm256_add_epi64((x), _mm256_loadu_si256((const __m256i *)(vn_sha512_k + (t)))))
 
 #endif
