@@ -47,6 +47,8 @@ KERNEL_SOURCES = (
     "md5_many_arm64.c",
     "sha256_many_amd64.c",
     "sha256_many_arm64.c",
+    "sha1_many_amd64.c",
+    "sha512_many_amd64.c",
     "dispatch.c",
     "hash.c",
     "many.c",
