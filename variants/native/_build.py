@@ -42,10 +42,13 @@ KERNEL_SOURCES = (
     "sha1_generic.c",
     "sha1_amd64.c",
     "sha512_generic.c",
+    "sha512_amd64.c",
     "md5_many_amd64.c",
     "md5_many_arm64.c",
     "sha256_many_amd64.c",
     "sha256_many_arm64.c",
+    "sha1_many_amd64.c",
+    "sha512_many_amd64.c",
     "dispatch.c",
     "hash.c",
     "many.c",
@@ -75,6 +78,7 @@ HEADERS = (
     "sha256_sha2.h",
     "sha256_pairs.h",
     "sha1_shani.h",
+    "sha512_avx2.h",
 )
 
 #: What the Python side of the cffi bridge sees of native.h. ``vn_hash`` is
