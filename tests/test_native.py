@@ -130,9 +130,9 @@ def expected_on_x86(flags: List[str]) -> Dict[str, str]:
         "md5-many": "avx512-x32" if avx512 else "avx2-x16" if avx2 else "portable",
         "sha256-many": many_sha or ("avx512-x16" if avx512 else "avx2-x8" if avx2 else "portable"),
         "sha1": "shani" if sha_ni else "portable",
-        "sha512": "portable",
-        "sha1-many": "portable",
-        "sha512-many": "portable",
+        "sha512": "avx2" if avx2 and {"bmi1", "bmi2"} <= set(flags) else "portable",
+        "sha1-many": "avx2-x8" if avx2 else "shani-x2" if sha_ni else "portable",
+        "sha512-many": "avx2-x4" if avx2 else "portable",
     }
 
 

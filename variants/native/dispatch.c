@@ -41,7 +41,7 @@ enum {
     NEEDS_ZKNH = 1 << 3,   /* RISC-V: SHA-2 sigma instructions */
     NEEDS_AVX2 = 1 << 4,   /* x86-64: AVX2, with the YMM state enabled by the OS */
     NEEDS_AVX512 = 1 << 5, /* x86-64: AVX-512 F, VL, BW, with the ZMM and opmask state enabled */
-    NEEDS_BMI2 = 1 << 6,   /* x86-64: BMI2 (rorx) */
+    NEEDS_BMI2 = 1 << 6,   /* x86-64: BMI1 and BMI2 (andn, rorx) */
     NEEDS_SHA512 = 1 << 7, /* x86-64: the SHA512 instructions (with AVX2's state); AArch64: SHA512 */
     NEEDS_SHA1 = 1 << 8,   /* AArch64: the SHA-1 instructions */
 };
@@ -148,14 +148,31 @@ static const struct kernel sha1_kernels[] = {
 
 static const struct kernel sha512_kernels[] = {
     {.id = "portable", .name = "portable", .blocks64 = vn_sha512_generic, .lanes = 1},
+#if defined(VN_AMD64)
+    {.id = "avx2", .name = "x86-64 AVX2 and BMI2", .blocks64 = vn_sha512_amd64_avx2, .lanes = 1,
+     .needs = NEEDS_AVX2 | NEEDS_BMI2},
+#endif
 };
 
+/* SHA-1's AVX2 lanes beat SHA-NI pairs on this project's AMD EPYC (Zen 3)
+ * at every length the many-kernels see (32 B: with the short kernel, which
+ * the pairs lack; 4 KiB too), so with both, AVX2. */
 static const struct kernel sha1_many_kernels[] = {
     {.id = "portable", .name = "one at a time", .lanes = 1},
+#if defined(VN_AMD64)
+    {.id = "shani-x2", .name = "SHA-NI x2 (interleaved pairs)", .many = vn_sha1_many_shani_x2,
+     .lanes = 16, .needs = NEEDS_SHANI},
+    {.id = "avx2-x8", .name = "AVX2 x8", .many = vn_sha1_many_avx2_x8, .lanes = 8,
+     .needs = NEEDS_AVX2, .shorts = vn_sha1_short_avx2_x8},
+#endif
 };
 
 static const struct kernel sha512_many_kernels[] = {
     {.id = "portable", .name = "one at a time", .lanes = 1},
+#if defined(VN_AMD64)
+    {.id = "avx2-x4", .name = "AVX2 x4", .many64 = vn_sha512_many_avx2_x4, .lanes = 4,
+     .needs = NEEDS_AVX2, .shorts64 = vn_sha512_short_avx2_x4},
+#endif
 };
 
 #define KERNELS(table) table, (int)(sizeof table / sizeof table[0])
@@ -190,6 +207,9 @@ static char problem[512];        /* what vn_setup_problem reports; "" for none *
 #endif
 #ifndef bit_AVX2
 #define bit_AVX2 (1 << 5)
+#endif
+#ifndef bit_BMI
+#define bit_BMI (1 << 3)
 #endif
 #ifndef bit_BMI2
 #define bit_BMI2 (1 << 8)
@@ -239,7 +259,7 @@ static unsigned detect(void) {
     unsigned found = 0;
     if (sse && (ebx & bit_SHA)) found |= NEEDS_SHANI;
     if (avx && (ebx & bit_AVX2)) found |= NEEDS_AVX2;
-    if (ebx & bit_BMI2) found |= NEEDS_BMI2;
+    if ((ebx & bit_BMI) && (ebx & bit_BMI2)) found |= NEEDS_BMI2; /* (kernels use both) */
     if (avx && (ebx & bit_AVX2) && (sub1 & bit_SHA512)) found |= NEEDS_SHA512;
     if (avx && (ebx & bit_AVX2) && (ebx & bit_AVX512F) && (ebx & bit_AVX512VL) &&
         (ebx & bit_AVX512BW) &&
