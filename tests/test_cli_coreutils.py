@@ -32,7 +32,8 @@ from variants._files import CHUNK
 from variants.cli.reading import READ_AHEAD, READ_AHEAD_CHUNKS
 
 PROGRAMS = {
-    algorithm: f"{algorithm}sum" for algorithm in ("md5", "sha1", "sha224", "sha256", "sha384", "sha512")
+    algorithm: f"{algorithm}sum"
+    for algorithm in ("md5", "sha1", "sha224", "sha256", "sha384", "sha512")
 }
 ALGORITHMS = list(PROGRAMS)
 

@@ -51,10 +51,10 @@ The following five options are useful only when verifying checksums:
       --version     output version information and exit
 
 Output, messages and exit status are those of GNU coreutils' md5sum, sha1sum,
-sha224sum, sha256sum, sha384sum and sha512sum. When checking, the input should be a former output of this
-program or of those. The default mode is to print a line with: checksum, a
-space, a character indicating input mode ('*' for binary, ' ' for text or where
-binary is insignificant), and name for each FILE.
+sha224sum, sha256sum, sha384sum and sha512sum. When checking, the input should
+be a former output of this program or of those. The default mode is to print a
+line with: checksum, a space, a character indicating input mode ('*' for binary,
+' ' for text or where binary is insignificant), and name for each FILE.
 
 There is no difference between binary mode and text mode on this system.
 MD5 and SHA1 are broken for security: use them for checksums against accidents only.

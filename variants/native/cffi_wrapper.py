@@ -35,8 +35,8 @@ from typing import (
 
 from variants import _many
 from variants._many import bytes_of
-from variants._shell import ALGORITHMS as SPECS
 from variants._shell import _EMPTY, Constructor, HashObject, State, as_bytes, data_argument
+from variants._shell import ALGORITHMS as SPECS
 from variants.native._kernels import ALGORITHMS, CORES, KERNELS_ENV, WIDE_CORES, KernelTable
 
 if TYPE_CHECKING:
