@@ -208,10 +208,14 @@ int vn_oneshot(int algorithm, const char *data, size_t length, char *out) {
 void vn_hex_many(const unsigned char *in, size_t size, size_t count, char *out) {
 #if defined(__SSE2__)
     /* a column's digests: too many for the cache, written past it (no read of
-     * each line before it is written) */
-    if (size % 16 == 0 && (uintptr_t)out % 16 == 0) {
-        for (size_t i = 0; i < count * size; i += 16) hex16(in + i, out + 2 * i, 1);
+     * each line before it is written). The digests lie one after another, and
+     * so do their digits: the hex of the whole run, 16 bytes at a time
+     * whatever the digest's size (20, 28, 48 as well), the last few by vn_hex. */
+    if ((uintptr_t)out % 16 == 0) {
+        const size_t total = count * size, whole = total / 16 * 16;
+        for (size_t i = 0; i < whole; i += 16) hex16(in + i, out + 2 * i, 1);
         _mm_sfence();
+        vn_hex(in + whole, total - whole, out + 2 * whole);
         return;
     }
 #endif
