@@ -1,6 +1,8 @@
 /*
- * The native variant: MD5 and SHA-256 block functions ("kernels") per
- * architecture, chosen at run time, and the hash state machine around them.
+ * The native variant: MD5, SHA-256, SHA-1 and SHA-512 block functions
+ * ("kernels") per architecture, chosen at run time, and the hash state
+ * machine around them (SHA-224 runs SHA-256's; SHA-384, SHA-512/224 and
+ * SHA-512/256 SHA-512's: 64-bit words, 128-byte blocks).
  *
  * Layout, in the spirit of Go's crypto/md5 (md5block_generic.go,
  * md5block_amd64.s, ...): one file per architecture and algorithm.
@@ -18,6 +20,8 @@
  *   lanes_amd64.h                     x86-64: one block per lane, transposed into word vectors
  *   sha256_shani.h, sha256_sha2.h     the SHA-NI and SHA2 helpers both SHA-256 files of an arch use
  *   sha256_pairs.h                    the rounds of two interleaved streams, SHA-NI's and SHA2's
+ *   sha1_*.c, sha512_*.c              SHA-1 and the SHA-512 core likewise: portable C, x86-64
+ *   sha1_shani.h, sha512_avx2.h       (SHA-NI SHA-1, AVX2/BMI2 SHA-512) and their many-kernels
  *   dispatch.c                        CPU features, the kernel tables, the choice
  *   hash.c                            the state machine: init, update with buffering, digest
  *   many.c                            the scheduler that keeps the lanes of a many-kernel full
