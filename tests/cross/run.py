@@ -26,7 +26,7 @@ import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Dict, List, Optional, Sequence
+from typing import Dict, List, Optional, Sequence, Tuple
 
 ROOT = Path(__file__).resolve().parents[2]
 NATIVE = ROOT / "variants" / "native"
@@ -35,6 +35,7 @@ sys.path.insert(0, str(ROOT))  # for build_support, the project's (stdlib-only) 
 from build_support import load  # noqa: E402
 
 DRIVER = Path(__file__).resolve().parent / "driver.c"
+FAMILY = Path(__file__).resolve().parent / "sha_family.c"
 BUILD = ROOT / "build" / "cross"
 CFLAGS = ["-O2", "-std=c11", "-Wall", "-Wextra", "-Werror", "-pthread"]
 PORTABLE = {"VARIANTS_NATIVE_PORTABLE": "1"}
@@ -190,16 +191,61 @@ def runs() -> List[Run]:
     return matrix
 
 
+@dataclass(frozen=True)
+class FamilyRun:
+    """One run of a target's sha_family test: the CPU model and the kernels it must run."""
+
+    target: str
+    cpu: Optional[str]  # qemu's -cpu; None: this machine's CPU, natively
+    required: Tuple[str, ...]
+
+    def label(self) -> str:
+        where = f"qemu -cpu {self.cpu}" if self.cpu else "native"
+        return f"{self.target:8s} {where} (SHA-1, SHA-512)"
+
+
+def _host_family_kernels() -> Tuple[str, ...]:
+    """The SHA-1 and SHA-512-core kernels this x86-64 machine must run (sha_family.c's names)."""
+    flags = _host_flags()
+    required: List[str] = []
+    if all(flag in flags for flag in ("sha_ni", "ssse3", "sse4_1")):
+        required += ["sha1 x86-64 SHA-NI", "sha1 shani-x2"]
+    if "avx2" in flags:
+        required += ["sha1 avx2-x8", "sha512 avx2-x4"]
+        if "bmi2" in flags and "bmi1" in flags:
+            required.append("sha512 x86-64 AVX2")
+    return tuple(required)
+
+
+def family_runs() -> List[FamilyRun]:
+    """sha_family's matrix: each target on CPU models with and without the extensions."""
+    avx2 = ("sha1 avx2-x8", "sha512 avx2-x4", "sha512 x86-64 AVX2")
+    matrix: List[FamilyRun] = []
+    if _host_is_x86_64():
+        matrix += [
+            FamilyRun("x86-64", None, _host_family_kernels()),
+            FamilyRun("x86-64", "qemu64", ()),
+            FamilyRun("x86-64", "Haswell", avx2),
+        ]
+    matrix += [
+        # every qemu AArch64 model has SHA1; "max" has SHA512 (ARMv8.2), the A53 not
+        FamilyRun("aarch64", "max", ("sha1 AArch64 SHA1", "sha512 AArch64 SHA512")),
+        FamilyRun("aarch64", "cortex-a53", ("sha1 AArch64 SHA1",)),
+        FamilyRun("riscv64", "rv64", ()),
+    ]
+    return matrix
+
+
 def kernel_sources() -> List[str]:
     """The kernels, dispatch and state machine, as variants/native/_build.py lists them."""
     return list(load("variants/native/_build.py").KERNEL_SOURCES)
 
 
-def build(target: Target) -> Path:
-    """Compile the driver with every native source for ``target``."""
-    out = BUILD / target.name / "driver"
+def build(target: Target, main: Path = DRIVER) -> Path:
+    """Compile a test program (the driver) with every native source for ``target``."""
+    out = BUILD / target.name / main.stem
     out.parent.mkdir(parents=True, exist_ok=True)
-    sources = [str(DRIVER), *(str(NATIVE / name) for name in kernel_sources())]
+    sources = [str(main), *(str(NATIVE / name) for name in kernel_sources())]
     command = [target.compiler, *CFLAGS, f"-I{NATIVE}", *sources, "-o", str(out)]
     if target.static:
         command.insert(1, "-static")
@@ -239,6 +285,35 @@ def write_expected() -> Path:
     return EXPECTED
 
 
+#: sha_family's hashlib digests: its algorithms, and every length to 1100 and block edges.
+FAMILY_ALGORITHMS = ("sha1", "sha384", "sha512", "sha512_224", "sha512_256")
+FAMILY_LENGTHS = [*range(1101), 4095, 4096, 4097, 65535, 65536, 65537, 1 << 17, (1 << 17) + 1]
+FAMILY_EXPECTED = BUILD / "expected_family.txt"
+
+
+def write_family_expected() -> Path:
+    """hashlib's digests for sha_family.c's --expected, by algorithm name."""
+    data = generated(max(FAMILY_LENGTHS))
+    lines = [
+        f"{name} {length} {hashlib.new(name, data[:length]).hexdigest()}"
+        for name in FAMILY_ALGORITHMS
+        for length in FAMILY_LENGTHS
+    ]
+    FAMILY_EXPECTED.parent.mkdir(parents=True, exist_ok=True)
+    FAMILY_EXPECTED.write_text("\n".join(lines) + "\n")
+    return FAMILY_EXPECTED
+
+
+def family_command(run: FamilyRun, target: Target, binary: Path) -> List[str]:
+    arguments = ["--expected", str(FAMILY_EXPECTED)]
+    for name in run.required:
+        arguments += ["--require", name]
+    if run.cpu is None:
+        return [str(binary), *arguments]
+    qemu = target.qemu or f"qemu-{platform.machine()}"
+    return [qemu, "-cpu", run.cpu, str(binary), *arguments]
+
+
 def command_for(run: Run, target: Target, binary: Path) -> List[str]:
     expectations = [
         *("--expect", f"md5={run.md5}", "--expect", f"sha256={run.sha256}"),
@@ -254,7 +329,9 @@ def command_for(run: Run, target: Target, binary: Path) -> List[str]:
 def main() -> int:
     strict = os.environ.get("CI", "").lower() in ("1", "true", "yes")
     matrix = runs()
+    family = family_runs()
     write_expected()
+    write_family_expected()
     results: List[List[str]] = []
     failed = False
 
@@ -268,27 +345,41 @@ def main() -> int:
         results.extend([label, f"skipped: no {tool}"] for label in labels)
         return True
 
+    def execute(label: str, command: List[str], env: Dict[str, str]) -> None:
+        nonlocal failed
+        started = time.perf_counter()
+        result = subprocess.run(
+            command, env={**os.environ, **env}, capture_output=True, text=True, check=False
+        )
+        seconds = time.perf_counter() - started
+        summary = (result.stdout.strip().splitlines() or ["(no output)"])[-1]
+        ok = result.returncode == 0
+        failed = failed or not ok
+        print(f"{'ok  ' if ok else 'FAIL'} {label}: {summary} ({seconds:.1f} s)")
+        if not ok:
+            print(result.stdout + result.stderr)
+        results.append([label, "ok" if ok else "FAILED"])
+
     for target in TARGETS.values():
         target_runs = [r for r in matrix if r.target == target.name]
-        if not target_runs or missing(target.compiler, [r.label() for r in target_runs]):
+        target_family = [r for r in family if r.target == target.name]
+        labels = [r.label() for r in target_runs] + [r.label() for r in target_family]
+        if not labels or missing(target.compiler, labels):
             continue
-        binary = build(target)
-        for run in target_runs:
-            command = command_for(run, target, binary)
-            if run.cpu and missing(command[0], [run.label()]):
-                continue
-            started = time.perf_counter()
-            result = subprocess.run(
-                command, env={**os.environ, **run.env}, capture_output=True, text=True, check=False
-            )
-            seconds = time.perf_counter() - started
-            summary = (result.stdout.strip().splitlines() or ["(no output)"])[-1]
-            ok = result.returncode == 0
-            failed = failed or not ok
-            print(f"{'ok  ' if ok else 'FAIL'} {run.label()}: {summary} ({seconds:.1f} s)")
-            if not ok:
-                print(result.stdout + result.stderr)
-            results.append([run.label(), "ok" if ok else "FAILED"])
+        if target_runs:
+            binary = build(target)
+            for run in target_runs:
+                command = command_for(run, target, binary)
+                if run.cpu and missing(command[0], [run.label()]):
+                    continue
+                execute(run.label(), command, run.env)
+        if target_family:
+            binary = build(target, FAMILY)
+            for family_run in target_family:
+                command = family_command(family_run, target, binary)
+                if family_run.cpu and missing(command[0], [family_run.label()]):
+                    continue
+                execute(family_run.label(), command, {})
     print()
     width = max(len(label) for label, _ in results) if results else 0
     for label, outcome in results:

@@ -21,6 +21,8 @@
  *     each message garbage, in place and padded already (lengths NULL),
  *     every digest size, nothing written past it.
  *
+ * --require NAME (any number): fail unless this CPU runs that kernel, so that
+ * a model missing an extension cannot pass by testing less.
  * Exit status 0 when everything agrees; each failure is printed.
  */
 #define _DEFAULT_SOURCE
@@ -394,21 +396,41 @@ static void check_expected(const char *path, unsigned usable) {
     if (!compared) failures++;
 }
 
+/* Whether kernel `name` exists here and this CPU runs it. */
+static int runs_here(const char *name, unsigned usable) {
+    for (size_t k = 0; k < SINGLES; k++) {
+        if (strcmp(singles[k].name, name) == 0) return (singles[k].needs & usable) == singles[k].needs;
+    }
+    for (const struct many *k = manys; k->name; k++) {
+        if (strcmp(k->name, name) == 0) return (k->needs & usable) == k->needs;
+    }
+    return 0;
+}
+
 int main(int argc, char **argv) {
     const char *expected = NULL;
+    const unsigned usable = features();
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--expected") == 0 && i + 1 < argc) {
             expected = argv[++i];
             continue;
         }
-        fprintf(stderr, "usage: %s [--expected FILE]\n", argv[0]);
+        if (strcmp(argv[i], "--require") == 0 && i + 1 < argc) {
+            const char *name = argv[++i];
+            checks++;
+            if (!runs_here(name, usable)) {
+                failures++;
+                printf("FAIL required: kernel %s does not run here\n", name);
+            }
+            continue;
+        }
+        fprintf(stderr, "usage: %s [--expected FILE] [--require KERNEL]...\n", argv[0]);
         return 2;
     }
     for (size_t i = 0; i < POOL_SIZE; i += 8) {
         const uint64_t r = rng();
         memcpy(pool + i, &r, 8);
     }
-    const unsigned usable = features();
     for (size_t k = 0; k < SINGLES; k++) {
         const int ok = (singles[k].needs & usable) == singles[k].needs;
         printf("  %-28s %s\n", singles[k].name, ok ? "tested" : "not on this CPU");
