@@ -45,7 +45,9 @@ static void check(int ok, const char *what, const char *kernel, const char *algo
     checks++;
     if (ok) return;
     failures++;
-    if (failures <= 30) printf("FAIL %s: %s with kernel %s (%zu)\n", what, algorithm, kernel, detail);
+    if (failures <= 30) {
+        printf("FAIL %s: %s with kernel %s (%zu)\n", what, algorithm, kernel, detail);
+    }
 }
 
 /* ---- the CPU's features ---------------------------------------------------- */
@@ -111,7 +113,7 @@ struct many {
 
 static const struct many manys[] = {
 #if defined(VN_AMD64)
-    {"sha1 shani-x2", vn_sha1_many_shani_x2, NULL, NULL, NULL, 16, SHANI},
+    {"sha1 shani-x2", vn_sha1_many_shani_x2, vn_sha1_short_shani_x2, NULL, NULL, 16, SHANI},
     {"sha1 avx2-x8", vn_sha1_many_avx2_x8, vn_sha1_short_avx2_x8, NULL, NULL, 8, AVX2},
     {"sha512 avx2-x4", NULL, NULL, vn_sha512_many_avx2_x4, vn_sha512_short_avx2_x4, 4, AVX2},
 #endif
@@ -310,7 +312,8 @@ static void check_short(const struct many *k) {
                 const size_t size = wide ? (size_t)variants[v].size : 20;
                 for (int i = 0; i < width; i++) {
                     /* lane 0 walks through every length, the others are random */
-                    const size_t low = blocks == 1 ? 0 : one, span = blocks == 1 ? one : block - one + 1;
+                    const size_t low = blocks == 1 ? 0 : one;
+                    const size_t span = blocks == 1 ? one : block - one + 1;
                     lengths[i] = (uint32_t)(low + (i == 0 ? (size_t)round / 2 : rng()) % span);
                     for (size_t j = 0; j < block; j++) room[i][j] = (unsigned char)rng();
                     memset(padded[i], 0, sizeof padded[i]);
@@ -399,7 +402,9 @@ static void check_expected(const char *path, unsigned usable) {
 /* Whether kernel `name` exists here and this CPU runs it. */
 static int runs_here(const char *name, unsigned usable) {
     for (size_t k = 0; k < SINGLES; k++) {
-        if (strcmp(singles[k].name, name) == 0) return (singles[k].needs & usable) == singles[k].needs;
+        if (strcmp(singles[k].name, name) == 0) {
+            return (singles[k].needs & usable) == singles[k].needs;
+        }
     }
     for (const struct many *k = manys; k->name; k++) {
         if (strcmp(k->name, name) == 0) return (k->needs & usable) == k->needs;
