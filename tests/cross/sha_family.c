@@ -30,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "constants.h"
 #include "native.h"
 
 #if defined(VN_AMD64)
@@ -130,28 +131,20 @@ static void put_be64(unsigned char *p, uint64_t v) {
     for (int i = 0; i < 8; i++) p[i] = (unsigned char)(v >> (56 - 8 * i));
 }
 
-static const uint32_t sha1_iv[5] = {0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476, 0xc3d2e1f0};
+static const uint32_t sha1_iv[5] = VN_SHA1_IV;
 
 /* The SHA-512 core's algorithms: hashlib's name, digest size, initial value
- * (FIPS 180-4, 5.3.4-5.3.6). */
+ * (FIPS 180-4, 5.3.4-5.3.6; constants.h). */
 struct variant {
     const char *name;
     int size;
     uint64_t iv[8];
 };
 static const struct variant variants[] = {
-    {"sha384", 48,
-     {0xcbbb9d5dc1059ed8, 0x629a292a367cd507, 0x9159015a3070dd17, 0x152fecd8f70e5939,
-      0x67332667ffc00b31, 0x8eb44a8768581511, 0xdb0c2e0d64f98fa7, 0x47b5481dbefa4fa4}},
-    {"sha512", 64,
-     {0x6a09e667f3bcc908, 0xbb67ae8584caa73b, 0x3c6ef372fe94f82b, 0xa54ff53a5f1d36f1,
-      0x510e527fade682d1, 0x9b05688c2b3e6c1f, 0x1f83d9abfb41bd6b, 0x5be0cd19137e2179}},
-    {"sha512_224", 28,
-     {0x8c3d37c819544da2, 0x73e1996689dcd4d6, 0x1dfab7ae32ff9c82, 0x679dd514582f9fcf,
-      0x0f6d2b697bd44da8, 0x77e36f7304c48942, 0x3f9d85a86a1d36c8, 0x1112e6ad91d692a1}},
-    {"sha512_256", 32,
-     {0x22312194fc2bf72c, 0x9f555fa3c84c64c2, 0x2393b86b6f53b151, 0x963877195940eabd,
-      0x96283ee2a88effe3, 0xbe5e1e2553863992, 0x2b0199fc2c85b8aa, 0x0eb72ddc81c52ca2}},
+    {"sha384", 48, VN_SHA384_IV},
+    {"sha512", 64, VN_SHA512_IV},
+    {"sha512_224", 28, VN_SHA512_224_IV},
+    {"sha512_256", 32, VN_SHA512_256_IV},
 };
 #define VARIANTS (sizeof variants / sizeof variants[0])
 
