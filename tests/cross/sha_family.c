@@ -21,6 +21,8 @@
  *     each message garbage, in place and padded already (lengths NULL),
  *     every digest size, nothing written past it.
  *
+ * --require NAME (any number): fail unless this CPU runs that kernel, so that
+ * a model missing an extension cannot pass by testing less.
  * Exit status 0 when everything agrees; each failure is printed.
  */
 #define _DEFAULT_SOURCE
@@ -28,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "constants.h"
 #include "native.h"
 
 #if defined(VN_AMD64)
@@ -43,7 +46,9 @@ static void check(int ok, const char *what, const char *kernel, const char *algo
     checks++;
     if (ok) return;
     failures++;
-    if (failures <= 30) printf("FAIL %s: %s with kernel %s (%zu)\n", what, algorithm, kernel, detail);
+    if (failures <= 30) {
+        printf("FAIL %s: %s with kernel %s (%zu)\n", what, algorithm, kernel, detail);
+    }
 }
 
 /* ---- the CPU's features ---------------------------------------------------- */
@@ -109,7 +114,7 @@ struct many {
 
 static const struct many manys[] = {
 #if defined(VN_AMD64)
-    {"sha1 shani-x2", vn_sha1_many_shani_x2, NULL, NULL, NULL, 16, SHANI},
+    {"sha1 shani-x2", vn_sha1_many_shani_x2, vn_sha1_short_shani_x2, NULL, NULL, 16, SHANI},
     {"sha1 avx2-x8", vn_sha1_many_avx2_x8, vn_sha1_short_avx2_x8, NULL, NULL, 8, AVX2},
     {"sha512 avx2-x4", NULL, NULL, vn_sha512_many_avx2_x4, vn_sha512_short_avx2_x4, 4, AVX2},
 #endif
@@ -126,28 +131,20 @@ static void put_be64(unsigned char *p, uint64_t v) {
     for (int i = 0; i < 8; i++) p[i] = (unsigned char)(v >> (56 - 8 * i));
 }
 
-static const uint32_t sha1_iv[5] = {0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476, 0xc3d2e1f0};
+static const uint32_t sha1_iv[5] = VN_SHA1_IV;
 
 /* The SHA-512 core's algorithms: hashlib's name, digest size, initial value
- * (FIPS 180-4, 5.3.4-5.3.6). */
+ * (FIPS 180-4, 5.3.4-5.3.6; constants.h). */
 struct variant {
     const char *name;
     int size;
     uint64_t iv[8];
 };
 static const struct variant variants[] = {
-    {"sha384", 48,
-     {0xcbbb9d5dc1059ed8, 0x629a292a367cd507, 0x9159015a3070dd17, 0x152fecd8f70e5939,
-      0x67332667ffc00b31, 0x8eb44a8768581511, 0xdb0c2e0d64f98fa7, 0x47b5481dbefa4fa4}},
-    {"sha512", 64,
-     {0x6a09e667f3bcc908, 0xbb67ae8584caa73b, 0x3c6ef372fe94f82b, 0xa54ff53a5f1d36f1,
-      0x510e527fade682d1, 0x9b05688c2b3e6c1f, 0x1f83d9abfb41bd6b, 0x5be0cd19137e2179}},
-    {"sha512_224", 28,
-     {0x8c3d37c819544da2, 0x73e1996689dcd4d6, 0x1dfab7ae32ff9c82, 0x679dd514582f9fcf,
-      0x0f6d2b697bd44da8, 0x77e36f7304c48942, 0x3f9d85a86a1d36c8, 0x1112e6ad91d692a1}},
-    {"sha512_256", 32,
-     {0x22312194fc2bf72c, 0x9f555fa3c84c64c2, 0x2393b86b6f53b151, 0x963877195940eabd,
-      0x96283ee2a88effe3, 0xbe5e1e2553863992, 0x2b0199fc2c85b8aa, 0x0eb72ddc81c52ca2}},
+    {"sha384", 48, VN_SHA384_IV},
+    {"sha512", 64, VN_SHA512_IV},
+    {"sha512_224", 28, VN_SHA512_224_IV},
+    {"sha512_256", 32, VN_SHA512_256_IV},
 };
 #define VARIANTS (sizeof variants / sizeof variants[0])
 
@@ -308,7 +305,8 @@ static void check_short(const struct many *k) {
                 const size_t size = wide ? (size_t)variants[v].size : 20;
                 for (int i = 0; i < width; i++) {
                     /* lane 0 walks through every length, the others are random */
-                    const size_t low = blocks == 1 ? 0 : one, span = blocks == 1 ? one : block - one + 1;
+                    const size_t low = blocks == 1 ? 0 : one;
+                    const size_t span = blocks == 1 ? one : block - one + 1;
                     lengths[i] = (uint32_t)(low + (i == 0 ? (size_t)round / 2 : rng()) % span);
                     for (size_t j = 0; j < block; j++) room[i][j] = (unsigned char)rng();
                     memset(padded[i], 0, sizeof padded[i]);
@@ -394,21 +392,43 @@ static void check_expected(const char *path, unsigned usable) {
     if (!compared) failures++;
 }
 
+/* Whether kernel `name` exists here and this CPU runs it. */
+static int runs_here(const char *name, unsigned usable) {
+    for (size_t k = 0; k < SINGLES; k++) {
+        if (strcmp(singles[k].name, name) == 0) {
+            return (singles[k].needs & usable) == singles[k].needs;
+        }
+    }
+    for (const struct many *k = manys; k->name; k++) {
+        if (strcmp(k->name, name) == 0) return (k->needs & usable) == k->needs;
+    }
+    return 0;
+}
+
 int main(int argc, char **argv) {
     const char *expected = NULL;
+    const unsigned usable = features();
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--expected") == 0 && i + 1 < argc) {
             expected = argv[++i];
             continue;
         }
-        fprintf(stderr, "usage: %s [--expected FILE]\n", argv[0]);
+        if (strcmp(argv[i], "--require") == 0 && i + 1 < argc) {
+            const char *name = argv[++i];
+            checks++;
+            if (!runs_here(name, usable)) {
+                failures++;
+                printf("FAIL required: kernel %s does not run here\n", name);
+            }
+            continue;
+        }
+        fprintf(stderr, "usage: %s [--expected FILE] [--require KERNEL]...\n", argv[0]);
         return 2;
     }
     for (size_t i = 0; i < POOL_SIZE; i += 8) {
         const uint64_t r = rng();
         memcpy(pool + i, &r, 8);
     }
-    const unsigned usable = features();
     for (size_t k = 0; k < SINGLES; k++) {
         const int ok = (singles[k].needs & usable) == singles[k].needs;
         printf("  %-28s %s\n", singles[k].name, ok ? "tested" : "not on this CPU");

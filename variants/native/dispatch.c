@@ -143,6 +143,9 @@ static const struct kernel sha1_kernels[] = {
 #if defined(VN_AMD64)
     {.id = "shani", .name = "x86-64 SHA-NI", .blocks = vn_sha1_amd64_shani, .lanes = 1,
      .needs = NEEDS_SHANI},
+#elif defined(VN_ARM64)
+    {.id = "sha1", .name = "AArch64 SHA1", .blocks = vn_sha1_arm64_sha1, .lanes = 1,
+     .needs = NEEDS_SHA1},
 #endif
 };
 
@@ -151,6 +154,9 @@ static const struct kernel sha512_kernels[] = {
 #if defined(VN_AMD64)
     {.id = "avx2", .name = "x86-64 AVX2 and BMI2", .blocks64 = vn_sha512_amd64_avx2, .lanes = 1,
      .needs = NEEDS_AVX2 | NEEDS_BMI2},
+#elif defined(VN_ARM64)
+    {.id = "sha512", .name = "AArch64 SHA512", .blocks64 = vn_sha512_arm64_sha512, .lanes = 1,
+     .needs = NEEDS_SHA512},
 #endif
 };
 
@@ -161,7 +167,7 @@ static const struct kernel sha1_many_kernels[] = {
     {.id = "portable", .name = "one at a time", .lanes = 1},
 #if defined(VN_AMD64)
     {.id = "shani-x2", .name = "SHA-NI x2 (interleaved pairs)", .many = vn_sha1_many_shani_x2,
-     .lanes = 16, .needs = NEEDS_SHANI},
+     .lanes = 16, .needs = NEEDS_SHANI, .shorts = vn_sha1_short_shani_x2},
     {.id = "avx2-x8", .name = "AVX2 x8", .many = vn_sha1_many_avx2_x8, .lanes = 8,
      .needs = NEEDS_AVX2, .shorts = vn_sha1_short_avx2_x8},
 #endif

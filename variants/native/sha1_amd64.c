@@ -2,8 +2,9 @@
  * SHA-1 for x86-64 with the SHA extensions (SHA-NI).
  *
  * The state is held as ABCD in one vector (A in the top lane) and E beside
- * it, the rounds four at a time (sha1_shani.h). Only this function is compiled for SHA-NI (and SSE4.1); the
- * dispatcher calls it only where cpuid reports both.
+ * it, the rounds four at a time (sha1_shani.h). Only this function is
+ * compiled for SHA-NI (and SSE4.1); the dispatcher calls it only where
+ * cpuid reports both.
  */
 #include "native.h"
 
