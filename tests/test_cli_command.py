@@ -20,7 +20,7 @@ from cli_support import COMMAND, digest_line, ours, run
 
 from variants import registry
 
-ALGORITHMS = ("md5", "sha224", "sha256")
+ALGORITHMS = ("md5", "sha1", "sha224", "sha256", "sha384", "sha512")
 CONTENTS: Dict[str, bytes] = {"plain.txt": b"hello\n", "binary.bin": bytes(range(256)) * 9}
 
 
@@ -60,20 +60,21 @@ def test_check_without_algorithm_takes_it_from_each_line(files: Path) -> None:
     listing = b"".join([*gnu, *bsd, b"0123  plain.txt\n"])
     (files / "all.sums").write_bytes(listing)
     got = ours(None, ["-c", "-w", "all.sums"], files)
-    assert got.stdout == b"plain.txt: OK\n" * 6
+    assert got.stdout == b"plain.txt: OK\n" * 12
     assert got.stderr == (
-        b"variants-sum: all.sums: 7: improperly formatted checksum line\n"
+        b"variants-sum: all.sums: 13: improperly formatted checksum line\n"
         b"variants-sum: WARNING: 1 line is improperly formatted\n"
     )
     assert got.status == 0
 
 
 def test_unknown_algorithm(files: Path) -> None:
-    got = ours("sha1", ["plain.txt"], files, locale="C.UTF-8")
+    got = ours("sha3-256", ["plain.txt"], files, locale="C.UTF-8")
     assert got.status == 1
     assert got.stderr.startswith(
-        "variants-sum: invalid argument ‘sha1’ for ‘--algorithm’\n".encode()
+        "variants-sum: invalid argument ‘sha3-256’ for ‘--algorithm’\n".encode()
     )
+    assert b"\n  - \xe2\x80\x98sha512\xe2\x80\x99" in got.stderr  # the valid ones listed
     assert got.stdout == b""
 
 

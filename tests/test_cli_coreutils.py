@@ -1,4 +1,5 @@
-"""variants-sum against the installed md5sum, sha224sum and sha256sum, byte for byte.
+"""variants-sum against the installed md5sum, sha1sum, sha224sum, sha256sum, sha384sum and
+sha512sum, byte for byte.
 
 Every comparison runs both programs on the same files, from the same
 directory, in the same locale, and compares exit status, stdout and stderr;
@@ -30,7 +31,10 @@ from hypothesis import strategies as st
 from variants._files import CHUNK
 from variants.cli.reading import READ_AHEAD, READ_AHEAD_CHUNKS
 
-PROGRAMS = {"md5": "md5sum", "sha224": "sha224sum", "sha256": "sha256sum"}
+PROGRAMS = {
+    algorithm: f"{algorithm}sum"
+    for algorithm in ("md5", "sha1", "sha224", "sha256", "sha384", "sha512")
+}
 ALGORITHMS = list(PROGRAMS)
 
 

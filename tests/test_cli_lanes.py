@@ -64,7 +64,7 @@ def make_files(folder: Path) -> List[str]:
     ]
 
 
-@pytest.mark.parametrize("algorithm", ["md5", "sha224", "sha256"])
+@pytest.mark.parametrize("algorithm", ["md5", "sha224", "sha256", "sha1", "sha512"])
 def test_lanes_give_what_one_file_at_a_time_gives(
     tmp_path: Path, small_limits: None, bridge: str, algorithm: str
 ) -> None:

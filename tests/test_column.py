@@ -1,4 +1,4 @@
-"""Whole columns: digest_column and md5_column, sha224_column, sha256_column, on every variant.
+"""Whole columns: digest_column and md5_column, sha1_column, ..., on every variant.
 
 Each row's digest is hashlib's, on every Arrow layout (binary, string, their
 large and view forms, fixed_size_binary; sliced, with nulls, empty, chunked),
@@ -22,6 +22,7 @@ from test_native import leak_check, rss_kib
 
 import variants
 from variants import registry
+from variants.native import _kernels
 
 from conftest import jdk_pattern, load_or_skip
 
@@ -32,7 +33,7 @@ except ImportError:  # no wheel for PyPy (the test extra leaves it out there)
     pa = None
 needs_arrow = pytest.mark.skipif(pa is None, reason="pyarrow has no wheel for this interpreter")
 
-ALGORITHMS = ["md5", "sha224", "sha256"]
+ALGORITHMS = list(_kernels.ALGORITHMS)
 Rows = List[Optional[bytes]]
 
 
@@ -180,6 +181,21 @@ def test_native_results_are_taken_without_a_copy(native: registry.Loaded) -> Non
     assert strings.to_pylist() == expected("md5", rows, True)
 
 
+@pytest.mark.parametrize("algorithm", ALGORITHMS)
+@needs_arrow
+def test_native_results_are_as_wide_as_the_digest(native: registry.Loaded, algorithm: str) -> None:
+    """fixed_size_binary(16, 20, 28, 32, 48 or 64), or hex strings of twice that."""
+    size = hashlib.new(algorithm).digest_size
+    rows = sample(40, nulls=False)
+    result = native.digest_column(algorithm, pa.array(rows))
+    assert result.digest_size == size and result.name == algorithm
+    assert np.asarray(result).shape == (40, size)
+    assert pa.array(result).type == pa.binary(size)
+    hex_result = native.digest_column(algorithm, pa.array(rows), hexdigest=True)
+    assert np.asarray(hex_result).dtype == np.dtype(f"S{2 * size}")
+    assert pa.array(hex_result).to_pylist() == expected(algorithm, rows, True)
+
+
 @needs_arrow
 def test_native_threads_give_the_same_digests(native: registry.Loaded) -> None:
     rows = sample(3000, longest=1500, seed=3)
@@ -302,6 +318,8 @@ def test_the_drop_in_has_the_column_functions_of_native() -> None:
     assert variants.md5_column(pa.array(rows), hexdigest=True).to_pylist() == expected(
         "md5", rows, True
     )
+    assert variants.sha1_column(pa.array(rows)).to_pylist() == expected("sha1", rows)
+    assert variants.sha512_column(pa.array(rows)).to_pylist() == expected("sha512", rows)
 
 
 class Exporter:
@@ -334,8 +352,8 @@ def test_native_unsupported_arrow_arrays_are_refused(native: registry.Loaded) ->
     ]:
         with pytest.raises(TypeError, match=f"not an Arrow array of format {given}|{given}"):
             native.digest_column("md5", array)
-    with pytest.raises(ValueError, match=r"unsupported hash (type|algorithm) sha1"):
-        native.digest_column("sha1", pa.array([b"a"]))
+    with pytest.raises(ValueError, match=r"unsupported hash (type|algorithm) sha3_256"):
+        native.digest_column("sha3_256", pa.array([b"a"]))
     with pytest.raises(ValueError, match="threads"):
         native.digest_column("md5", pa.array([b"a"]), threads=-1)
     with pytest.raises(TypeError, match="threads"):

@@ -100,8 +100,15 @@ def test_new_errors_like_hashlib() -> None:
 
 
 def test_algorithms_available() -> None:
-    assert variants.algorithms_available == {"md5", "sha224", "sha256"}
+    """The default variant's algorithms; of them, those hashlib guarantees."""
+    assert variants.algorithms_available == set(variants.default_variant.algorithms_available)
+    if variants.default_variant.name == "native":
+        names = "md5 sha1 sha224 sha256 sha384 sha512 sha512_224 sha512_256"
+        assert variants.algorithms_available == set(names.split())
     assert variants.algorithms_guaranteed <= hashlib.algorithms_guaranteed
+    assert variants.algorithms_guaranteed == (
+        variants.algorithms_available & hashlib.algorithms_guaranteed
+    )
 
 
 def test_get_returns_each_variant() -> None:

@@ -1,4 +1,4 @@
-"""Many messages at once: digest_many and md5_many, sha224_many, sha256_many, on every variant.
+"""Many messages at once: digest_many and md5_many, sha1_many, ..., on every variant.
 
 The native variant runs them in SIMD lanes (variants/native/many.c), every
 many-kernel of this CPU forced in turn here; the others loop. Either way the
@@ -21,14 +21,14 @@ import pytest
 
 import variants
 from variants import _many, registry
-from variants.native import Bridge
+from variants.native import Bridge, _kernels
 
 from conftest import BRIDGES, bridge_module, jdk_pattern, load_or_skip
 
-ALGORITHMS = ["md5", "sha224", "sha256"]
+ALGORITHMS = list(_kernels.ALGORITHMS)
 #: Batch sizes around every lane count a kernel has (8, 16, 32; 2 and 4 on AArch64).
 COUNTS = [0, 1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 1000]
-CORE = {"md5": "md5-many", "sha224": "sha256-many", "sha256": "sha256-many"}
+CORE = _kernels.MANY_CORE
 
 
 def expected(algorithm: str, messages: List[bytes], hexdigest: bool = False) -> List[object]:
@@ -76,7 +76,10 @@ def test_every_many_kernel_on_every_batch_shape(module: ModuleType, algorithm: s
     """Batch sizes around the lane counts; mixed, equal and padding-edge lengths."""
     shapes = {
         "mixed": [mixed(count, seed=count) for count in COUNTS],
-        "equal": [[jdk_pattern(length)] * 40 for length in (0, 1, 55, 56, 63, 64, 65, 119, 128)],
+        "equal": [
+            [jdk_pattern(length)] * 40
+            for length in (0, 1, 55, 56, 63, 64, 65, 111, 112, 119, 127, 128, 129, 255, 256)
+        ],
         "growing": [[jdk_pattern(n) for n in range(300)]],
     }
     for kernel in kernel_ids(module, algorithm):
@@ -86,7 +89,7 @@ def test_every_many_kernel_on_every_batch_shape(module: ModuleType, algorithm: s
                 assert got == expected(algorithm, messages), (kernel, name, len(messages))
 
 
-@pytest.mark.parametrize("algorithm", ["md5", "sha256"])
+@pytest.mark.parametrize("algorithm", ["md5", "sha256", "sha1", "sha512"])
 def test_long_and_short_messages_together(module: ModuleType, algorithm: str) -> None:
     """Random lengths up to 1 MiB: lanes finish at different times and take the next message."""
     rng = random.Random(7)
@@ -108,7 +111,7 @@ def every_kind(count: int, seed: int) -> List[Any]:
     rng = random.Random(seed)
     data = jdk_pattern(512)
     kinds = [bytes] * 6 + [bytearray, memoryview, Subclass]
-    lengths = [0, 1, 31, 32, 55, 56, 63, 64, 65, 119, 120, 200]
+    lengths = [0, 1, 31, 32, 55, 56, 63, 64, 65, 111, 112, 119, 120, 127, 128, 129, 200]
     return [
         rng.choice(kinds)(data[rng.randrange(256) :][: rng.choice(lengths)]) for _ in range(count)
     ]
@@ -220,8 +223,8 @@ def test_a_generator_that_raises_gives_no_result(loaded: registry.Loaded) -> Non
 
 
 def test_arguments_are_checked(loaded: registry.Loaded) -> None:
-    with pytest.raises(ValueError, match=r"unsupported hash (type|algorithm) sha1"):
-        loaded.digest_many("sha1", [b"x"])
+    with pytest.raises(ValueError, match=r"unsupported hash (type|algorithm) sha3_256"):
+        loaded.digest_many("sha3_256", [b"x"])
     algorithm = sorted(loaded.algorithms_available)[0]
     with pytest.raises(ValueError):
         loaded.digest_many(algorithm, [b"x"], threads=-1)
@@ -243,7 +246,13 @@ def test_streams_through_the_lanes(bridge: Bridge) -> None:
     """absorb_many: several objects, each fed its own chunks, as update() would feed them."""
     rng = random.Random(3)
     data = jdk_pattern(400_000)
-    for algorithms in (["md5"] * 5, ["sha224", "sha256", "sha256"]):
+    cores = (
+        ["md5"] * 5,
+        ["sha224", "sha256", "sha256"],
+        ["sha1"] * 4,
+        ["sha384", "sha512", "sha512_224", "sha512_256", "sha512"],
+    )
+    for algorithms in cores:
         hashes = [bridge.constructors()[a](data[: rng.randrange(100)]) for a in algorithms]
         references = [h.copy() for h in hashes]
         for _ in range(6):
@@ -255,8 +264,12 @@ def test_streams_through_the_lanes(bridge: Bridge) -> None:
     md5 = bridge.constructors()["md5"]()
     with pytest.raises(ValueError, match="twice"):
         bridge.absorb_many([md5, md5], [b"a", b"b"])
-    with pytest.raises(ValueError, match="cannot share"):
-        bridge.absorb_many([md5, bridge.constructors()["sha256"]()], [b"a", b"b"])
+    for other in ("sha256", "sha1", "sha512"):
+        with pytest.raises(ValueError, match="one core can share"):
+            bridge.absorb_many([md5, bridge.constructors()[other]()], [b"a", b"b"])
+    sha1, sha256 = bridge.constructors()["sha1"](), bridge.constructors()["sha256"]()
+    with pytest.raises(ValueError, match="one core can share"):
+        bridge.absorb_many([sha1, sha256], [b"a", b"b"])
     with pytest.raises(TypeError, match=r"chunks\[1\]"):
         bridge.absorb_many([md5, bridge.constructors()["md5"]()], [b"a", "text"])
     with pytest.raises(TypeError, match=r"hashes\[1\] is not a native hash object"):

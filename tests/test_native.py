@@ -29,12 +29,16 @@ from variants import registry
 from variants._shell import ALGORITHMS as SPECS
 from variants.helpers import md5 as helpers_md5
 from variants.helpers import sha256 as helpers_sha256
+from variants.native import _kernels
 
 from conftest import BRIDGES, bridge_module, jdk_pattern, run_in_threads
 
-ALGORITHMS = ["md5", "sha224", "sha256"]
-IV = {core: SPECS[core].iv for core in ("md5", "sha256")}
+ALGORITHMS = list(_kernels.ALGORITHMS)
+#: The single-message cores, by the algorithm whose IV starts them.
+IV = {core: SPECS[core].iv for core in ("md5", "sha256", "sha1", "sha512")}
 PURE = {"md5": helpers_md5.compress, "sha256": helpers_sha256.compress}
+#: Each core's block size.
+BLOCK = {core: SPECS[core].block_size for core in IV}
 RANDOM = settings(
     deadline=None,
     max_examples=60,
@@ -98,7 +102,7 @@ def cpu_flags() -> List[str]:
 # ---- kernels and dispatch -------------------------------------------------
 
 
-CORES = ["md5", "sha256", "md5-many", "sha256-many"]
+CORES = ["md5", "sha256", "md5-many", "sha256-many", "sha1", "sha512", "sha1-many", "sha512-many"]
 
 
 def test_describe_names_the_chosen_kernels(native: ModuleType) -> None:
@@ -125,6 +129,10 @@ def expected_on_x86(flags: List[str]) -> Dict[str, str]:
         "sha256": "shani" if sha_ni else "portable",
         "md5-many": "avx512-x32" if avx512 else "avx2-x16" if avx2 else "portable",
         "sha256-many": many_sha or ("avx512-x16" if avx512 else "avx2-x8" if avx2 else "portable"),
+        "sha1": "shani" if sha_ni else "portable",
+        "sha512": "avx2" if avx2 and {"bmi1", "bmi2"} <= set(flags) else "portable",
+        "sha1-many": "avx2-x8" if avx2 else "shani-x2" if sha_ni else "portable",
+        "sha512-many": "avx2-x4" if avx2 else "portable",
     }
 
 
@@ -149,7 +157,7 @@ def test_dispatch_picks_the_fastest_kernel_here(native: ModuleType) -> None:
 def test_environment_forces_the_portable_kernels(native: ModuleType, value: str) -> None:
     code = (
         f"import hashlib, {native.__name__} as n\n"
-        "for algorithm in ('md5', 'sha224', 'sha256'):\n"
+        "for algorithm in n.constructors():\n"
         "    for length in range(0, 300, 7):\n"
         "        data = bytes(range(256)) * 2\n"
         "        ours = n.constructors()[algorithm](data[:length]).digest()\n"
@@ -172,7 +180,7 @@ def test_environment_forces_each_kernel_by_id(native: ModuleType) -> None:
         f"import hashlib, {native.__name__} as n\n"
         "data = bytes(range(256)) * 3\n"
         "messages = [data[:k] for k in range(0, 700, 11)]\n"
-        "for algorithm in ('md5', 'sha224', 'sha256'):\n"
+        "for algorithm in n.constructors():\n"
         "    expected = [hashlib.new(algorithm, m).digest() for m in messages]\n"
         "    assert [n.constructors()[algorithm](m).digest() for m in messages] == expected\n"
         "    assert n.digest_many(algorithm, messages, False, 1) == expected\n"
@@ -196,10 +204,11 @@ def test_environment_forces_each_kernel_by_id(native: ModuleType) -> None:
 
 
 def blocks_strategy() -> Any:
-    """Whole blocks (1 to 6) at an offset (0 to 7) into their buffer."""
+    """Whole blocks (1 to 6 of 128 bytes: 2 to 12 of 64) at an offset (0 to 7) into their
+    buffer."""
     return st.tuples(st.integers(1, 6), st.integers(0, 7)).flatmap(
         lambda shape: st.tuples(
-            st.binary(min_size=64 * shape[0] + shape[1], max_size=64 * shape[0] + shape[1]),
+            st.binary(min_size=128 * shape[0] + shape[1], max_size=128 * shape[0] + shape[1]),
             st.just(shape[1]),
         )
     )
@@ -213,7 +222,8 @@ def test_every_kernel_agrees_with_the_portable_one(
     buffer, offset = blocks
     data = memoryview(buffer)[offset:]  # misaligned on purpose
     for core in IV:
-        state = tuple(seed[: len(IV[core])])
+        words = seed if BLOCK[core] == 64 else [a << 32 | b for a, b in zip(seed, seed[::-1])]
+        state = tuple(words[: len(IV[core])])
         expected = native.block_function(core, "portable")(state, data)
         for kernel in native.kernels()[core]:
             if kernel.usable:
@@ -228,6 +238,32 @@ def test_block_functions_match_the_pure_python_ones(native: ModuleType, core: st
     assert compress(IV[core], data[:0]) == IV[core]  # no blocks: the state unchanged
     with pytest.raises(ValueError, match="whole 64-byte blocks"):
         compress(IV[core], data[:100])
+
+
+def padded(message: bytes, block: int) -> bytes:
+    """``message`` padded for a Merkle-Damgard core of big-endian lengths (SHA-1, SHA-2)."""
+    field = block // 8  # the length's bytes: 8, or 16 for 128-byte blocks
+    zeros = (-len(message) - 1 - field) % block
+    return message + b"\x80" + bytes(zeros) + (8 * len(message)).to_bytes(field, "big")
+
+
+@pytest.mark.parametrize("algorithm", ["sha1", "sha384", "sha512", "sha512_224", "sha512_256"])
+def test_block_functions_of_the_new_cores_give_hashlibs_digests(
+    native: ModuleType, algorithm: str
+) -> None:
+    """SHA-1's and the SHA-512 core's block functions (no pure-Python twin to compare with),
+    run over a padded message from the algorithm's IV, end in hashlib's digest; a length
+    that is not whole blocks is refused."""
+    spec = SPECS[algorithm]
+    compress = native.block_functions()[spec.core]
+    size = 4 if spec.block_size == 64 else 8
+    for length in (0, 3, spec.block_size - 17, spec.block_size, 1000):
+        message = jdk_pattern(length)
+        state = compress(spec.iv, memoryview(padded(message, spec.block_size)))
+        digest = b"".join(word.to_bytes(size, "big") for word in state)[: spec.digest_size]
+        assert digest == hashlib.new(algorithm, message).digest(), length
+    with pytest.raises(ValueError, match=f"whole {spec.block_size}-byte blocks"):
+        compress(spec.iv, memoryview(bytes(spec.block_size + 32)))
 
 
 def test_block_function_refuses_unknown_kernels(native: ModuleType) -> None:
@@ -452,7 +488,7 @@ def huge_message() -> Any:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("algorithm", ["md5", "sha256"])
+@pytest.mark.parametrize("algorithm", ["md5", "sha256", "sha1", "sha512"])
 def test_a_message_longer_than_4_gib(native: ModuleType, algorithm: str) -> None:
     """2**32 + 1 bytes in one update: no length is cut to 32 bits anywhere."""
     mapping = huge_message()
@@ -516,7 +552,7 @@ leak_check = pytest.mark.skipif(
 @leak_check
 def test_a_million_objects_leak_nothing(native: ModuleType) -> None:
     """Constructions, updates, copies and digests, a million in all: the memory stays flat."""
-    md5, sha256 = native.md5, native.sha256
+    md5, sha512 = native.md5, native.constructors()["sha512"]
     chunk = jdk_pattern(100)
 
     def run(rounds: int) -> None:
@@ -524,7 +560,7 @@ def test_a_million_objects_leak_nothing(native: ModuleType) -> None:
             h = md5(chunk)
             h.update(chunk)
             h.copy().digest()
-            g = sha256()
+            g = sha512()
             g.update(chunk)
             g.hexdigest()
 
@@ -547,6 +583,7 @@ def test_capi_keeps_the_gil_off_on_free_threaded_builds() -> None:
     code = (
         "import sys, variants.native.capi as c\n"
         "c.sha256(b'abc').digest()\n"
+        "c.sha1(b'abc').digest(), c.sha512(bytes(5000)).digest()\n"
         "print(sys._is_gil_enabled())\n"
     )
     assert run_python(code).strip() == "False"

@@ -1,4 +1,4 @@
-"""MD5, SHA-224 and SHA-256 as a drop-in for ``hashlib``, in several implementations.
+"""MD5, SHA-1 and SHA-2 as a drop-in for ``hashlib``, in several implementations.
 
     >>> import variants
     >>> variants.sha256(b"abc").hexdigest()[:16]
@@ -8,15 +8,17 @@
 
 The drop-in, with hashlib's names and behaviour:
 
-``md5``, ``sha224``, ``sha256``
-    constructors, ``md5(data=b"", *, usedforsecurity=True)``
+``md5``, ``sha1``, ``sha224``, ``sha256``, ``sha384``, ``sha512``, ``sha512_224``, ``sha512_256``
+    constructors, ``md5(data=b"", *, usedforsecurity=True)`` (the last two are
+    ``hashlib.new("sha512_224")`` and ``hashlib.new("sha512_256")`` in hashlib)
 ``new(name, data=b"")``
     a hash object by algorithm name (any case)
 ``file_digest(fileobj, digest)``
     hash a binary file in bounded memory, like ``hashlib.file_digest``
     (also on Python 3.9 and 3.10)
 ``algorithms_available``, ``algorithms_guaranteed``
-    ``{"md5", "sha224", "sha256"}``
+    the eight names above; of them, the six hashlib guarantees (SHA-512/224 and
+    SHA-512/256 are not among hashlib's guaranteed ones)
 
 They come from the native variant, ``default_variant`` (or the variant named by
 the environment variable ``VARIANTS_DEFAULT``). Where the native variant cannot
@@ -28,11 +30,17 @@ them all. The hash objects offer ``update``, ``digest``, ``hexdigest``,
 ``copy``, ``name``, ``digest_size`` and ``block_size``, accept any bytes-like
 data and raise what hashlib raises; they work with ``hmac``.
 
-On the command line, ``variants-sum`` (or ``python -m variants``) stands in
-for md5sum, sha224sum and sha256sum: see ``variants.cli``.
+The pure-Python and compiled variants have MD5, SHA-224 and SHA-256 only
+(``get("helpers").sha1`` raises an ``AttributeError`` that says so); the
+native variant and hashlib's have them all.
 
-MD5 is broken for security (collisions are cheap); use it for checksums and
-compatibility only. SHA-224 and SHA-256 are fine.
+On the command line, ``variants-sum`` (or ``python -m variants``) stands in
+for md5sum, sha1sum, sha224sum, sha256sum, sha384sum and sha512sum: see
+``variants.cli``.
+
+MD5 and SHA-1 are broken for security (collisions are cheap for MD5 and
+practical for SHA-1); use them for checksums and compatibility only. The
+SHA-2 algorithms are fine.
 """
 
 from __future__ import annotations
@@ -65,12 +73,27 @@ __all__ = [
     "md5_column",
     "md5_many",
     "new",
+    "sha1",
+    "sha1_column",
+    "sha1_many",
     "sha224",
     "sha224_column",
     "sha224_many",
     "sha256",
     "sha256_column",
     "sha256_many",
+    "sha384",
+    "sha384_column",
+    "sha384_many",
+    "sha512",
+    "sha512_224",
+    "sha512_224_column",
+    "sha512_224_many",
+    "sha512_256",
+    "sha512_256_column",
+    "sha512_256_many",
+    "sha512_column",
+    "sha512_many",
 ]
 
 
@@ -94,27 +117,31 @@ default_variant: Loaded = get(registry.default_name())
 #: Why the drop-in fell back to hashlib's objects, or None.
 fallback_reason = registry.fallback_reason()
 
-algorithms_guaranteed = frozenset(default_variant.algorithms_available)
-algorithms_available = algorithms_guaranteed
+#: hashlib's guaranteed algorithms among those the drop-in has (hashlib reaches SHA-512/224 and
+#: SHA-512/256 only by name, and only where OpenSSL has them; the native variant always has them).
+_HASHLIB_GUARANTEED = frozenset({"md5", "sha1", "sha224", "sha256", "sha384", "sha512"})
+algorithms_available = frozenset(default_variant.algorithms_available)
+algorithms_guaranteed = algorithms_available & _HASHLIB_GUARANTEED
+#: The algorithms with a constructor of their own in the drop-in, hashlib's names.
+_CONSTRUCTED = ("md5", "sha1", "sha224", "sha256", "sha384", "sha512", "sha512_224", "sha512_256")
 #: The names the drop-in binds to ``default_variant``'s.
 _DROP_IN = (
-    "md5",
-    "sha224",
-    "sha256",
+    *_CONSTRUCTED,
     "new",
     "digest_many",
-    "md5_many",
-    "sha224_many",
-    "sha256_many",
+    *(f"{algorithm}_many" for algorithm in _CONSTRUCTED),
     "digest_column",
-    "md5_column",
-    "sha224_column",
-    "sha256_column",
+    *(f"{algorithm}_column" for algorithm in _CONSTRUCTED),
 )
 
 md5: Constructor
+sha1: Constructor
 sha224: Constructor
 sha256: Constructor
+sha384: Constructor
+sha512: Constructor
+sha512_224: Constructor
+sha512_256: Constructor
 new: Callable[..., HashObject]
 
 #: Names imported when first used (PEP 562), so that ``import variants.cli`` (a run of the
@@ -160,8 +187,13 @@ if TYPE_CHECKING:  # the drop-in's batch functions, as type checkers see them
     ) -> Union[List[bytes], List[str]]:
         """``digest_many("md5", messages, ...)``."""
 
+    sha1_many = md5_many
     sha224_many = md5_many
     sha256_many = md5_many
+    sha384_many = md5_many
+    sha512_many = md5_many
+    sha512_224_many = md5_many
+    sha512_256_many = md5_many
 
     def digest_column(
         name: str, column: object, *, hexdigest: bool = False, threads: int = 1
@@ -174,15 +206,21 @@ if TYPE_CHECKING:  # the drop-in's batch functions, as type checkers see them
     def md5_column(column: object, *, hexdigest: bool = False, threads: int = 1) -> Column:
         """``digest_column("md5", column, ...)``."""
 
+    sha1_column = md5_column
     sha224_column = md5_column
     sha256_column = md5_column
+    sha384_column = md5_column
+    sha512_column = md5_column
+    sha512_224_column = md5_column
+    sha512_256_column = md5_column
 
 
 def _bind() -> None:
     """Bind the drop-in's names that ``default_variant`` has (a variant pinned by
     ``VARIANTS_DEFAULT`` may lack an algorithm: then so does the drop-in)."""
     for each in _DROP_IN:
-        algorithm = each.split("_")[0]  # md5_many: md5; new, digest_many: every variant's
+        # md5_many: md5; sha512_224_column: sha512_224; new, digest_many: every variant's
+        algorithm = each.removesuffix("_many").removesuffix("_column")
         if algorithm in default_variant.algorithms_available or algorithm not in _ALGORITHMS:
             globals()[each] = getattr(default_variant, each)
 

@@ -1,7 +1,7 @@
 """Whole columns at once: what ``digest_column`` does for every variant.
 
 Every variant offers ``digest_column(name, column, *, hexdigest=False,
-threads=1)`` and ``md5_column``, ``sha224_column``, ``sha256_column``: the
+threads=1)`` and ``md5_column``, ``sha256_column`` and so on for each algorithm: the
 digests of the rows of ``column`` as a column. ``column`` is one of
 
 - an Arrow array (anything with ``__arrow_c_array__``: pyarrow, nanoarrow,
@@ -37,7 +37,9 @@ from __future__ import annotations
 
 from typing import Any, Callable, Iterator, List, Optional, Protocol, Sequence, Union, overload
 
+from variants._shell import ALGORITHMS as SPECS
 from variants._shell import Constructor
+from variants.native._kernels import ALGORITHMS
 
 __all__ = ["Column", "DigestColumn", "loop"]
 
@@ -46,8 +48,7 @@ __all__ = ["Column", "DigestColumn", "loop"]
 DigestColumn = Callable[[str, object, bool, int], "Column"]
 
 #: The digest sizes, by algorithm.
-SIZES = {"md5": 16, "sha224": 28, "sha256": 32}
-ALGORITHMS = {"md5": 0, "sha224": 1, "sha256": 2}
+SIZES = {name: spec.digest_size for name, spec in SPECS.items()}
 
 
 class Column(Protocol):

@@ -15,7 +15,16 @@ import sys
 import threading
 import warnings
 
-from variants._tables import MD5_IV, SHA224_IV, SHA256_IV
+from variants._tables import (
+    MD5_IV,
+    SHA1_IV,
+    SHA224_IV,
+    SHA256_IV,
+    SHA384_IV,
+    SHA512_224_IV,
+    SHA512_256_IV,
+    SHA512_IV,
+)
 from variants._typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
@@ -70,22 +79,39 @@ class AlgorithmSpec:
 
     __slots__ = ("block_size", "byteorder", "core", "digest_size", "iv", "name")
 
-    def __init__(self, name: str, core: str, iv: State, digest_size: int, byteorder: str) -> None:
+    def __init__(
+        self,
+        name: str,
+        core: str,
+        iv: State,
+        digest_size: int,
+        byteorder: str,
+        block_size: int = 64,
+    ) -> None:
         self.name = name
-        self.core = core  # the block function it runs: "md5" or "sha256"
+        self.core = core  # the block function it runs: "md5", "sha256", "sha1" or "sha512"
         self.iv = iv
         self.digest_size = digest_size
-        self.block_size = 64
+        self.block_size = block_size
         self.byteorder = byteorder
 
     def __repr__(self) -> str:
         return f"AlgorithmSpec({self.name!r})"
 
 
+#: Every algorithm some variant provides, by hashlib's name. A variant provides those whose core
+#: it has: the shell's block-function variants MD5's and SHA-256's, the native variant all.
+#: (The shell runs 64-byte blocks of 32-bit words: the SHA-512 core, 128-byte blocks of 64-bit
+#: words, is the native variant's alone.)
 ALGORITHMS: Mapping[str, AlgorithmSpec] = {
     "md5": AlgorithmSpec("md5", "md5", MD5_IV, 16, "little"),
     "sha224": AlgorithmSpec("sha224", "sha256", SHA224_IV, 28, "big"),
     "sha256": AlgorithmSpec("sha256", "sha256", SHA256_IV, 32, "big"),
+    "sha1": AlgorithmSpec("sha1", "sha1", SHA1_IV, 20, "big"),
+    "sha384": AlgorithmSpec("sha384", "sha512", SHA384_IV, 48, "big", 128),
+    "sha512": AlgorithmSpec("sha512", "sha512", SHA512_IV, 64, "big", 128),
+    "sha512_224": AlgorithmSpec("sha512_224", "sha512", SHA512_224_IV, 28, "big", 128),
+    "sha512_256": AlgorithmSpec("sha512_256", "sha512", SHA512_256_IV, 32, "big", 128),
 }
 
 

@@ -47,11 +47,12 @@ class VariantUnavailable(ImportError):
 
 
 #: The cores of every native bridge (and of hashlib).
-BRIDGE_CORES = ("md5", "sha256")
+BRIDGE_CORES = ("md5", "sha256", "sha1", "sha512")
 
 
 class Variant:
-    """One way of running the two algorithms.
+    """One way of running the algorithms (MD5 and SHA-256's core; the native variant also
+    SHA-1 and SHA-512's).
 
     A variant either plugs block functions into the shared shell
     (``block_modules``) or is native: its ``bridge`` module (a
@@ -101,7 +102,7 @@ class Variant:
 
     @property
     def cores(self) -> Tuple[str, ...]:
-        """The block functions ("md5", "sha256") it has."""
+        """The block functions ("md5", "sha256", "sha1", "sha512") it has."""
         if self.bridge or self.kind == REFERENCE:
             return BRIDGE_CORES
         return tuple(self.block_modules())
@@ -200,7 +201,7 @@ class Loaded:
         return f"variant {self.name!r} does not provide {algorithm} (it provides {has})"
 
     def constructor(self, algorithm: str) -> Constructor:
-        """The constructor of ``algorithm`` (``"md5"``, ``"sha224"``, ``"sha256"``, any case),
+        """The constructor of ``algorithm`` (``"md5"``, ``"sha1"``, ``"sha256"``, ..., any case),
         as ``hashlib.md5`` is one; ``VariantUnavailable`` if this variant does not provide it
         (a ``ValueError`` for an algorithm no variant has)."""
         algorithm = algorithm.lower()
@@ -481,6 +482,7 @@ def fallback_reason() -> Optional[str]:
     )
     return (
         f"the native variant is not importable here{where}: {status('native')}; "
-        "md5(), sha224(), sha256() and new() are hashlib's own objects instead, faster "
-        "than any other variant here; `pip install .` with a C compiler builds the native one"
+        "md5(), sha1(), sha256(), sha512(), new() and the others are hashlib's own objects "
+        "instead, faster than any other variant here; `pip install .` with a C compiler builds "
+        "the native one"
     )

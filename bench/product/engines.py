@@ -1,7 +1,8 @@
 """The measuring side of ``bench.product.peers``: every engine present, at one thread setting.
 
 Two columns of ``--rows`` (1,000,000) ASCII strings in a pyarrow table, one
-of 32 bytes a row and one of lengths 1 to 64, hashed with MD5 and SHA-256 by:
+of 32 bytes a row and one of lengths 1 to 64, hashed with MD5, SHA-256, SHA-1 and SHA-512
+(each engine's that it has) by:
 the hashlib loop over the rows as bytes; ``digest_many`` of that list;
 ``digest_column`` of the table's column; DuckDB's ``md5()``/``sha256()`` over
 the table (and ``md5_number()``, its binary MD5), fetched into Arrow; the
@@ -31,7 +32,14 @@ from bench.core.machine import interpreter_info
 from bench.core.timing import measure
 from bench.store import DIGEST_ONLY, SCAN_ONLY
 
-ALGORITHMS = ("md5", "sha256")
+ALGORITHMS = ("md5", "sha256", "sha1", "sha512")
+#: DuckDB's functions (it has no SHA-512) and polars-hash's (no SHA-1), by algorithm.
+DUCKDB = {"md5": "md5", "sha256": "sha256", "sha1": "sha1"}
+POLARS_HASH = {
+    "md5": ("nchash", "md5"),
+    "sha256": ("chash", "sha2_256"),
+    "sha512": ("chash", "sha2_512"),
+}
 #: The two columns: a name and the length of row i (a random generator's draw).
 SHAPES = ("32 B", "1-64 B")
 #: The engines a full run needs (--require-all): module names.
@@ -104,15 +112,15 @@ class Peers:
             found[f"digest_column/{form}"] = partial(arrow, pa, of_column, threads)
         if self.duckdb is not None:
             self.duckdb.register("t", table)
-            sql = {"duckdb/hex": f"{algorithm}(s)"}
+            sql = {"duckdb/hex": f"{DUCKDB[algorithm]}(s)"} if algorithm in DUCKDB else {}
             sql.update({"duckdb/binary": "md5_number(s)"} if algorithm == "md5" else {})
             for key, what in sql.items():
                 found[key] = partial(self.duckdb_query, f"SELECT {what} FROM t")
         pl, plh = self.modules.get("polars"), self.modules.get("polars_hash")
-        if pl is not None and plh is not None:
+        if pl is not None and plh is not None and algorithm in POLARS_HASH:
             frame, s = pl.from_arrow(table), plh.col("s")
-            expression = s.nchash.md5() if algorithm == "md5" else s.chash.sha2_256()
-            found["polars-hash/hex"] = partial(frame.select, expression)
+            space, function = POLARS_HASH[algorithm]
+            found["polars-hash/hex"] = partial(frame.select, getattr(getattr(s, space), function)())
         if self.chdb is not None:
             f = algorithm.upper()
             sql = {"chdb/hex": f"lower(hex({f}(s)))", "chdb/binary": f"{f}(s)"}

@@ -4,9 +4,10 @@
  * (see run.py). It checks, on whatever CPU it finds itself:
  *
  *   - the kernels dispatch chose, against what the caller expects
- *     (--expect md5=NAME --expect sha256=NAME);
+ *     (--expect md5=NAME --expect sha256=NAME, and so on for every core);
  *   - the standard vectors (RFC 1321; FIPS 180-4 examples, including one
- *     million 'a') through every kernel this CPU can run;
+ *     million 'a') through every kernel this CPU can run: MD5, SHA-1,
+ *     SHA-224, SHA-256 and the SHA-512 core's four algorithms;
  *   - every kernel against the portable one: whole messages of every length
  *     up to 1000 bytes at several misalignments, the same messages in two
  *     pieces, copies, the one-shot digest (which runs the chosen kernel) and
@@ -40,9 +41,31 @@ static const size_t alignments[] = {0, 1, 2, 3, 5, 7, 8, 13};
 
 static int failures, checks;
 
+/* The algorithms by number (native.h: VN_MD5 ...) and the cores (VN_CORE_MD5 ...). */
+static const char *algorithm_names[VN_ALGORITHMS] = {
+    "md5", "sha224", "sha256", "sha1", "sha384", "sha512", "sha512_224", "sha512_256"};
+static const char *core_names[VN_CORES] = {"md5",  "sha256", "md5-many",  "sha256-many",
+                                           "sha1", "sha512", "sha1-many", "sha512-many"};
+
+/* The algorithms a single-message core runs: how many, into out[]. */
+static int algorithms_of(int core, int out[4]) {
+    int n = 0;
+    for (int a = 0; a < VN_ALGORITHMS; a++) {
+        if (vn_core_of(a) == core) out[n++] = a;
+    }
+    return n;
+}
+
+/* Kernel `index` of single-message core `core` as vn_init takes it (the
+ * SHA-512 core's 64-bit kernels cast, as native.h says). */
+static vn_blocks_fn *kernel_of(int core, int index) {
+    if (vn_core_is_wide(core)) return (vn_blocks_fn *)vn_kernel64(core, index);
+    return vn_kernel(core, index);
+}
+
 static void check(int ok, const char *what, const char *kernel, int algorithm, size_t length,
                   size_t offset) {
-    static const char *names[] = {"md5", "sha224", "sha256"};
+    const char *const *names = algorithm_names;
     checks++;
     if (ok) return;
     failures++;
@@ -51,8 +74,6 @@ static void check(int ok, const char *what, const char *kernel, int algorithm, s
                kernel, length, offset);
     }
 }
-
-static int core_of(int algorithm) { return algorithm == VN_MD5 ? VN_CORE_MD5 : VN_CORE_SHA256; }
 
 static void hex(const unsigned char *digest, int size, char *out) {
     for (int i = 0; i < size; i++) sprintf(out + 2 * i, "%02x", digest[i]);
@@ -76,6 +97,8 @@ struct vector {
 };
 
 static const char abc448[] = "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq";
+static const char abc896[] = "abcdefghbcdefghicdefghijdefghijkefghijklfghijklmghijklmn"
+                             "hijklmnoijklmnopjklmnopqklmnopqrlmnopqrsmnopqrstnopqrstu";
 
 static const struct vector vectors[] = {
     /* RFC 1321, appendix A.5 */
@@ -98,18 +121,50 @@ static const struct vector vectors[] = {
     {VN_SHA224, abc448, "75388b16512776cc5dba5da1fd890150b0c6455cb4f58b1952522525"},
     {VN_SHA224, "", "d14a028c2a3a2bc9476102bb288234c415a2b01f828ea62ac5b3e42f"},
     {VN_SHA224, NULL, "20794655980c91d8bbb4c1ea97618a4bf03f42581948b2ee4ee7ad67"},
+    {VN_SHA1, "abc", "a9993e364706816aba3e25717850c26c9cd0d89d"},
+    {VN_SHA1, abc448, "84983e441c3bd26ebaae4aa1f95129e5e54670f1"},
+    {VN_SHA1, "", "da39a3ee5e6b4b0d3255bfef95601890afd80709"},
+    {VN_SHA1, NULL, "34aa973cd4c4daa4f61eeb2bdbad27316534016f"},
+    {VN_SHA512, "abc",
+     "ddaf35a193617abacc417349ae20413112e6fa4e89a97ea20a9eeee64b55d39a"
+     "2192992a274fc1a836ba3c23a3feebbd454d4423643ce80e2a9ac94fa54ca49f"},
+    {VN_SHA512, abc896,
+     "8e959b75dae313da8cf4f72814fc143f8f7779c6eb9f7fa17299aeadb6889018"
+     "501d289e4900f7e4331b99dec4b5433ac7d329eeb6dd26545e96e55b874be909"},
+    {VN_SHA512, "",
+     "cf83e1357eefb8bdf1542850d66d8007d620e4050b5715dc83f4a921d36ce9ce"
+     "47d0d13c5d85f2b0ff8318d2877eec2f63b931bd47417a81a538327af927da3e"},
+    {VN_SHA512, NULL,
+     "e718483d0ce769644e2e42c7bc15b4638e1f98b13b2044285632a803afa973eb"
+     "de0ff244877ea60a4cb0432ce577c31beb009c5c2c49aa2e4eadb217ad8cc09b"},
+    {VN_SHA384, "abc",
+     "cb00753f45a35e8bb5a03d699ac65007272c32ab0eded1631a8b605a43ff5bed"
+     "8086072ba1e7cc2358baeca134c825a7"},
+    {VN_SHA384, abc896,
+     "09330c33f71147e83d192fc782cd1b4753111b173b3b05d22fa08086e3b0f712"
+     "fcc7c71a557e2db966c3e9fa91746039"},
+    {VN_SHA384, "",
+     "38b060a751ac96384cd9327eb1b1e36a21fdb71114be07434c0cc7bf63f6e1da"
+     "274edebfe76f65fbd51ad2f14898b95b"},
+    {VN_SHA384, NULL,
+     "9d0e1809716474cb086e834e310a4a1ced149e9c00f248527972cec5704c2a5b"
+     "07b8b3dc38ecc4ebae97ddd87f3d8985"},
+    {VN_SHA512_224, "abc", "4634270f707b6a54daae7530460842e20e37ed265ceee9a43e8924aa"},
+    {VN_SHA512_224, abc896, "23fec5bb94d60b23308192640b0c453335d664734fe40e7268674af9"},
+    {VN_SHA512_256, "abc", "53048e2681941ef99b2e29b76b4c7dabe4c2d0c634fc6d46e0e2f13107e7af23"},
+    {VN_SHA512_256, abc896, "3928e184fb8690f840da3988121d31be65cb9d3ef83ee6146feac861e19b563a"},
 };
 
 static void check_vectors(int core, int index, const unsigned char *million) {
-    vn_blocks_fn *blocks = vn_kernel(core, index);
+    vn_blocks_fn *blocks = kernel_of(core, index);
     const char *name = vn_kernel_name(core, index);
     for (size_t v = 0; v < sizeof vectors / sizeof vectors[0]; v++) {
         const struct vector *vec = &vectors[v];
-        if (core_of(vec->algorithm) != core) continue;
+        if (vn_core_of(vec->algorithm) != core) continue;
         const unsigned char *message = vec->message ? (const unsigned char *)vec->message : million;
         const size_t length = vec->message ? strlen(vec->message) : 1000000;
-        unsigned char digest[32];
-        char text[65];
+        unsigned char digest[VN_MAX_DIGEST];
+        char text[2 * VN_MAX_DIGEST + 1];
         hex(digest, digest_with(vec->algorithm, blocks, message, length, digest), text);
         check(strcmp(text, vec->digest) == 0, "standard vector", name, vec->algorithm, length, 0);
         if (vec->message) continue;
@@ -132,14 +187,14 @@ static void check_vectors(int core, int index, const unsigned char *million) {
 /* ---- agreement with the portable kernel --------------------------------- */
 
 static void check_agreement(int core, int index, const unsigned char *data) {
-    vn_blocks_fn *blocks = vn_kernel(core, index), *portable = vn_kernel(core, 0);
+    vn_blocks_fn *blocks = kernel_of(core, index), *portable = kernel_of(core, 0);
     const char *name = vn_kernel_name(core, index);
-    const int algorithms[2] = {core == VN_CORE_MD5 ? VN_MD5 : VN_SHA224,
-                               core == VN_CORE_MD5 ? VN_MD5 : VN_SHA256};
-    for (int a = 0; a < (core == VN_CORE_MD5 ? 1 : 2); a++) {
+    int algorithms[4];
+    const int count = algorithms_of(core, algorithms);
+    for (int a = 0; a < count; a++) {
         const int algorithm = algorithms[a];
         for (size_t length = 0; length <= MAX_LENGTH; length++) {
-            unsigned char expected[32], got[32];
+            unsigned char expected[VN_MAX_DIGEST], got[VN_MAX_DIGEST];
             const int size = digest_with(algorithm, portable, data, length, expected);
             for (size_t k = 0; k < ALIGNMENTS; k++) {
                 const size_t offset = alignments[k];
@@ -178,24 +233,34 @@ static void check_agreement(int core, int index, const unsigned char *data) {
         }
     }
     /* the block function alone, from a state that is not the IV */
-    for (size_t n = 1; n <= MAX_LENGTH / 64; n++) {
+    const size_t block = (size_t)vn_block_size(algorithms[0]);
+    for (size_t n = 1; n <= MAX_LENGTH / block; n++) {
         for (size_t k = 0; k < ALIGNMENTS; k++) {
             const size_t offset = alignments[k];
-            uint32_t expected[8], got[8];
-            for (int i = 0; i < 8; i++) expected[i] = got[i] = 0x01234567u * (uint32_t)(i + 3);
             unsigned char moved[MAX_LENGTH + 16];
-            memcpy(moved + offset, data, 64 * n);
-            vn_compress(core, 0, expected, (const char *)data, n);
-            vn_compress(core, index, got, (const char *)moved + offset, n);
-            check(memcmp(got, expected, sizeof got) == 0, "block function", name,
-                  core == VN_CORE_MD5 ? VN_MD5 : VN_SHA256, 64 * n, offset);
+            memcpy(moved + offset, data, block * n);
+            int same;
+            if (vn_core_is_wide(core)) {
+                uint64_t expected[8], got[8];
+                for (int i = 0; i < 8; i++) {
+                    expected[i] = got[i] = 0x0123456789abcdefu * (uint64_t)(i + 3);
+                }
+                vn_compress64(core, 0, expected, (const char *)data, n);
+                vn_compress64(core, index, got, (const char *)moved + offset, n);
+                same = memcmp(got, expected, sizeof got) == 0;
+            } else {
+                uint32_t expected[8], got[8];
+                for (int i = 0; i < 8; i++) expected[i] = got[i] = 0x01234567u * (uint32_t)(i + 3);
+                vn_compress(core, 0, expected, (const char *)data, n);
+                vn_compress(core, index, got, (const char *)moved + offset, n);
+                same = memcmp(got, expected, sizeof got) == 0;
+            }
+            check(same, "block function", name, algorithms[0], block * n, offset);
         }
     }
 }
 
 /* ---- many messages at once ------------------------------------------------ */
-
-static const char *core_names[VN_CORES] = {"md5", "sha256", "md5-many", "sha256-many"};
 
 /* xorshift64*: the same numbers on every machine. */
 static uint64_t rng_state = 0x2545f4914f6cdd1dULL;
@@ -214,7 +279,7 @@ static unsigned char *pool; /* random bytes the messages are cut from */
 
 static void many_check(int ok, const char *what, int core, int index, int algorithm, size_t count,
                        size_t detail) {
-    static const char *names[] = {"md5", "sha224", "sha256"};
+    const char *const *names = algorithm_names;
     checks++;
     if (ok) return;
     failures++;
@@ -229,12 +294,12 @@ static void many_check(int ok, const char *what, int core, int index, int algori
 static void check_messages(int core, int index, int algorithm, const unsigned char **data,
                            const size_t *lengths, size_t count, int threads, const char *what) {
     const size_t size = (size_t)vn_digest_size(algorithm);
-    unsigned char *out = malloc((count + 1) * size), expected[32];
+    unsigned char *out = malloc((count + 1) * size), expected[VN_MAX_DIGEST];
     if (!out) exit(2);
     memset(out, 0xa5, (count + 1) * size);
     const int status = vn_digest_many_with(index, algorithm, count, data, lengths, out, threads);
     many_check(status == 0, what, core, index, algorithm, count, (size_t)threads);
-    vn_blocks_fn *portable = vn_kernel(algorithm == VN_MD5 ? VN_CORE_MD5 : VN_CORE_SHA256, 0);
+    vn_blocks_fn *portable = kernel_of(vn_core_of(algorithm), 0);
     size_t wrong = 0;
     for (size_t i = 0; i < count; i++) {
         digest_with(algorithm, portable, data[i], lengths[i], expected);
@@ -260,9 +325,10 @@ static void check_batch(int core, int index, int algorithm, const size_t *length
 }
 
 /* Messages shorter than a block that end where a page ends, before one that
- * cannot be read: a kernel reading past them (a short kernel reads 64 bytes
- * where it may) would crash here. */
+ * cannot be read: a kernel reading past them (a short kernel reads a whole
+ * block where it may) would crash here. */
 static void check_page_ends(int core, int index, int algorithm, size_t count) {
+    const size_t block = (size_t)vn_block_size(algorithm);
     const size_t page = (size_t)sysconf(_SC_PAGESIZE);
     unsigned char *pages = mmap(NULL, 2 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
                                 -1, 0);
@@ -273,7 +339,7 @@ static void check_page_ends(int core, int index, int algorithm, size_t count) {
     }
     memcpy(pages, pool, page);
     for (size_t i = 0; i < count; i++) {
-        lengths[i] = i % 3 ? below(65) : i % 65; /* every length, and random ones */
+        lengths[i] = i % 3 ? below(block + 1) : i % (block + 1); /* every length, and random ones */
         data[i] = pages + page - lengths[i] - (i % 5 == 0 ? below(8) : 0);
     }
     check_messages(core, index, algorithm, data, lengths, count, 1, "at a page's end");
@@ -292,8 +358,9 @@ static void check_digests(int core, int index, int algorithm) {
         for (size_t i = 0; i < count; i++) lengths[i] = below(301);
         check_batch(core, index, algorithm, lengths, count, 1, "mixed lengths up to 300");
     }
-    /* equal lengths, around the padding's edges */
-    static const size_t equal[] = {0, 1, 32, 55, 56, 63, 64, 65, 119, 120, 127, 128, 1000, 4096};
+    /* equal lengths, around the padding's edges (of 64- and 128-byte blocks) */
+    static const size_t equal[] = {0,   1,   32,  55,  56,  63,  64,  65,   111,  112,
+                                   119, 120, 127, 128, 129, 239, 240, 256, 1000, 4096};
     for (size_t e = 0; e < sizeof equal / sizeof equal[0]; e++) {
         const size_t count = equal[e] == 32 ? 1000 : 2 * lanes + 3;
         for (size_t i = 0; i < count; i++) lengths[i] = equal[e];
@@ -304,7 +371,8 @@ static void check_digests(int core, int index, int algorithm) {
     for (size_t i = 0; i < count; i++) lengths[i] = below((1 << 20) + 1);
     check_batch(core, index, algorithm, lengths, count, 1, "random lengths up to 1 MiB");
     /* short messages (hundreds of padding batches) streaming past long ones */
-    for (size_t i = 0; i < 1000; i++) lengths[i] = below(65);
+    const size_t block = (size_t)vn_block_size(algorithm);
+    for (size_t i = 0; i < 1000; i++) lengths[i] = below(block + 1);
     lengths[0] = 300000;
     lengths[3] = 150000;
     lengths[500] = 70000;
@@ -323,7 +391,9 @@ static void check_digests(int core, int index, int algorithm) {
 static void check_absorb(int core, int index, int algorithm) {
     const size_t lanes = (size_t)vn_kernel_lanes(core, index);
     const size_t counts[] = {1, 2, lanes - 1, lanes, lanes + 1, 100};
-    vn_blocks_fn *portable = vn_kernel(algorithm == VN_MD5 ? VN_CORE_MD5 : VN_CORE_SHA256, 0);
+    vn_blocks_fn *portable = kernel_of(vn_core_of(algorithm), 0);
+    int algorithms[4];
+    const int kinds = algorithms_of(vn_core_of(algorithm), algorithms);
     for (size_t c = 0; c < sizeof counts / sizeof counts[0]; c++) {
         const size_t count = counts[c];
         if (!count || (c && count == counts[c - 1])) continue;
@@ -333,8 +403,9 @@ static void check_absorb(int core, int index, int algorithm) {
         size_t *lengths = malloc(count * sizeof *lengths);
         if (!test || !ref || !order || !data || !lengths) exit(2);
         for (size_t i = 0; i < count; i++) {
-            /* SHA-224 and SHA-256 states share the core: mix them */
-            const int a = algorithm == VN_MD5 ? VN_MD5 : i % 3 ? VN_SHA256 : VN_SHA224;
+            /* the algorithms of one core (SHA-224 and SHA-256; the SHA-512
+             * core's four) share its lanes: mix them */
+            const int a = algorithms[i % (size_t)kinds];
             vn_init(&ref[i], a, portable);
             const size_t prefix = below(200);
             vn_absorb(&ref[i], pool + i, prefix);
@@ -352,7 +423,7 @@ static void check_absorb(int core, int index, int algorithm) {
             for (size_t i = 0; i < count; i++) {
                 const size_t kind = below(10);
                 lengths[i] = kind < 2   ? 0
-                             : kind < 5 ? below(64)
+                             : kind < 5 ? below(130)
                              : kind < 7 ? below(200)
                              : kind < 9 ? below(5000)
                                         : below(300000);
@@ -366,7 +437,7 @@ static void check_absorb(int core, int index, int algorithm) {
         }
         size_t wrong = 0;
         for (size_t i = 0; i < count; i++) {
-            unsigned char expected[32], got[32];
+            unsigned char expected[VN_MAX_DIGEST], got[VN_MAX_DIGEST];
             const int size = vn_final(&ref[i], expected);
             vn_final(&test[i], got);
             wrong += memcmp(got, expected, (size_t)size) != 0 || test[i].length != ref[i].length;
@@ -380,40 +451,46 @@ static void check_absorb(int core, int index, int algorithm) {
     }
 }
 
-/* A short kernel called directly (native.h: vn_short_fn), a full width of
- * messages at a time, against the portable kernel: every length from 0 to
- * 64 read in place, each lane of a call a different length of its class
- * and a different offset; every length below 64 padded already (one block
- * below 56, two from 56 on: 64 and 128 bytes); and the 64 bytes read
- * ending where a page ends, before one that cannot be read. Nothing is
- * written past a digest's size. */
+/* A short kernel called directly (native.h: vn_short_fn, vn_short64_fn), a
+ * full width of messages at a time, against the portable kernel: every
+ * length from 0 to a block (B: 64 bytes, the SHA-512 core's 128) read in
+ * place, each lane of a call a different length of its class and a
+ * different offset; every length below B padded already (one block below
+ * 56 or 112 bytes, two from there on); and the B bytes read ending where a page ends,
+ * before one that cannot be read. Nothing is written past a digest's size. */
 static void check_short(int core, int index, int algorithm) {
     vn_short_fn *shorts = vn_short_kernel(core, index);
+    vn_short64_fn *shorts64 = vn_short64_kernel(core, index);
     const int lanes = vn_kernel_lanes(core, index);
     const size_t size = (size_t)vn_digest_size(algorithm);
+    /* one block below `one` bytes (the length takes the last 8 of 64, 16 of 128) */
+    const uint32_t block = (uint32_t)vn_block_size(algorithm), one = block == 128 ? 112 : 56;
     const size_t page = (size_t)sysconf(_SC_PAGESIZE);
     unsigned char *pages = mmap(NULL, 2 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
                                 -1, 0);
     if (pages == MAP_FAILED || mprotect(pages + page, page, PROT_NONE)) exit(2);
     memcpy(pages, pool, page);
+    vn_blocks_fn *portable = kernel_of(vn_core_of(algorithm), 0);
     vn_state iv;
-    vn_init(&iv, algorithm, vn_kernel(core_of(algorithm), 0));
-    vn_blocks_fn *portable = vn_kernel(core_of(algorithm), 0);
-    static unsigned char padded[VN_MAX_LANES][128], out[VN_MAX_LANES][40];
+    vn_init(&iv, algorithm, portable);
+    static unsigned char padded[VN_MAX_LANES][2 * VN_MAX_BLOCK];
+    static unsigned char out[VN_MAX_LANES][VN_MAX_DIGEST + 8];
     const unsigned char *data[VN_MAX_LANES];
     unsigned char *outs[VN_MAX_LANES];
     uint32_t lengths[VN_MAX_LANES];
     for (int i = 0; i < lanes; i++) outs[i] = out[i];
     /* kind 0: in place; 1: padded already; 2: in place, ending at the page's end */
     for (int kind = 0; kind < 3; kind++) {
-        for (uint32_t first = 0; first <= 64; first++) {
-            if (kind == 1 && first == 64) continue;
-            const int blocks = first < 56 ? 1 : 2;
+        for (uint32_t first = 0; first <= block; first++) {
+            if (kind == 1 && first == block) continue;
+            const int blocks = first < one ? 1 : 2;
             for (int i = 0; i < lanes; i++) {
                 /* lane i: a length of the same class, every one in turn */
-                const uint32_t low = blocks == 1 ? 0 : 56, span = blocks == 1 ? 56 : kind == 1 ? 8 : 9;
+                const uint32_t low = blocks == 1 ? 0 : one;
+                const uint32_t span = blocks == 1 ? one : block - one + (kind == 1 ? 0 : 1);
                 lengths[i] = low + (first - low + (uint32_t)i * 7) % span;
-                const unsigned char *message = kind == 2 ? pages + page - 64 : pool + 64 * i + first;
+                const unsigned char *message =
+                    kind == 2 ? pages + page - block : pool + block * (size_t)i + first;
                 data[i] = message;
                 if (kind == 1) {
                     pad(algorithm, message, lengths[i], padded[i]);
@@ -421,10 +498,15 @@ static void check_short(int core, int index, int algorithm) {
                 }
                 memset(out[i], 0xa5, sizeof out[i]);
             }
-            shorts(iv.state, (int)size, blocks, data, kind == 1 ? NULL : lengths, outs);
+            if (shorts64) {
+                shorts64(iv.state64, (int)size, blocks, data, kind == 1 ? NULL : lengths, outs);
+            } else {
+                shorts(iv.state, (int)size, blocks, data, kind == 1 ? NULL : lengths, outs);
+            }
             for (int i = 0; i < lanes; i++) {
-                unsigned char expected[32];
-                const unsigned char *message = kind == 1 ? pool + 64 * i + first : data[i];
+                unsigned char expected[VN_MAX_DIGEST];
+                const unsigned char *message =
+                    kind == 1 ? pool + block * (size_t)i + first : data[i];
                 digest_with(algorithm, portable, message, lengths[i], expected);
                 size_t past = 0;
                 for (size_t j = size; j < sizeof out[i]; j++) past += out[i][j] != 0xa5;
@@ -440,30 +522,21 @@ static void check_short(int core, int index, int algorithm) {
 }
 
 static void check_many(int core, int index) {
-    if (core == VN_CORE_MD5_MANY) {
-        check_digests(core, index, VN_MD5);
-        check_absorb(core, index, VN_MD5);
-    } else {
-        check_digests(core, index, VN_SHA224);
-        check_digests(core, index, VN_SHA256);
-        check_absorb(core, index, VN_SHA256);
+    int algorithms[4];
+    const int count = algorithms_of(vn_single_core(core), algorithms);
+    for (int a = 0; a < count; a++) check_digests(core, index, algorithms[a]);
+    check_absorb(core, index, algorithms[0]);
+    if (vn_short_kernel(core, index) || vn_short64_kernel(core, index)) {
+        for (int a = 0; a < count; a++) check_short(core, index, algorithms[a]);
     }
-    if (vn_short_kernel(core, index)) {
-        if (core == VN_CORE_MD5_MANY) {
-            check_short(core, index, VN_MD5);
-        } else {
-            check_short(core, index, VN_SHA224);
-            check_short(core, index, VN_SHA256);
-        }
-    }
-    /* no kernel of that index, or none for that algorithm */
+    /* no kernel of that index, or no such algorithm */
     const unsigned char *none[1] = {pool};
     const size_t zero[1] = {0};
-    unsigned char out[32];
-    many_check(vn_digest_many_with(vn_kernel_count(core), VN_MD5 + (core != VN_CORE_MD5_MANY) * 2,
-                                   1, none, zero, out, 1) == -1 &&
-                   vn_digest_many_with(index, 7, 1, none, zero, out, 1) == -1,
-               "refusals", core, index, VN_MD5, 1, 0);
+    unsigned char out[VN_MAX_DIGEST];
+    many_check(vn_digest_many_with(vn_kernel_count(core), algorithms[0], 1, none, zero, out, 1) ==
+                       -1 &&
+                   vn_digest_many_with(index, VN_ALGORITHMS, 1, none, zero, out, 1) == -1,
+               "refusals", core, index, algorithms[0], 1, 0);
 }
 
 /* ---- VARIANTS_NATIVE_KERNELS -------------------------------------------------- */
@@ -505,7 +578,7 @@ static void check_forcing(void) {
         }
     }
     /* what is reported, and that the other entries still apply */
-    static const char *bad[] = {"md5=nosuch,sha256-many=portable", "sha512=portable,sha256-many=portable",
+    static const char *bad[] = {"md5=nosuch,sha256-many=portable", "sha3=portable,sha256-many=portable",
                                 "sha256-many=portable,md5", "sha256-many=portable,md5-many=shani"};
     for (size_t b = 0; b < sizeof bad / sizeof bad[0]; b++) {
         setenv("VARIANTS_NATIVE_KERNELS", bad[b], 1);
@@ -579,13 +652,13 @@ static void check_expected(const char *path) {
         failures++;
         return;
     }
-    enum { MAX_LINES = 4096 };
+    enum { MAX_LINES = 16384 };
     static int algorithms[MAX_LINES];
     static size_t lengths[MAX_LINES];
-    static char hexes[MAX_LINES][65];
+    static char hexes[MAX_LINES][2 * VN_MAX_DIGEST + 1];
     size_t lines = 0, longest = 0;
     while (lines < MAX_LINES &&
-           fscanf(file, "%d %zu %64s", &algorithms[lines], &lengths[lines], hexes[lines]) == 3) {
+           fscanf(file, "%d %zu %128s", &algorithms[lines], &lengths[lines], hexes[lines]) == 3) {
         if (lengths[lines] > longest) longest = lengths[lines];
         lines++;
     }
@@ -598,15 +671,14 @@ static void check_expected(const char *path) {
         return;
     }
     int compared = 0;
-    for (int algorithm = VN_MD5; algorithm <= VN_SHA256; algorithm++) {
+    for (int algorithm = 0; algorithm < VN_ALGORITHMS; algorithm++) {
         const size_t size = (size_t)vn_digest_size(algorithm);
-        const int core = algorithm == VN_MD5 ? VN_CORE_MD5 : VN_CORE_SHA256;
-        const int many = algorithm == VN_MD5 ? VN_CORE_MD5_MANY : VN_CORE_SHA256_MANY;
+        const int core = vn_core_of(algorithm), many = vn_many_core_of(algorithm);
         /* this algorithm's lines, as one batch for the many-kernels */
         const unsigned char **data = malloc(sizeof *data * lines);
         size_t *batch = malloc(sizeof *batch * lines), n = 0, *which = malloc(sizeof *which * lines);
-        unsigned char *out = malloc(size * lines), digest[32];
-        char text[65];
+        unsigned char *out = malloc(size * lines), digest[VN_MAX_DIGEST];
+        char text[2 * VN_MAX_DIGEST + 1];
         for (size_t i = 0; data && batch && which && out && i < lines; i++) {
             if (algorithms[i] != algorithm) continue;
             data[n] = bytes;
@@ -616,7 +688,7 @@ static void check_expected(const char *path) {
         for (int index = 0; out && index < vn_kernel_count(core); index++) {
             if (!vn_kernel_usable(core, index)) continue;
             for (size_t k = 0; k < n; k++) {
-                hex_of(digest, (size_t)digest_with(algorithm, vn_kernel(core, index), bytes,
+                hex_of(digest, (size_t)digest_with(algorithm, kernel_of(core, index), bytes,
                                                    batch[k], digest), text);
                 check(strcmp(text, hexes[which[k]]) == 0, "hashlib's digest",
                       vn_kernel_name(core, index), algorithm, batch[k], 0);
@@ -713,13 +785,15 @@ int main(int argc, char **argv) {
     }
 
     for (int core = 0; core < VN_CORES; core++) {
-        const int many = core == VN_CORE_MD5_MANY || core == VN_CORE_SHA256_MANY;
+        const int many = vn_core_is_many(core);
         if (many_only && !many) continue;
         for (int index = 0; index < vn_kernel_count(core); index++) {
             const int usable = vn_kernel_usable(core, index);
-            /* every kernel with lanes has a short kernel beside it (many.c relies on it) */
+            /* every kernel with lanes has a short kernel beside it (short messages
+             * go through it, many.c's fastest path) */
             if (many) {
-                many_check(!vn_many_kernel(core, index) || vn_short_kernel(core, index) != NULL,
+                many_check(!vn_kernel_has_lanes(core, index) || vn_short_kernel(core, index) ||
+                               vn_short64_kernel(core, index),
                            "a short kernel", core, index, VN_MD5, 0, 0);
             }
             printf("  %-11s kernel %-12s %-30s %s\n", core_names[core], vn_kernel_id(core, index),
@@ -739,17 +813,15 @@ int main(int argc, char **argv) {
     {
         const unsigned char *d[3] = {pool, pool + 1, pool + 2};
         const size_t l[3] = {3, 100, 1000};
-        unsigned char out[3 * 32], expected[32];
-        for (int algorithm = VN_MD5; algorithm <= VN_SHA256; algorithm++) {
+        unsigned char out[3 * VN_MAX_DIGEST], expected[VN_MAX_DIGEST];
+        for (int algorithm = 0; algorithm < VN_ALGORITHMS; algorithm++) {
             const size_t size = (size_t)vn_digest_size(algorithm);
+            const int many = vn_many_core_of(algorithm);
             vn_digest_many(algorithm, 3, d, l, out, 2);
             for (int i = 0; i < 3; i++) {
                 vn_oneshot(algorithm, (const char *)d[i], l[i], (char *)expected);
                 many_check(memcmp(out + (size_t)i * size, expected, size) == 0, "vn_digest_many",
-                           algorithm == VN_MD5 ? VN_CORE_MD5_MANY : VN_CORE_SHA256_MANY,
-                           vn_kernel_chosen(algorithm == VN_MD5 ? VN_CORE_MD5_MANY
-                                                                : VN_CORE_SHA256_MANY),
-                           algorithm, 3, (size_t)i);
+                           many, vn_kernel_chosen(many), algorithm, 3, (size_t)i);
             }
         }
         vn_state a, b, *states[2] = {&a, &b};

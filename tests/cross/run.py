@@ -24,9 +24,9 @@ import shutil
 import subprocess
 import sys
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Dict, List, Optional, Sequence
+from typing import Dict, List, Optional, Sequence, Tuple
 
 ROOT = Path(__file__).resolve().parents[2]
 NATIVE = ROOT / "variants" / "native"
@@ -35,8 +35,14 @@ sys.path.insert(0, str(ROOT))  # for build_support, the project's (stdlib-only) 
 from build_support import load  # noqa: E402
 
 DRIVER = Path(__file__).resolve().parent / "driver.c"
+FAMILY = Path(__file__).resolve().parent / "sha_family.c"
 BUILD = ROOT / "build" / "cross"
-CFLAGS = ["-O2", "-std=c11", "-Wall", "-Wextra", "-Werror", "-pthread"]
+#: -Wextra without its missing-field-initializers: dispatch.c's older table entries are
+#: positional and leave the fields added since (the SHA-512 core's) to C's zero.
+CFLAGS = [
+    *("-O2", "-std=c11", "-Wall", "-Wextra", "-Wno-missing-field-initializers", "-Werror"),
+    "-pthread",
+]
 PORTABLE = {"VARIANTS_NATIVE_PORTABLE": "1"}
 
 
@@ -56,6 +62,16 @@ class Target:
 
 
 @dataclass(frozen=True)
+class Sha:
+    """What dispatch must choose for SHA-1 and the SHA-512 core on a CPU: kernel names or ids."""
+
+    sha1: str = "portable"
+    sha512: str = "portable"
+    sha1_many: str = "portable"
+    sha512_many: str = "portable"
+
+
+@dataclass(frozen=True)
 class Run:
     """One run of a target's driver: the CPU model, the environment, the kernels expected."""
 
@@ -67,6 +83,7 @@ class Run:
     sha256_many: str
     env: Dict[str, str] = field(default_factory=dict)
     many_only: bool = False  # only the many-message cores (a second run of one CPU)
+    sha: Sha = Sha()
 
     def label(self) -> str:
         where = f"qemu -cpu {self.cpu}" if self.cpu else "native"
@@ -118,6 +135,20 @@ def _host_kernels() -> Dict[str, str]:
     }
 
 
+def _host_sha() -> Sha:
+    """What dispatch should choose for SHA-1 and the SHA-512 core on this x86-64 machine (the
+    last usable kernel of each table in dispatch.c: SHA-1's AVX2 lanes before its SHA-NI pairs)."""
+    flags = _host_flags()
+    has_sha_ni = all(flag in flags for flag in ("sha_ni", "ssse3", "sse4_1"))
+    has_avx2 = "avx2" in flags
+    return Sha(
+        sha1="shani" if has_sha_ni else "portable",
+        sha512="avx2" if has_avx2 and "bmi1" in flags and "bmi2" in flags else "portable",
+        sha1_many="avx2-x8" if has_avx2 else "shani-x2" if has_sha_ni else "portable",
+        sha512_many="avx2-x4" if has_avx2 else "portable",
+    )
+
+
 TARGETS = {
     "x86-64": Target("x86-64", "gcc", None, static=False),
     "aarch64": Target("aarch64", "aarch64-linux-gnu-gcc", "qemu-aarch64", static=True),
@@ -129,7 +160,8 @@ def runs() -> List[Run]:
     """The matrix: each target on CPU models with and without its extensions."""
     matrix: List[Run] = []
     if _host_is_x86_64():
-        host = _host_kernels()
+        host, host_sha = _host_kernels(), _host_sha()
+        haswell = Sha(sha512="avx2", sha1_many="avx2-x8", sha512_many="avx2-x4")
         matrix += [
             Run(
                 "x86-64",
@@ -138,16 +170,24 @@ def runs() -> List[Run]:
                 host["sha256"],
                 host["md5_many"],
                 host["sha256_many"],
+                sha=host_sha,
             ),
             Run("x86-64", None, "portable", "portable", "portable", "portable", PORTABLE),
             # qemu's x86 models lack SHA-NI and AVX-512: the detection paths that say no
             Run("x86-64", "qemu64", "x86-64 scalar", "portable", "portable", "portable"),
-            Run("x86-64", "Haswell", "x86-64 scalar", "portable", "avx2-x16", "avx2-x8"),
+            Run(
+                "x86-64", "Haswell", "x86-64 scalar", "portable", "avx2-x16", "avx2-x8", sha=haswell
+            ),
         ]
         if host["md5_many"] != "portable":
             # the plain entry points on kernels dispatch does not choose here
             md5_many = "avx2-x8" if host["md5_many"] == "avx2-x16" else "avx512-x16"
             sha256_many = "avx512-x8" if "avx512" in host["md5_many"] else "avx2-x8"
+            kernels = f"md5=portable,md5-many={md5_many},sha256-many={sha256_many}"
+            sha = host_sha
+            if host_sha.sha1_many == "avx2-x8" and host_sha.sha1 == "shani":
+                kernels += ",sha1-many=shani-x2"
+                sha = replace(host_sha, sha1_many="shani-x2")
             matrix.append(
                 Run(
                     "x86-64",
@@ -156,14 +196,25 @@ def runs() -> List[Run]:
                     host["sha256"],
                     md5_many,
                     sha256_many,
-                    forced(f"md5=portable,md5-many={md5_many},sha256-many={sha256_many}"),
+                    forced(kernels),
                     many_only=True,
+                    sha=sha,
                 )
             )
     full_rv = "rv64,zbb=true,zknh=true"
+    # every qemu AArch64 model has SHA1; "max" has SHA512 (ARMv8.2), the A53 not
+    arm_max = Sha(sha1="AArch64 SHA1", sha512="AArch64 SHA512")
     matrix += [
-        Run("aarch64", "max", "AArch64 scalar", "AArch64 SHA2", "neon-x8", "sha2-x2"),
-        Run("aarch64", "cortex-a53", "AArch64 scalar", "AArch64 SHA2", "neon-x8", "sha2-x2"),
+        Run("aarch64", "max", "AArch64 scalar", "AArch64 SHA2", "neon-x8", "sha2-x2", sha=arm_max),
+        Run(
+            "aarch64",
+            "cortex-a53",
+            "AArch64 scalar",
+            "AArch64 SHA2",
+            "neon-x8",
+            "sha2-x2",
+            sha=Sha(sha1="AArch64 SHA1"),
+        ),
         Run("aarch64", "max", "portable", "portable", "portable", "portable", PORTABLE),
         Run(
             "aarch64",
@@ -174,6 +225,7 @@ def runs() -> List[Run]:
             "sha2-x2",
             forced("md5-many=neon-x4"),
             many_only=True,
+            sha=arm_max,
         ),
         Run("riscv64", full_rv, "RISC-V Zbb", "RISC-V Zknh", "portable", "portable"),
         Run(
@@ -190,16 +242,60 @@ def runs() -> List[Run]:
     return matrix
 
 
+@dataclass(frozen=True)
+class FamilyRun:
+    """One run of a target's sha_family test: the CPU model and the kernels it must run."""
+
+    target: str
+    cpu: Optional[str]  # qemu's -cpu; None: this machine's CPU, natively
+    required: Tuple[str, ...]
+
+    def label(self) -> str:
+        where = f"qemu -cpu {self.cpu}" if self.cpu else "native"
+        return f"{self.target:8s} {where} (SHA-1, SHA-512)"
+
+
+def _host_family_kernels() -> Tuple[str, ...]:
+    """The SHA-1 and SHA-512-core kernels this x86-64 machine must run (sha_family.c's names)."""
+    flags = _host_flags()
+    required: List[str] = []
+    if all(flag in flags for flag in ("sha_ni", "ssse3", "sse4_1")):
+        required += ["sha1 x86-64 SHA-NI", "sha1 shani-x2"]
+    if "avx2" in flags:
+        required += ["sha1 avx2-x8", "sha512 avx2-x4"]
+        if "bmi2" in flags and "bmi1" in flags:
+            required.append("sha512 x86-64 AVX2")
+    return tuple(required)
+
+
+def family_runs() -> List[FamilyRun]:
+    """sha_family's matrix: each target on CPU models with and without the extensions."""
+    avx2 = ("sha1 avx2-x8", "sha512 avx2-x4", "sha512 x86-64 AVX2")
+    matrix: List[FamilyRun] = []
+    if _host_is_x86_64():
+        matrix += [
+            FamilyRun("x86-64", None, _host_family_kernels()),
+            FamilyRun("x86-64", "qemu64", ()),
+            FamilyRun("x86-64", "Haswell", avx2),
+        ]
+    matrix += [
+        FamilyRun("aarch64", "max", ("sha1 AArch64 SHA1", "sha512 AArch64 SHA512")),
+        FamilyRun("aarch64", "cortex-a53", ("sha1 AArch64 SHA1",)),
+        FamilyRun("riscv64", "rv64", ()),
+    ]
+    return matrix
+
+
 def kernel_sources() -> List[str]:
     """The kernels, dispatch and state machine, as variants/native/_build.py lists them."""
     return list(load("variants/native/_build.py").KERNEL_SOURCES)
 
 
-def build(target: Target) -> Path:
-    """Compile the driver with every native source for ``target``."""
-    out = BUILD / target.name / "driver"
+def build(target: Target, main: Path = DRIVER) -> Path:
+    """Compile a test program (the driver) with every native source for ``target``."""
+    out = BUILD / target.name / main.stem
     out.parent.mkdir(parents=True, exist_ok=True)
-    sources = [str(DRIVER), *(str(NATIVE / name) for name in kernel_sources())]
+    sources = [str(main), *(str(NATIVE / name) for name in kernel_sources())]
     command = [target.compiler, *CFLAGS, f"-I{NATIVE}", *sources, "-o", str(out)]
     if target.static:
         command.insert(1, "-static")
@@ -207,6 +303,8 @@ def build(target: Target) -> Path:
     return out
 
 
+#: The algorithms by their numbers in native.h (VN_MD5 ...), as driver.c's --expected reads them.
+ALGORITHMS = ("md5", "sha224", "sha256", "sha1", "sha384", "sha512", "sha512_224", "sha512_256")
 #: The seed of driver.c's generated bytes (EXPECTED_SEED) and the lengths hashed.
 EXPECTED_SEED = 0x2545F491
 EXPECTED_LENGTHS = [*range(1001), 4095, 4096, 4097, 65535, 65536, 65537, 1 << 17, (1 << 17) + 1]
@@ -231,7 +329,7 @@ def write_expected() -> Path:
     data = generated(max(EXPECTED_LENGTHS))
     lines = [
         f"{number} {length} {hashlib.new(name, data[:length]).hexdigest()}"
-        for number, name in enumerate(("md5", "sha224", "sha256"))
+        for number, name in enumerate(ALGORITHMS)
         for length in EXPECTED_LENGTHS
     ]
     EXPECTED.parent.mkdir(parents=True, exist_ok=True)
@@ -239,10 +337,42 @@ def write_expected() -> Path:
     return EXPECTED
 
 
+#: sha_family's hashlib digests: its algorithms, and every length to 1100 and block edges.
+FAMILY_ALGORITHMS = ("sha1", "sha384", "sha512", "sha512_224", "sha512_256")
+FAMILY_LENGTHS = [*range(1101), 4095, 4096, 4097, 65535, 65536, 65537, 1 << 17, (1 << 17) + 1]
+FAMILY_EXPECTED = BUILD / "expected_family.txt"
+
+
+def write_family_expected() -> Path:
+    """hashlib's digests for sha_family.c's --expected, by algorithm name."""
+    data = generated(max(FAMILY_LENGTHS))
+    lines = [
+        f"{name} {length} {hashlib.new(name, data[:length]).hexdigest()}"
+        for name in FAMILY_ALGORITHMS
+        for length in FAMILY_LENGTHS
+    ]
+    FAMILY_EXPECTED.parent.mkdir(parents=True, exist_ok=True)
+    FAMILY_EXPECTED.write_text("\n".join(lines) + "\n")
+    return FAMILY_EXPECTED
+
+
+def family_command(run: FamilyRun, target: Target, binary: Path) -> List[str]:
+    arguments = ["--expected", str(FAMILY_EXPECTED)]
+    for name in run.required:
+        arguments += ["--require", name]
+    if run.cpu is None:
+        return [str(binary), *arguments]
+    qemu = target.qemu or f"qemu-{platform.machine()}"
+    return [qemu, "-cpu", run.cpu, str(binary), *arguments]
+
+
 def command_for(run: Run, target: Target, binary: Path) -> List[str]:
     expectations = [
         *("--expect", f"md5={run.md5}", "--expect", f"sha256={run.sha256}"),
         *("--expect", f"md5-many={run.md5_many}", "--expect", f"sha256-many={run.sha256_many}"),
+        *("--expect", f"sha1={run.sha.sha1}", "--expect", f"sha512={run.sha.sha512}"),
+        *("--expect", f"sha1-many={run.sha.sha1_many}"),
+        *("--expect", f"sha512-many={run.sha.sha512_many}"),
         *(["--many-only"] if run.many_only else ["--expected", str(EXPECTED)]),
     ]
     if run.cpu is None:
@@ -254,7 +384,9 @@ def command_for(run: Run, target: Target, binary: Path) -> List[str]:
 def main() -> int:
     strict = os.environ.get("CI", "").lower() in ("1", "true", "yes")
     matrix = runs()
+    family = family_runs()
     write_expected()
+    write_family_expected()
     results: List[List[str]] = []
     failed = False
 
@@ -268,27 +400,41 @@ def main() -> int:
         results.extend([label, f"skipped: no {tool}"] for label in labels)
         return True
 
+    def execute(label: str, command: List[str], env: Dict[str, str]) -> None:
+        nonlocal failed
+        started = time.perf_counter()
+        result = subprocess.run(
+            command, env={**os.environ, **env}, capture_output=True, text=True, check=False
+        )
+        seconds = time.perf_counter() - started
+        summary = (result.stdout.strip().splitlines() or ["(no output)"])[-1]
+        ok = result.returncode == 0
+        failed = failed or not ok
+        print(f"{'ok  ' if ok else 'FAIL'} {label}: {summary} ({seconds:.1f} s)")
+        if not ok:
+            print(result.stdout + result.stderr)
+        results.append([label, "ok" if ok else "FAILED"])
+
     for target in TARGETS.values():
         target_runs = [r for r in matrix if r.target == target.name]
-        if not target_runs or missing(target.compiler, [r.label() for r in target_runs]):
+        target_family = [r for r in family if r.target == target.name]
+        labels = [r.label() for r in target_runs] + [r.label() for r in target_family]
+        if not labels or missing(target.compiler, labels):
             continue
-        binary = build(target)
-        for run in target_runs:
-            command = command_for(run, target, binary)
-            if run.cpu and missing(command[0], [run.label()]):
-                continue
-            started = time.perf_counter()
-            result = subprocess.run(
-                command, env={**os.environ, **run.env}, capture_output=True, text=True, check=False
-            )
-            seconds = time.perf_counter() - started
-            summary = (result.stdout.strip().splitlines() or ["(no output)"])[-1]
-            ok = result.returncode == 0
-            failed = failed or not ok
-            print(f"{'ok  ' if ok else 'FAIL'} {run.label()}: {summary} ({seconds:.1f} s)")
-            if not ok:
-                print(result.stdout + result.stderr)
-            results.append([run.label(), "ok" if ok else "FAILED"])
+        if target_runs:
+            binary = build(target)
+            for run in target_runs:
+                command = command_for(run, target, binary)
+                if run.cpu and missing(command[0], [run.label()]):
+                    continue
+                execute(run.label(), command, run.env)
+        if target_family:
+            binary = build(target, FAMILY)
+            for family_run in target_family:
+                command = family_command(family_run, target, binary)
+                if family_run.cpu and missing(command[0], [family_run.label()]):
+                    continue
+                execute(family_run.label(), command, {})
     print()
     width = max(len(label) for label, _ in results) if results else 0
     for label, outcome in results:

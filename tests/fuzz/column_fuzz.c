@@ -43,7 +43,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *in, size_t size) {
         ready = 1;
     }
     if (size < 5) return 0;
-    const int algorithm = in[0] % 3, layout = in[1] % LAYOUTS;
+    const int algorithm = in[0] % VN_ALGORITHMS, layout = in[1] % LAYOUTS;
     const size_t rows = in[2], first = in[3] % 16;
     const int flags = in[4];
     const int nullable = flags & 1, hex = (flags >> 1) & 1, threads = 1 + ((flags >> 2) & 3);
@@ -152,7 +152,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *in, size_t size) {
         /* every row lies inside the input */
         const int inline_view = layout == VIEW && length <= 12;
         expect(inline_view || (row >= data && row + length <= data + data_size), "row outside", i);
-        char one[32], text[64];
+        char one[VN_MAX_DIGEST], text[2 * VN_MAX_DIGEST];
         vn_oneshot(algorithm, (const char *)row, length, one);
         if (hex) {
             vn_hex((const unsigned char *)one, digest, text);

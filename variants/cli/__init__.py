@@ -1,4 +1,4 @@
-"""``variants-sum``: md5sum, sha224sum and sha256sum on the variants' hash objects.
+"""``variants-sum``: md5sum, sha1sum, sha224sum, sha256sum, sha384sum, sha512sum on the variants.
 
     variants-sum -a sha256 FILE...        # what sha256sum FILE... prints, byte for byte
     variants-sum -a md5 --tag FILE...     # BSD style: MD5 (FILE) = ...

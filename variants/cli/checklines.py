@@ -24,9 +24,23 @@ if TYPE_CHECKING:
     from typing import Dict, Iterator, Optional, Sequence
 
 #: The tag of each algorithm in BSD-style lines and messages.
-TAGS: Dict[str, bytes] = {"md5": b"MD5", "sha224": b"SHA224", "sha256": b"SHA256"}
+TAGS: Dict[str, bytes] = {
+    "md5": b"MD5",
+    "sha1": b"SHA1",
+    "sha224": b"SHA224",
+    "sha256": b"SHA256",
+    "sha384": b"SHA384",
+    "sha512": b"SHA512",
+}
 #: Hexadecimal digits in each algorithm's digest.
-HEX_LENGTHS: Dict[str, int] = {"md5": 32, "sha224": 56, "sha256": 64}
+HEX_LENGTHS: Dict[str, int] = {
+    "md5": 32,
+    "sha1": 40,
+    "sha224": 56,
+    "sha256": 64,
+    "sha384": 96,
+    "sha512": 128,
+}
 
 _WHITE = (0x20, 0x09)  # coreutils' ISWHITE: space and tab only
 _HEX = frozenset(b"0123456789abcdefABCDEF")

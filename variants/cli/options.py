@@ -18,16 +18,18 @@ from variants.cli.streams import PROGRAM, write
 if TYPE_CHECKING:
     from typing import Iterator, List, Optional, Sequence, Tuple
 
-ALGORITHMS = ("md5", "sha224", "sha256")
+ALGORITHMS = ("md5", "sha1", "sha224", "sha256", "sha384", "sha512")
 DEFAULT_ALGORITHM = "sha256"
 
 USAGE = f"""\
 Usage: {PROGRAM} [OPTION]... [FILE]...
-Print or check MD5, SHA224 or SHA256 checksums, computed by the variants package.
+Print or check MD5, SHA1, SHA224, SHA256, SHA384 or SHA512 checksums, computed by
+the variants package.
 
 With no FILE, or when FILE is -, read standard input.
-  -a, --algorithm=TYPE  md5, sha224 or sha256; the default is sha256, and when
-                          checking, the algorithm each line names or implies
+  -a, --algorithm=TYPE  md5, sha1, sha224, sha256, sha384 or sha512; the default
+                          is sha256, and when checking, the algorithm each line
+                          names or implies
   -b, --binary          read in binary mode
   -c, --check           read checksums from the FILEs and check them
       --tag             create a BSD-style checksum
@@ -51,14 +53,14 @@ The following five options are useful only when verifying checksums:
       --help        display this help and exit
       --version     output version information and exit
 
-Output, messages and exit status are those of GNU coreutils' md5sum, sha224sum
-and sha256sum. When checking, the input should be a former output of this
-program or of those. The default mode is to print a line with: checksum, a
-space, a character indicating input mode ('*' for binary, ' ' for text or where
-binary is insignificant), and name for each FILE.
+Output, messages and exit status are those of GNU coreutils' md5sum, sha1sum,
+sha224sum, sha256sum, sha384sum and sha512sum. When checking, the input should
+be a former output of this program or of those. The default mode is to print a
+line with: checksum, a space, a character indicating input mode ('*' for binary,
+' ' for text or where binary is insignificant), and name for each FILE.
 
 There is no difference between binary mode and text mode on this system.
-MD5 is broken for security: use it for checksums against accidents only.
+MD5 and SHA1 are broken for security: use them for checksums against accidents only.
 """
 
 

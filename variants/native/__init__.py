@@ -1,4 +1,5 @@
-"""The native variant: MD5 and SHA-256 kernels in C per architecture, chosen at run time.
+"""The native variant: MD5, SHA-256, SHA-1 and SHA-512 kernels in C per architecture, chosen at
+run time (the drop-in's every algorithm: SHA-224 on SHA-256's, SHA-384 and SHA-512/t on SHA-512's).
 
 The kernels (one C file per architecture and algorithm), their dispatch
 (``dispatch.c``) and the hash state machine (``hash.c``) are reached through
@@ -58,7 +59,7 @@ class Bridge(Protocol):
         """hashlib-compatible constructors by algorithm name."""
 
     def block_functions(self) -> Dict[str, Compress]:
-        """The chosen kernels as block functions by core ("md5", "sha256")."""
+        """The chosen kernels as block functions by core ("md5", "sha256", "sha1", "sha512")."""
 
     def describe(self) -> str:
         """The kernels chosen, e.g. ``md5: x86-64 scalar, sha256: x86-64 SHA-NI, ...``."""
@@ -80,7 +81,8 @@ class Bridge(Protocol):
 
     def absorb_many(self, hashes: Sequence[HashObject], chunks: Sequence[object]) -> None:
         """``hashes[i].update(chunks[i])`` for every i, several streams at once in the lanes:
-        distinct objects of this bridge, of one core (MD5, or SHA-224 and SHA-256)."""
+        distinct objects of this bridge, of one core (MD5; SHA-1; SHA-224 and SHA-256; SHA-384
+        and the SHA-512s)."""
 
     def digest_column(
         self, algorithm: str, column: object, hexdigest: bool, threads: int

@@ -39,10 +39,18 @@ KERNEL_SOURCES = (
     "sha256_amd64.c",
     "sha256_arm64.c",
     "sha256_riscv64.c",
+    "sha1_generic.c",
+    "sha1_amd64.c",
+    "sha1_arm64.c",
+    "sha512_generic.c",
+    "sha512_amd64.c",
+    "sha512_arm64.c",
     "md5_many_amd64.c",
     "md5_many_arm64.c",
     "sha256_many_amd64.c",
     "sha256_many_arm64.c",
+    "sha1_many_amd64.c",
+    "sha512_many_amd64.c",
     "dispatch.c",
     "hash.c",
     "many.c",
@@ -71,6 +79,8 @@ HEADERS = (
     "sha256_shani.h",
     "sha256_sha2.h",
     "sha256_pairs.h",
+    "sha1_shani.h",
+    "sha512_avx2.h",
 )
 
 #: What the Python side of the cffi bridge sees of native.h. ``vn_hash`` is
@@ -88,6 +98,7 @@ int vn_kernel_usable(int core, int index);
 int vn_kernel_chosen(int core);
 int vn_kernel_ran(int core, int index);
 int vn_compress(int core, int index, uint32_t *state, const char *data, size_t blocks);
+int vn_compress64(int core, int index, uint64_t *state, const char *data, size_t blocks);
 
 void vn_start(vn_hash *h, int algorithm, const char *data, size_t length);
 void vn_update(vn_hash *h, const char *data, size_t length);

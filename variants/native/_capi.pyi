@@ -7,7 +7,7 @@ GIL_MINSIZE: Final[int]
 
 @final
 class HASH:
-    """A hash object of the native variant, like hashlib's (made by md5(), sha224(), sha256())."""
+    """A hash object of the native variant, like hashlib's (made by md5(), sha256(), ...)."""
 
     @property
     def name(self) -> str: ...
@@ -27,6 +27,21 @@ def sha224(
     data: Buffer = ..., *, usedforsecurity: bool = True, string: Optional[Buffer] = None
 ) -> HASH: ...
 def sha256(
+    data: Buffer = ..., *, usedforsecurity: bool = True, string: Optional[Buffer] = None
+) -> HASH: ...
+def sha1(
+    data: Buffer = ..., *, usedforsecurity: bool = True, string: Optional[Buffer] = None
+) -> HASH: ...
+def sha384(
+    data: Buffer = ..., *, usedforsecurity: bool = True, string: Optional[Buffer] = None
+) -> HASH: ...
+def sha512(
+    data: Buffer = ..., *, usedforsecurity: bool = True, string: Optional[Buffer] = None
+) -> HASH: ...
+def sha512_224(
+    data: Buffer = ..., *, usedforsecurity: bool = True, string: Optional[Buffer] = None
+) -> HASH: ...
+def sha512_256(
     data: Buffer = ..., *, usedforsecurity: bool = True, string: Optional[Buffer] = None
 ) -> HASH: ...
 def kernels() -> Tuple[Tuple[Tuple[str, str, bool], ...], ...]: ...

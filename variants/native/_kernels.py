@@ -5,14 +5,17 @@ copy of the kernels and of their dispatch; it hands a ``KernelTable`` the
 listing, the choice and a way to run one kernel, and the table answers the
 same questions for both.
 
-There are four cores: ``md5`` and ``sha256`` hash one message at a time
-(their kernels are block functions); ``md5-many`` and ``sha256-many`` hash
-many messages at once, one per lane (their kernels run ``digest_many``).
+There are eight cores: ``md5``, ``sha256``, ``sha1`` and ``sha512`` hash one
+message at a time (their kernels are block functions; ``sha512``'s over
+128-byte blocks of 64-bit words); ``md5-many``, ``sha256-many``, ``sha1-many``
+and ``sha512-many`` hash many messages at once, one per lane (their kernels
+run ``digest_many``).
 """
 
 from __future__ import annotations
 
 from variants import _settings
+from variants._shell import ALGORITHMS as SPECS
 from variants._shell import Compress, State
 from variants._typing import TYPE_CHECKING, NamedTuple
 
@@ -20,12 +23,32 @@ if TYPE_CHECKING:
     from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple
 
 #: The cores, numbered as in native.h.
-CORES: Dict[str, int] = {"md5": 0, "sha256": 1, "md5-many": 2, "sha256-many": 3}
+CORES: Dict[str, int] = {
+    "md5": 0,
+    "sha256": 1,
+    "md5-many": 2,
+    "sha256-many": 3,
+    "sha1": 4,
+    "sha512": 5,
+    "sha1-many": 6,
+    "sha512-many": 7,
+}
 #: The cores that hash one message at a time, with their chaining state's length in words.
-STATE_WORDS: Dict[str, int] = {"md5": 4, "sha256": 8}
+STATE_WORDS: Dict[str, int] = {"md5": 4, "sha256": 8, "sha1": 5, "sha512": 8}
 #: The algorithms, numbered as in native.h, and the many-core each runs on.
-ALGORITHMS: Dict[str, int] = {"md5": 0, "sha224": 1, "sha256": 2}
-MANY_CORE: Dict[str, str] = {"md5": "md5-many", "sha224": "sha256-many", "sha256": "sha256-many"}
+ALGORITHMS: Dict[str, int] = {
+    "md5": 0,
+    "sha224": 1,
+    "sha256": 2,
+    "sha1": 3,
+    "sha384": 4,
+    "sha512": 5,
+    "sha512_224": 6,
+    "sha512_256": 7,
+}
+MANY_CORE: Dict[str, str] = {name: f"{SPECS[name].core}-many" for name in ALGORITHMS}
+#: The cores whose words are 64 bits and blocks 128 bytes.
+WIDE_CORES = ("sha512",)
 #: What forces kernels, read when a bridge is imported: ``core=id,...`` (dispatch.c).
 KERNELS_ENV = _settings.NATIVE_KERNELS_ENV
 
@@ -98,12 +121,12 @@ class KernelTable:
         return index
 
     def block_function(self, core: str, kernel_id: Optional[str] = None) -> Compress:
-        """The block function of ``core`` ("md5" or "sha256") running one kernel.
+        """The block function of ``core`` ("md5", "sha256", "sha1", "sha512") running one kernel.
 
         ``kernel_id`` picks a kernel by its id in ``kernels()`` (the chosen
         one if None); a kernel this CPU cannot run is a ValueError. The
         signature is the pure-Python variants': ``compress(state, data) ->
-        state`` over whole 64-byte blocks.
+        state`` over whole 64-byte blocks (128-byte blocks of 64-bit words for "sha512").
         """
         number = CORES[core]
         index = self._index(core, kernel_id)

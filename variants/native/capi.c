@@ -8,7 +8,8 @@
  *  - multi-phase initialisation, one heap type (HASH, as _hashlib's) kept in
  *    the module's state; the type cannot be called: the module functions
  *    md5(), sha224() and sha256() are the constructors, with hashlib's
- *    signature, parsed by hand from METH_FASTCALL | METH_KEYWORDS;
+ *    signature, parsed by hand from METH_FASTCALL | METH_KEYWORDS (and sha1(),
+ *    sha384(), sha512(), sha512_224(), sha512_256() likewise);
  *  - the GIL is released only for inputs of at least GIL_MINSIZE bytes, as
  *    hashlib does; only then, and from then on, does the object take its
  *    lock (PyMutex from 3.13, a PyThread lock before). On the free-threaded
@@ -57,7 +58,7 @@ int capi_get_buffer(PyObject *obj, Py_buffer *view) {
 int capi_algorithm(PyObject *arg) {
     const long algorithm = PyLong_AsLong(arg);
     if (algorithm == -1 && PyErr_Occurred()) return -1;
-    if (algorithm < VN_MD5 || algorithm > VN_SHA256) {
+    if (algorithm < 0 || algorithm >= VN_ALGORITHMS) {
         PyErr_Format(PyExc_ValueError, "no algorithm %ld", algorithm);
         return -1;
     }
@@ -152,7 +153,7 @@ PyDoc_STRVAR(digest_doc, "digest($self, /)\n--\n\n"
    PyBytes_FromStringAndSize(NULL, n) is soft-deprecated from 3.15 (PEP 782), and the copy costs
    no time measurable here, where 3.15's PyBytesWriter costs a little. */
 static PyObject *hash_digest(HashObject *self, PyObject *Py_UNUSED(ignored)) {
-    unsigned char digest[32];
+    unsigned char digest[VN_MAX_DIGEST];
     const int size = final(self, digest);
     return PyBytes_FromStringAndSize((const char *)digest, size);
 }
@@ -161,7 +162,7 @@ PyDoc_STRVAR(hexdigest_doc, "hexdigest($self, /)\n--\n\n"
                             "digest() as a string of hexadecimal digits.");
 
 static PyObject *hash_hexdigest(HashObject *self, PyObject *Py_UNUSED(ignored)) {
-    unsigned char digest[32];
+    unsigned char digest[VN_MAX_DIGEST];
     const int size = final(self, digest);
     PyObject *out = PyUnicode_New(2 * size, 127);
     if (out == NULL) return NULL;
@@ -202,8 +203,7 @@ static PyObject *hash_get_digest_size(HashObject *self, void *Py_UNUSED(closure)
 }
 
 static PyObject *hash_get_block_size(HashObject *self, void *Py_UNUSED(closure)) {
-    (void)self;
-    return PyLong_FromLong(64);
+    return PyLong_FromLong(vn_block_size(self->s.algorithm));
 }
 
 static PyMethodDef hash_methods[] = {
@@ -223,7 +223,8 @@ static PyGetSetDef hash_getset[] = {
 };
 
 PyDoc_STRVAR(hash_doc, "A hash object of the native variant, like hashlib's.\n\n"
-                       "Made by md5(), sha224() and sha256(), not by calling the type.");
+                       "Made by md5(), sha1(), sha224(), sha256(), sha384(), sha512(), "
+                       "sha512_224() and sha512_256(), not by calling the type.");
 
 static PyType_Slot hash_slots[] = {
     {Py_tp_dealloc, hash_dealloc}, {Py_tp_repr, hash_repr},     {Py_tp_methods, hash_methods},
@@ -316,13 +317,19 @@ static PyObject *construct(PyObject *module, int algorithm, const char *function
 CONSTRUCTOR(md5, VN_MD5)
 CONSTRUCTOR(sha224, VN_SHA224)
 CONSTRUCTOR(sha256, VN_SHA256)
+CONSTRUCTOR(sha1, VN_SHA1)
+CONSTRUCTOR(sha384, VN_SHA384)
+CONSTRUCTOR(sha512, VN_SHA512)
+CONSTRUCTOR(sha512_224, VN_SHA512_224)
+CONSTRUCTOR(sha512_256, VN_SHA512_256)
+
+#define METHOD(name)                                                                      \
+    {#name, (PyCFunction)(void (*)(void))construct_##name, METH_FASTCALL | METH_KEYWORDS, \
+     name##_doc}
 
 static PyMethodDef module_methods[] = {
-    {"md5", (PyCFunction)(void (*)(void))construct_md5, METH_FASTCALL | METH_KEYWORDS, md5_doc},
-    {"sha224", (PyCFunction)(void (*)(void))construct_sha224, METH_FASTCALL | METH_KEYWORDS,
-     sha224_doc},
-    {"sha256", (PyCFunction)(void (*)(void))construct_sha256, METH_FASTCALL | METH_KEYWORDS,
-     sha256_doc},
+    METHOD(md5),    METHOD(sha224), METHOD(sha256),     METHOD(sha1),
+    METHOD(sha384), METHOD(sha512), METHOD(sha512_224), METHOD(sha512_256),
     {NULL, NULL, 0, NULL},
 };
 
@@ -341,8 +348,10 @@ static int module_exec(PyObject *module) {
 #if PY_VERSION_HEX < 0x030A0000
     st->hash_type->tp_new = NULL; /* before Py_TPFLAGS_DISALLOW_INSTANTIATION */
 #endif
-    static const char *const names[3] = {"md5", "sha224", "sha256"};
-    for (int i = 0; i < 3; i++) {
+    /* hashlib's names, by algorithm number */
+    static const char *const names[VN_ALGORITHMS] = {
+        "md5", "sha224", "sha256", "sha1", "sha384", "sha512", "sha512_224", "sha512_256"};
+    for (int i = 0; i < VN_ALGORITHMS; i++) {
         st->names[i] = PyUnicode_InternFromString(names[i]);
         if (st->names[i] == NULL) return -1;
     }
@@ -371,7 +380,7 @@ static int module_clear(PyObject *module) {
     module_state *st = state_of_module(module);
     Py_CLEAR(st->hash_type);
     Py_CLEAR(st->column_type);
-    for (int i = 0; i < 3; i++) Py_CLEAR(st->names[i]);
+    for (int i = 0; i < VN_ALGORITHMS; i++) Py_CLEAR(st->names[i]);
     return 0;
 }
 

@@ -35,7 +35,7 @@ static inline PyObject *Py_NewRef(PyObject *obj) {
 typedef struct {
     PyTypeObject *hash_type;
     PyTypeObject *column_type; /* capi_column.c */
-    PyObject *names[3];        /* "md5", "sha224", "sha256", by algorithm number */
+    PyObject *names[VN_ALGORITHMS]; /* "md5", "sha224", ..., by algorithm number */
 } module_state;
 
 typedef struct {
@@ -121,7 +121,7 @@ static inline void unlock(HashObject *self) {
 
 /* The bytes of `obj`, as hashlib takes them (Modules/hashlib.h), with its errors. */
 int capi_get_buffer(PyObject *obj, Py_buffer *view);
-/* An algorithm number (VN_MD5 .. VN_SHA256) from a Python int; -1 with an error. */
+/* An algorithm number (VN_MD5 .. VN_SHA512_256) from a Python int; -1 with an error. */
 int capi_algorithm(PyObject *arg);
 
 /* The module functions of each file (NULL-terminated), added by capi.c. */

@@ -1,6 +1,7 @@
 """The native variant on CPython: the kernels behind a C-API extension type (``capi.c``).
 
-``md5``, ``sha224`` and ``sha256`` are the extension's own functions, with
+``md5``, ``sha1``, ``sha224``, ``sha256``, ``sha384``, ``sha512``, ``sha512_224`` and
+``sha512_256`` are the extension's own functions, with
 hashlib's signature; the objects they make are ``HASH`` instances with
 hashlib's interface. The GIL is released for inputs of 2 KiB and more, as
 hashlib does. The registry loads this module as the bridge
@@ -39,8 +40,13 @@ __all__ = [
     "kernels",
     "md5",
     "ran",
+    "sha1",
     "sha224",
     "sha256",
+    "sha384",
+    "sha512",
+    "sha512_224",
+    "sha512_256",
 ]
 
 HASH = _capi.HASH
@@ -49,6 +55,11 @@ GIL_MINSIZE: int = _capi.GIL_MINSIZE
 md5: Constructor = _capi.md5
 sha224: Constructor = _capi.sha224
 sha256: Constructor = _capi.sha256
+sha1: Constructor = _capi.sha1
+sha384: Constructor = _capi.sha384
+sha512: Constructor = _capi.sha512
+sha512_224: Constructor = _capi.sha512_224
+sha512_256: Constructor = _capi.sha512_256
 
 
 def _run(core: int, index: int, state: State, data: memoryview) -> State:
@@ -90,11 +101,21 @@ def digest_column(algorithm: str, column: object, hexdigest: bool, threads: int)
 def absorb_many(hashes: Sequence[HashObject], chunks: Sequence[object]) -> None:
     """``hashes[i].update(chunks[i])`` for every i, through the lanes: several streams at once.
 
-    The objects must be distinct and of one core (MD5, or SHA-224 and SHA-256).
+    The objects must be distinct and of one core (MD5; SHA-1; SHA-224 and SHA-256; SHA-384
+    and the SHA-512s).
     """
     _capi.absorb_many(tuple(hashes), tuple(chunks))
 
 
 def constructors() -> Dict[str, Constructor]:
     """hashlib-compatible constructors by algorithm name."""
-    return {"md5": md5, "sha224": sha224, "sha256": sha256}
+    return {
+        "md5": md5,
+        "sha224": sha224,
+        "sha256": sha256,
+        "sha1": sha1,
+        "sha384": sha384,
+        "sha512": sha512,
+        "sha512_224": sha512_224,
+        "sha512_256": sha512_256,
+    }

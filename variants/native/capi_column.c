@@ -4,7 +4,7 @@
  * fixed-width rows (a NumPy S array, a 2-D C-contiguous uint8 array), hashes
  * its rows with column.c without the GIL, and returns a Column: the digests
  * in one buffer made here, with no Python object per row, which exports the
- * Arrow PyCapsule interface (fixed_size_binary(16/28/32), or string in hex)
+ * Arrow PyCapsule interface (fixed_size_binary of the digest size, or string in hex)
  * and the buffer protocol.
  *
  * The digests live in a `struct digests` with a count of references: one for
@@ -149,7 +149,20 @@ static struct digests *digests_new(int algorithm, int hex, size_t count, int nul
 
 static const char *format_of(const struct digests *d) {
     if (d->hex) return d->large ? "U" : "u";
-    return d->algorithm == VN_MD5 ? "w:16" : d->algorithm == VN_SHA224 ? "w:28" : "w:32";
+    switch (vn_digest_size(d->algorithm)) {
+    case 16:
+        return "w:16";
+    case 20:
+        return "w:20";
+    case 28:
+        return "w:28";
+    case 48:
+        return "w:48";
+    case 64:
+        return "w:64";
+    default:
+        return "w:32";
+    }
 }
 
 static void release_schema(struct ArrowSchema *schema) { schema->release = NULL; }
@@ -831,8 +844,8 @@ static int threads_argument(PyObject *arg) {
 PyDoc_STRVAR(digest_column_doc,
              "digest_column($module, algorithm, column, hexdigest, threads, /)\n--\n\n"
              "The digests of the rows of column (an Arrow array or chunked array, a NumPy S "
-             "array, or a 2-D C-contiguous uint8 array) with algorithm (0: md5, 1: sha224, "
-             "2: sha256) on `threads` threads without the GIL: a Column, null where a row is.");
+             "array, or a 2-D C-contiguous uint8 array) with algorithm (its number: "
+             "variants.native._kernels.ALGORITHMS) on `threads` threads without the GIL: a Column, null where a row is.");
 
 static PyObject *module_digest_column(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 4) {

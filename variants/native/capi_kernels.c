@@ -8,7 +8,8 @@
 
 PyDoc_STRVAR(kernels_doc, "kernels($module, /)\n--\n\n"
                           "Each core's kernels in this build, portable first: a tuple per core "
-                          "(md5, sha256, md5-many, sha256-many) of (id, name, usable on this "
+                          "(md5, sha256, md5-many, sha256-many, sha1, sha512, sha1-many, "
+                          "sha512-many) of (id, name, usable on this "
                           "CPU) triples.");
 
 static PyObject *module_kernels(PyObject *module, PyObject *Py_UNUSED(ignored)) {
@@ -48,8 +49,8 @@ static PyObject *module_ran(PyObject *module, PyObject *const *args, Py_ssize_t 
 }
 
 PyDoc_STRVAR(chosen_doc, "chosen($module, core, /)\n--\n\n"
-                         "The index of the kernel dispatch chose for core (0: md5, 1: sha256, "
-                         "2: md5-many, 3: sha256-many).");
+                         "The index of the kernel dispatch chose for core (its number: "
+                         "variants.native._kernels.CORES).");
 
 static PyObject *module_chosen(PyObject *module, PyObject *core) {
     (void)module;
@@ -65,7 +66,8 @@ static PyObject *module_chosen(PyObject *module, PyObject *core) {
 PyDoc_STRVAR(compress_doc,
              "compress($module, core, kernel, state, data, /)\n--\n\n"
              "Run kernel number `kernel` of `core` (-1: the chosen one) over data, whole "
-             "64-byte blocks, from the chaining state (a tuple of 8 ints); the new state.");
+             "blocks (64 bytes; 128 for the SHA-512 core), from the chaining state (a tuple of "
+             "up to 8 ints: 32-bit words; 64-bit for the SHA-512 core); the new state.");
 
 static PyObject *module_compress(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
     (void)module;
@@ -82,7 +84,10 @@ static PyObject *module_compress(PyObject *module, PyObject *const *args, Py_ssi
     }
     PyObject *words = PySequence_Fast(args[2], "state must be a sequence of ints");
     if (words == NULL) return NULL;
+    const int wide = vn_core_is_wide((int)core);
+    const Py_ssize_t block = wide ? 128 : 64;
     uint32_t state[8] = {0};
+    uint64_t state64[8] = {0};
     const Py_ssize_t count = PySequence_Fast_GET_SIZE(words);
     if (count > 8) {
         Py_DECREF(words);
@@ -90,22 +95,33 @@ static PyObject *module_compress(PyObject *module, PyObject *const *args, Py_ssi
         return NULL;
     }
     for (Py_ssize_t i = 0; i < count; i++) {
-        state[i] = (uint32_t)PyLong_AsUnsignedLongMask(PySequence_Fast_GET_ITEM(words, i));
+        PyObject *word = PySequence_Fast_GET_ITEM(words, i);
+        if (wide) {
+            state64[i] = (uint64_t)PyLong_AsUnsignedLongLongMask(word);
+        } else {
+            state[i] = (uint32_t)PyLong_AsUnsignedLongMask(word);
+        }
     }
     Py_DECREF(words);
     if (PyErr_Occurred()) return NULL;
     Py_buffer view;
     if (capi_get_buffer(args[3], &view) < 0) return NULL;
     int status = -1;
-    if (view.len % 64 == 0) {
+    if (view.len % block == 0) {
         Py_BEGIN_ALLOW_THREADS
-        status = vn_compress((int)core, (int)index, state, view.buf, (size_t)view.len / 64);
+        if (wide) {
+            status = vn_compress64((int)core, (int)index, state64, view.buf,
+                                   (size_t)(view.len / block));
+        } else {
+            status = vn_compress((int)core, (int)index, state, view.buf,
+                                 (size_t)(view.len / block));
+        }
         Py_END_ALLOW_THREADS
     }
     const Py_ssize_t length = view.len;
     PyBuffer_Release(&view);
-    if (length % 64) {
-        PyErr_Format(PyExc_ValueError, "%zd bytes is not whole 64-byte blocks", length);
+    if (length % block) {
+        PyErr_Format(PyExc_ValueError, "%zd bytes is not whole %zd-byte blocks", length, block);
         return NULL;
     }
     if (status < 0) {
@@ -115,7 +131,8 @@ static PyObject *module_compress(PyObject *module, PyObject *const *args, Py_ssi
     PyObject *result = PyTuple_New(count);
     if (result == NULL) return NULL;
     for (Py_ssize_t i = 0; i < count; i++) {
-        PyObject *word = PyLong_FromUnsignedLong(state[i]);
+        PyObject *word = wide ? PyLong_FromUnsignedLongLong(state64[i])
+                              : PyLong_FromUnsignedLong(state[i]);
         if (word == NULL) {
             Py_DECREF(result);
             return NULL;

@@ -82,22 +82,23 @@ static int get_all(struct buffers *b, PyObject *const *items, Py_ssize_t count, 
 /* A window's messages sorted for the lanes (one thread, a many-kernel with
  * lanes): the bytes objects shorter than a block are padded right away,
  * with the GIL held, into blocks of ours (one padded block, or two for 56
- * to 63 bytes); so C hashes them without the GIL and without a reference to
+ * to 63 bytes; the SHA-512 core: 112 to 127 of its 128-byte blocks); so C hashes them without the GIL and without a reference to
  * their objects, and in full lanes. The others ("rest": longer, or not
  * bytes) go through get_all and the scheduler. Numbers are places in the
  * window. */
 struct window {
-    unsigned char *one, *two; /* MANY_WINDOW * 64 and * 128 bytes */
+    unsigned char *one, *two; /* MANY_WINDOW blocks, and twice that */
     size_t *job_one, *job_two;
     Py_ssize_t *rest;
     size_t ones, twos;
     Py_ssize_t rests;
-    unsigned char *out_rest; /* the rest's digests, MANY_WINDOW * 32 bytes */
+    unsigned char *out_rest; /* the rest's digests, MANY_WINDOW of them */
 };
 
 #define PREFETCH 16
 
 static void sort_window(struct window *w, int algorithm, PyObject *const *items, Py_ssize_t n) {
+    const Py_ssize_t block = vn_block_size(algorithm), room = vn_wide(algorithm) ? 112 : 56;
     w->ones = w->twos = 0;
     w->rests = 0;
     for (Py_ssize_t i = 0; i < n; i++) {
@@ -112,13 +113,13 @@ static void sort_window(struct window *w, int algorithm, PyObject *const *items,
         if (PyBytes_CheckExact(item)) {
             const Py_ssize_t length = PyBytes_GET_SIZE(item);
             const unsigned char *data = (const unsigned char *)PyBytes_AS_STRING(item);
-            if (length < 56) {
-                pad(algorithm, data, (uint64_t)length, w->one + 64 * w->ones);
+            if (length < room) {
+                pad(algorithm, data, (uint64_t)length, w->one + block * w->ones);
                 w->job_one[w->ones++] = (size_t)i;
                 continue;
             }
-            if (length < 64) {
-                pad(algorithm, data, (uint64_t)length, w->two + 128 * w->twos);
+            if (length < block) {
+                pad(algorithm, data, (uint64_t)length, w->two + 2 * block * w->twos);
                 w->job_two[w->twos++] = (size_t)i;
                 continue;
             }
@@ -206,8 +207,14 @@ static int fill_digests(PyObject *result, Py_ssize_t start, const unsigned char 
     switch (size) {
     case 16:
         return fill_bytes(slot, out, count, 16);
+    case 20:
+        return fill_bytes(slot, out, count, 20);
     case 28:
         return fill_bytes(slot, out, count, 28);
+    case 48:
+        return fill_bytes(slot, out, count, 48);
+    case 64:
+        return fill_bytes(slot, out, count, 64);
     default:
         return fill_bytes(slot, out, count, 32);
     }
@@ -267,7 +274,7 @@ static int digest_window(struct window *w, PyObject **held, PyObject *const *ite
 PyDoc_STRVAR(digest_many_doc,
              "digest_many($module, algorithm, messages, hexdigest, threads, kernel=-1, /)\n--\n\n"
              "The digests of the messages (an iterable of bytes-like objects) with algorithm "
-             "(0: md5, 1: sha224, 2: sha256), in order, hashed in the lanes of the many-kernel "
+             "(its number: variants.native._kernels.ALGORITHMS), in order, hashed in the lanes of the many-kernel "
              "number `kernel` (-1: the chosen one) on `threads` threads without the GIL.");
 
 static void *window_part(size_t bytes) { return PyMem_Malloc(bytes ? bytes : 1); }
@@ -324,8 +331,9 @@ static PyObject *module_digest_many(PyObject *module, PyObject *const *args, Py_
     int failed = result == NULL || out == NULL || held == NULL;
     if (sorted != NULL && !failed) {
         const size_t slots = (size_t)most;
-        w.one = window_part(64 * slots);
-        w.two = window_part(128 * slots);
+        const size_t block = (size_t)vn_block_size(algorithm);
+        w.one = window_part(block * slots);
+        w.two = window_part(2 * block * slots);
         w.job_one = window_part(sizeof *w.job_one * slots);
         w.job_two = window_part(sizeof *w.job_two * slots);
         w.rest = window_part(sizeof *w.rest * slots);
@@ -455,8 +463,8 @@ static int by_address(const void *a, const void *b) {
 
 PyDoc_STRVAR(absorb_many_doc,
              "absorb_many($module, hashes, chunks, /)\n--\n\n"
-             "Update each hash object (a tuple of distinct HASH objects of one core: MD5, or "
-             "SHA-224 and SHA-256) with the chunk of the same index, in the lanes of the chosen "
+             "Update each hash object (a tuple of distinct HASH objects of one core: MD5; "
+             "SHA-1; SHA-224 and SHA-256; or SHA-384 and the SHA-512s) with the chunk of the same index, in the lanes of the chosen "
              "many-kernel, without the GIL: as h.update(chunk) for each, several files at once.");
 
 static PyObject *module_absorb_many(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
@@ -496,8 +504,10 @@ static PyObject *module_absorb_many(PyObject *module, PyObject *const *args, Py_
         }
         objects[i] = order[i] = (HashObject *)item;
         states[i] = &objects[i]->s;
-        if ((objects[i]->s.algorithm == VN_MD5) != (objects[0]->s.algorithm == VN_MD5)) {
-            PyErr_SetString(PyExc_ValueError, "MD5 and SHA-2 objects cannot share the lanes");
+        if (vn_core_of(objects[i]->s.algorithm) != vn_core_of(objects[0]->s.algorithm)) {
+            PyErr_SetString(PyExc_ValueError,
+                            "only objects of one core can share the lanes (MD5; SHA-1; "
+                            "SHA-224 and SHA-256; SHA-384 and the SHA-512s)");
             goto done;
         }
     }

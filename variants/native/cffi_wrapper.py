@@ -20,8 +20,9 @@ import threading
 from variants import _many
 from variants._many import bytes_of
 from variants._shell import _EMPTY, Constructor, HashObject, State, as_bytes, data_argument
+from variants._shell import ALGORITHMS as SPECS
 from variants._typing import TYPE_CHECKING, cast
-from variants.native._kernels import ALGORITHMS, CORES, KERNELS_ENV, KernelTable
+from variants.native._kernels import ALGORITHMS, CORES, KERNELS_ENV, WIDE_CORES, KernelTable
 
 if TYPE_CHECKING:
     from typing import (
@@ -78,7 +79,7 @@ _digest = lib.vn_digest
 _copy = lib.vn_copy
 _oneshot = lib.vn_oneshot
 _HASH = ffi.typeof("vn_hash[1]")  # one allocation, where "vn_hash *" makes two
-_OUT = ffi.typeof("char[32]")
+_OUT = ffi.typeof("char[64]")  # the largest digest
 _new_object = object.__new__
 #: Guards the short step from pending bytes to longer bytes or to a C state;
 #: never held across a call into C.
@@ -214,14 +215,16 @@ class NativeHash:
         return f"<{self.name} native HASH object @ {hex(id(self))}>"
 
 
-def _make_constructor(name: str, digest_size: int) -> Constructor:
+def _make_constructor(name: str) -> Constructor:
     algorithm = ALGORITHMS[name]
+    spec = SPECS[name]
     namespace = {
         "__slots__": (),
         "__doc__": f"{name.upper()} hash object over cffi, like hashlib's.",
         "__module__": __name__,
         "name": name,
-        "digest_size": digest_size,
+        "digest_size": spec.digest_size,
+        "block_size": spec.block_size,
         "_algorithm": algorithm,
     }
     cls: Type[NativeHash] = type(name, (NativeHash,), namespace)
@@ -252,23 +255,35 @@ def _make_constructor(name: str, digest_size: int) -> Constructor:
     return constructor
 
 
-md5 = _make_constructor("md5", 16)
-sha224 = _make_constructor("sha224", 28)
-sha256 = _make_constructor("sha256", 32)
+#: The constructors by algorithm name (every algorithm of ``_kernels.ALGORITHMS``).
+_CONSTRUCTORS: Dict[str, Constructor] = {name: _make_constructor(name) for name in ALGORITHMS}
+md5 = _CONSTRUCTORS["md5"]
+sha224 = _CONSTRUCTORS["sha224"]
+sha256 = _CONSTRUCTORS["sha256"]
+sha1 = _CONSTRUCTORS["sha1"]
+sha384 = _CONSTRUCTORS["sha384"]
+sha512 = _CONSTRUCTORS["sha512"]
+sha512_224 = _CONSTRUCTORS["sha512_224"]
+sha512_256 = _CONSTRUCTORS["sha512_256"]
 
 
 def constructors() -> Dict[str, Constructor]:
     """hashlib-compatible constructors by algorithm name."""
-    return {"md5": md5, "sha224": sha224, "sha256": sha256}
+    return dict(_CONSTRUCTORS)
+
+
+_WIDE = {CORES[core] for core in WIDE_CORES}
 
 
 def _run(core: int, index: int, state: State, data: memoryview) -> State:
-    size = data.nbytes
-    if size % 64:
-        raise ValueError(f"{size} bytes is not whole 64-byte blocks")
-    words = _new("uint32_t[]", list(state))
+    wide = core in _WIDE
+    size, block = data.nbytes, 128 if wide else 64
+    if size % block:
+        raise ValueError(f"{size} bytes is not whole {block}-byte blocks")
+    words = _new("uint64_t[]" if wide else "uint32_t[]", list(state))
+    compress = lib.vn_compress64 if wide else lib.vn_compress
     with _held(data) as blocks:
-        if lib.vn_compress(core, index, words, blocks, size // 64) < 0:
+        if compress(core, index, words, blocks, size // block) < 0:
             raise ValueError(f"no kernel {index} of core {core} runs on this CPU")
     return tuple(words)
 
@@ -305,7 +320,8 @@ def _run_many(
 def absorb_many(hashes: Sequence[HashObject], chunks: Sequence[object]) -> None:
     """``hashes[i].update(chunks[i])`` for every i, through the lanes: several streams at once.
 
-    The objects must be distinct and of one core (MD5, or SHA-224 and SHA-256).
+    The objects must be distinct and of one core (MD5; SHA-1; SHA-224 and SHA-256; SHA-384
+    and the SHA-512s).
     """
     if len(hashes) != len(chunks):
         raise ValueError("as many chunks as hash objects are needed")
@@ -315,8 +331,11 @@ def absorb_many(hashes: Sequence[HashObject], chunks: Sequence[object]) -> None:
     natives = cast("Sequence[NativeHash]", hashes)
     if len({id(h) for h in hashes}) != len(hashes):
         raise ValueError("a hash object appears twice")
-    if len({h._algorithm == ALGORITHMS["md5"] for h in natives}) > 1:
-        raise ValueError("MD5 and SHA-2 objects cannot share the lanes")
+    if len({SPECS[h.name].core for h in natives}) > 1:
+        raise ValueError(
+            "only objects of one core can share the lanes (MD5; SHA-1; SHA-224 and SHA-256;"
+            " SHA-384 and the SHA-512s)"
+        )
     keep: List[Any] = []
     count = len(hashes)
     states = _new("vn_hash *[]", max(count, 1))

@@ -1,5 +1,6 @@
 /*
- * The hash state machine around the kernels: start, absorb with buffering,
+ * The hash state machine around the kernels (64-byte blocks of 32-bit words,
+ * or the SHA-512 core's 128-byte blocks of 64-bit words): start, absorb with buffering,
  * the final digest (which leaves the state as it was), and a one-shot
  * digest of a whole message. No locks: the bridges bring their own.
  */
@@ -13,11 +14,17 @@
 #include "padding.h"
 
 static const uint32_t md5_iv[4] = VN_MD5_IV;
+static const uint32_t sha1_iv[5] = VN_SHA1_IV;
 static const uint32_t sha224_iv[8] = VN_SHA224_IV;
 static const uint32_t sha256_iv[8] = VN_SHA256_IV;
+static const uint64_t sha384_iv[8] = VN_SHA384_IV;
+static const uint64_t sha512_iv[8] = VN_SHA512_IV;
+static const uint64_t sha512_224_iv[8] = VN_SHA512_224_IV;
+static const uint64_t sha512_256_iv[8] = VN_SHA512_256_IV;
 
 int vn_digest_size(int algorithm) {
-    return algorithm == VN_MD5 ? 16 : algorithm == VN_SHA224 ? 28 : 32;
+    static const unsigned char size[VN_ALGORITHMS] = {16, 28, 32, 20, 48, 64, 28, 32};
+    return size[algorithm];
 }
 
 /* Four bytes as eight hexadecimal digits, in the bytes of a 64-bit word
@@ -79,104 +86,136 @@ void vn_hex(const unsigned char *in, size_t size, char *out) {
     }
 }
 
-static int core_of(int algorithm) { return algorithm == VN_MD5 ? VN_CORE_MD5 : VN_CORE_SHA256; }
-
-/* The initial chaining state of `algorithm`, and the kernel it runs unless told
- * otherwise, with that kernel's flag (vn_note) in *ran. */
-static vn_blocks_fn *initial(int algorithm, uint32_t state[8], unsigned char **ran) {
-    const int core = core_of(algorithm);
-    if (algorithm == VN_MD5) {
-        memcpy(state, md5_iv, sizeof md5_iv);
-        memset(state + 4, 0, 4 * sizeof state[0]);
-    } else {
-        memcpy(state, algorithm == VN_SHA224 ? sha224_iv : sha256_iv, 8 * sizeof state[0]);
-    }
+/* The initial chaining state of `algorithm` (the words it does not use zero),
+ * and the kernel it runs unless told otherwise (a vn_blocks64_fn, cast, for
+ * the SHA-512 core), with that kernel's flag (vn_note) in *ran. */
+static vn_blocks_fn *initial(int algorithm, vn_state *s, unsigned char **ran) {
+    const int core = vn_core_of(algorithm);
     *ran = vn_ran_flag(core, vn_kernel_chosen(core));
+    if (vn_wide(algorithm)) {
+        static const uint64_t *const ivs[4] = {sha384_iv, sha512_iv, sha512_224_iv, sha512_256_iv};
+        memcpy(s->state64, ivs[algorithm - VN_SHA384], sizeof s->state64);
+        return (vn_blocks_fn *)vn_chosen64(core);
+    }
+    static const uint32_t *const ivs[4] = {md5_iv, sha224_iv, sha256_iv, sha1_iv};
+    static const unsigned char words[4] = {4, 8, 8, 5};
+    memset(s->state, 0, sizeof s->state);
+    memcpy(s->state, ivs[algorithm], words[algorithm] * sizeof s->state[0]);
     return vn_chosen(core);
 }
 
 void vn_init(vn_state *s, int algorithm, vn_blocks_fn *blocks) {
     unsigned char *ran;
-    vn_blocks_fn *chosen = initial(algorithm, s->state, &ran);
+    vn_blocks_fn *chosen = initial(algorithm, s, &ran);
     s->blocks = blocks ? blocks : chosen;
-    s->ran = blocks ? vn_ran_flag_of(core_of(algorithm), blocks) : ran;
+    if (!blocks) {
+        s->ran = ran;
+    } else if (vn_wide(algorithm)) {
+        s->ran = vn_ran_flag_of64(vn_core_of(algorithm), (vn_blocks64_fn *)blocks);
+    } else {
+        s->ran = vn_ran_flag_of(vn_core_of(algorithm), blocks);
+    }
     s->algorithm = algorithm;
     s->length = 0;
 }
 
+/* `blocks` whole blocks at `data` into the chaining state of `s`. */
+static inline void run(vn_state *s, const unsigned char *data, size_t blocks, const int wide) {
+    if (wide) {
+        s->blocks64(s->state64, data, blocks);
+    } else {
+        s->blocks(s->state, data, blocks);
+    }
+}
+
 /* Complete a buffered block, run the whole blocks straight from `data`,
- * buffer what is left. */
-void vn_absorb(vn_state *s, const unsigned char *data, size_t length) {
-    if (!length) return;
-    const size_t used = (size_t)(s->length % 64);
+ * buffer what is left (`wide`: 128-byte blocks, a constant where inlined). */
+static inline void absorb(vn_state *s, const unsigned char *data, size_t length, const int wide) {
+    const size_t block = wide ? 128 : 64;
+    const size_t used = (size_t)(s->length % block);
     s->length += length;
     if (used) {
-        const size_t need = 64 - used;
+        const size_t need = block - used;
         if (length < need) {
             memcpy(s->buffer + used, data, length);
             return;
         }
         memcpy(s->buffer + used, data, need);
-        s->blocks(s->state, s->buffer, 1);
+        run(s, s->buffer, 1, wide);
         vn_note(s->ran);
         data += need;
         length -= need;
     }
-    const size_t whole = length / 64;
+    const size_t whole = length / block;
     if (whole) {
-        s->blocks(s->state, data, whole);
+        run(s, data, whole, wide);
         vn_note(s->ran);
-        data += 64 * whole;
-        length -= 64 * whole;
+        data += block * whole;
+        length -= block * whole;
     }
     if (length) memcpy(s->buffer, data, length);
 }
 
-/* Pad the message of `length` bytes whose last `length % 64` are `tail` (the
- * blocks before them are already in `state`), run the last block or two, and
- * write the digest of `algorithm` to `out`; `ran` is the kernel's flag (vn_note).
- * Returns the digest size. */
-static int finish(int algorithm, vn_blocks_fn *blocks, unsigned char *ran, uint32_t *state,
-                  const unsigned char *tail, uint64_t length, unsigned char *out) {
-    vn_note(ran);
-    unsigned char last[128];
-    blocks(state, last, pad(algorithm, tail, length, last));
+void vn_absorb(vn_state *s, const unsigned char *data, size_t length) {
+    if (!length) return;
+    if (vn_wide(s->algorithm)) {
+        absorb(s, data, length, 1);
+    } else {
+        absorb(s, data, length, 0);
+    }
+}
 
-    /* MD5 writes its words little-endian, SHA-2 big-endian */
-    const int digest_size = vn_digest_size(algorithm);
-    for (int i = 0; i < digest_size / 4; i++) {
-        if (algorithm == VN_MD5) {
-            put_le32(out + 4 * i, state[i]);
-        } else {
-            put_be32(out + 4 * i, state[i]);
-        }
+/* Pad the message of `s->length` bytes whose last `length % block` are
+ * `tail` (the blocks before them are already in the chaining state of `s`,
+ * a copy), run the last block or two, and write the digest to `out`.
+ * Returns the digest size. */
+static int finish(vn_state *s, const unsigned char *tail, unsigned char *out) {
+    vn_note(s->ran);
+    unsigned char last[2 * VN_MAX_BLOCK];
+    const int algorithm = s->algorithm, digest_size = vn_digest_size(algorithm);
+    const size_t blocks = pad(algorithm, tail, s->length, last);
+    if (vn_wide(algorithm)) {
+        run(s, last, blocks, 1);
+        put_digest64(s->state64, digest_size, out);
+    } else {
+        run(s, last, blocks, 0);
+        put_digest32(algorithm, s->state, digest_size, out);
     }
     return digest_size;
 }
 
 int vn_final(const vn_state *s, unsigned char *out) {
-    uint32_t state[8];
-    memcpy(state, s->state, sizeof state);
-    return finish(s->algorithm, s->blocks, s->ran, state, s->buffer, s->length, out);
+    vn_state copy;
+    memcpy(copy.state64, s->state64, sizeof copy.state64);
+    copy.length = s->length;
+    copy.blocks = s->blocks;
+    copy.ran = s->ran;
+    copy.algorithm = s->algorithm;
+    return finish(&copy, s->buffer, out);
 }
 
 int vn_oneshot(int algorithm, const char *data, size_t length, char *out) {
-    uint32_t state[8];
-    unsigned char *ran;
-    vn_blocks_fn *blocks = initial(algorithm, state, &ran);
-    const size_t whole = length / 64;
-    if (whole) blocks(state, (const unsigned char *)data, whole);
-    const unsigned char *tail = length % 64 ? (const unsigned char *)data + 64 * whole : NULL;
-    return finish(algorithm, blocks, ran, state, tail, length, (unsigned char *)out);
+    vn_state s;
+    s.blocks = initial(algorithm, &s, &s.ran);
+    s.algorithm = algorithm;
+    s.length = length;
+    const size_t block = (size_t)vn_block_size(algorithm), whole = length / block;
+    if (whole) run(&s, (const unsigned char *)data, whole, vn_wide(algorithm));
+    const unsigned char *tail = length % block ? (const unsigned char *)data + block * whole : NULL;
+    return finish(&s, tail, (unsigned char *)out);
 }
 
 void vn_hex_many(const unsigned char *in, size_t size, size_t count, char *out) {
 #if defined(__SSE2__)
     /* a column's digests: too many for the cache, written past it (no read of
-     * each line before it is written) */
-    if (size % 16 == 0 && (uintptr_t)out % 16 == 0) {
-        for (size_t i = 0; i < count * size; i += 16) hex16(in + i, out + 2 * i, 1);
+     * each line before it is written). The digests lie one after another, and
+     * so do their digits: the hex of the whole run, 16 bytes at a time
+     * whatever the digest's size (20, 28, 48 as well), the last few by vn_hex. */
+    if ((uintptr_t)out % 16 == 0) {
+        const size_t total = count * size, whole = total / 16 * 16;
+        for (size_t i = 0; i < whole; i += 16) hex16(in + i, out + 2 * i, 1);
         _mm_sfence();
+        vn_hex(in + whole, total - whole, out + 2 * whole);
         return;
     }
 #endif

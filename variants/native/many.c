@@ -36,6 +36,11 @@
  * the GIL held, and hands them over padded already: vn_digest_padded_with
  * runs them through the short kernel from the IV, a width at a time.
  *
+ * The SHA-512 core runs the same scheduler on 64-bit words and 128-byte
+ * blocks (`wide`): its lanes (vn_lanes64) have the same size and layout of
+ * bytes as vn_lanes, so every buffer below serves both, half as many lanes
+ * of twice the bytes.
+ *
  * Memory: one allocation per call (or per thread), of about 18 KiB, whatever
  * the number or the length of the messages.
  */
@@ -67,10 +72,13 @@ struct ladder {
     int rungs;
     int lanes[8];
     vn_many_fn *run[8];
+    vn_many64_fn *run64[8]; /* the SHA-512 core's */
     unsigned char *ran[8]; /* each rung's flag (vn_note; the single-message kernel's for rung 0) */
     unsigned char pick[VN_MAX_LANES + 1];
     vn_blocks_fn *single;
-    vn_short_fn *shorts; /* the widest rung's short kernel (every kernel with lanes has one) */
+    vn_blocks64_fn *single64;
+    vn_short_fn *shorts; /* the widest rung's short kernel, if it has one */
+    vn_short64_fn *shorts64;
 };
 
 /* What the scheduler knows of the message in a lane, beside lanes.data[i]
@@ -86,20 +94,30 @@ struct lane {
 struct scheduler {
     union {
         struct { /* messages at least a block long, and states */
-            vn_lanes lanes;
+            union {
+                vn_lanes lanes;
+                vn_lanes64 lanes64; /* the SHA-512 core's: the same bytes, data[] where lanes' is */
+            };
             struct lane lane[VN_MAX_LANES];
+            /* each lane's two blocks (buffer_of: 16 lanes of 256 bytes when wide) */
             _Alignas(64) unsigned char buffer[VN_MAX_LANES][128];
         };
         struct { /* short messages: copies of those that cannot be read in place */
-            _Alignas(64) unsigned char copy[2][VN_MAX_LANES][64];
-            unsigned char scratch[VN_MAX_LANES][32]; /* a part-full group's idle lanes' digests */
+            _Alignas(64) unsigned char copy[2][VN_MAX_LANES][64]; /* (copy_of) */
+            /* a part-full group's idle lanes' digests */
+            unsigned char scratch[VN_MAX_LANES][VN_MAX_DIGEST];
         };
     };
     struct ladder ladder;
     int width;         /* messages in flight at most: the widest rung */
-    int words;         /* state words: 4 (MD5) or 8 */
+    int words;         /* state words: 4 (MD5), 5 (SHA-1) or 8 */
+    int wide;          /* the SHA-512 core: 64-bit words, 128-byte blocks */
+    size_t block;      /* 64 or 128 */
     int algorithm;     /* digests: the algorithm; absorbing: -1 */
-    uint32_t iv[8];
+    union {
+        uint32_t iv[8];
+        uint64_t iv64[8];
+    };
     /* the work */
     size_t count, next;
     const unsigned char *const *data;
@@ -108,8 +126,20 @@ struct scheduler {
     vn_state *const *states;
 };
 
-static int many_core(int algorithm) {
-    return algorithm == VN_MD5 ? VN_CORE_MD5_MANY : VN_CORE_SHA256_MANY;
+static int many_core(int algorithm) { return vn_many_core_of(algorithm); }
+
+/* Lane k's two blocks of buffer, and short message k's copy in class c. */
+static inline unsigned char *buffer_of(struct scheduler *s, int k) {
+    return &s->buffer[0][0] + (size_t)k * 2 * s->block;
+}
+
+static inline unsigned char *copy_of(struct scheduler *s, int c, int k) {
+    return s->copy[c][0] + (size_t)k * s->block;
+}
+
+/* Where each lane's current segment goes on (at the same place for both kinds of lanes). */
+static inline const unsigned char **lane_data(struct scheduler *s) {
+    return s->wide ? s->lanes64.data : s->lanes.data;
 }
 
 /* The ladder down from many-kernel `index` of `core` (which must be usable). */
@@ -117,16 +147,18 @@ static void build_ladder(struct ladder *ladder, int core, int index) {
     int chain[8], length = 0;
     for (int i = index; i >= 0 && length < 7 && vn_kernel_usable(core, i);
          i = vn_kernel_narrower(core, i)) {
-        if (vn_many_kernel(core, i) && vn_kernel_lanes(core, i) > 1) chain[length++] = i;
+        if (vn_kernel_has_lanes(core, i) && vn_kernel_lanes(core, i) > 1) chain[length++] = i;
     }
-    const int single_core = core == VN_CORE_MD5_MANY ? VN_CORE_MD5 : VN_CORE_SHA256;
+    const int single_core = vn_single_core(core);
     ladder->rungs = 1;
     ladder->lanes[0] = 1;
     ladder->run[0] = NULL;
+    ladder->run64[0] = NULL;
     ladder->ran[0] = vn_ran_flag(single_core, vn_kernel_chosen(single_core));
     for (int k = length - 1; k >= 0; k--) {
         ladder->lanes[ladder->rungs] = vn_kernel_lanes(core, chain[k]);
         ladder->run[ladder->rungs] = vn_many_kernel(core, chain[k]);
+        ladder->run64[ladder->rungs] = vn_many64_kernel(core, chain[k]);
         ladder->ran[ladder->rungs] = vn_ran_flag(core, chain[k]);
         ladder->rungs++;
     }
@@ -136,37 +168,59 @@ static void build_ladder(struct ladder *ladder, int core, int index) {
         ladder->pick[n] = (unsigned char)rung;
     }
     ladder->single = vn_chosen(single_core);
+    ladder->single64 = vn_chosen64(single_core);
     ladder->shorts = vn_short_kernel(core, index);
+    ladder->shorts64 = vn_short64_kernel(core, index);
+}
+
+/* Whether the ladder has a short kernel (native.h: vn_short_fn). */
+static inline int has_shorts(const struct ladder *ladder) {
+    return ladder->shorts != NULL || ladder->shorts64 != NULL;
 }
 
 /* ---- padding and digests ------------------------------------------------- */
 
 /* The digest of the message that lane `lane` finished (MD5 writes its words
- * little-endian, SHA-2 big-endian). */
-static inline void emit(int algorithm, const vn_lanes *lanes, int lane, unsigned char *out) {
-    if (algorithm == VN_MD5) {
+ * little-endian, SHA-1 and SHA-2 big-endian). */
+static inline void emit(const struct scheduler *s, int lane, unsigned char *out) {
+    const int algorithm = s->algorithm, size = vn_digest_size(algorithm);
+    if (s->wide) {
+        uint64_t state[8];
+        for (int j = 0; j < 8; j++) state[j] = s->lanes64.state[j][lane];
+        put_digest64(state, size, out);
+    } else if (algorithm == VN_MD5) {
 #pragma GCC unroll 4
-        for (int i = 0; i < 4; i++) put_le32(out + 4 * i, lanes->state[i][lane]);
+        for (int i = 0; i < 4; i++) put_le32(out + 4 * i, s->lanes.state[i][lane]);
     } else {
-#pragma GCC unroll 7
-        for (int i = 0; i < 7; i++) put_be32(out + 4 * i, lanes->state[i][lane]);
-        if (algorithm == VN_SHA256) put_be32(out + 28, lanes->state[7][lane]);
+#pragma GCC unroll 8
+        for (int i = 0; i < size / 4; i++) put_be32(out + 4 * i, s->lanes.state[i][lane]);
     }
 }
 
 /* Run `blocks` blocks in lanes 0 .. active-1 with the rung that takes them. */
-static void run_kernel(const struct scheduler *s, vn_lanes *lanes, int active, size_t blocks) {
+static void run_kernel(struct scheduler *s, int active, size_t blocks) {
     const struct ladder *ladder = &s->ladder;
     const int rung = ladder->pick[active];
     vn_note(ladder->ran[rung]);
+    if (s->wide) {
+        if (ladder->run64[rung]) {
+            ladder->run64[rung](&s->lanes64, active, blocks);
+            return;
+        }
+        uint64_t state[8];
+        for (int j = 0; j < 8; j++) state[j] = s->lanes64.state[j][0];
+        ladder->single64(state, s->lanes64.data[0], blocks);
+        for (int j = 0; j < 8; j++) s->lanes64.state[j][0] = state[j];
+        return;
+    }
     if (ladder->run[rung]) {
-        ladder->run[rung](lanes, active, blocks);
+        ladder->run[rung](&s->lanes, active, blocks);
         return;
     }
     uint32_t state[8];
-    for (int j = 0; j < s->words; j++) state[j] = lanes->state[j][0];
-    ladder->single(state, lanes->data[0], blocks);
-    for (int j = 0; j < s->words; j++) lanes->state[j][0] = state[j];
+    for (int j = 0; j < s->words; j++) state[j] = s->lanes.state[j][0];
+    ladder->single(state, s->lanes.data[0], blocks);
+    for (int j = 0; j < s->words; j++) s->lanes.state[j][0] = state[j];
 }
 
 /* ---- short messages ---------------------------------------------------------- */
@@ -174,10 +228,12 @@ static void run_kernel(const struct scheduler *s, vn_lanes *lanes, int active, s
 /* How many padded blocks a message of at most a block takes: 1 below 56
  * bytes, 2 from 56 on (its length no longer fits; a message of exactly a
  * block is its 64 bytes and a block of padding, which the short kernel
- * makes in registers); 0 for a longer one. Without a branch (a mixed
- * column's lengths mispredicted it). */
-static inline size_t short_blocks(size_t length) {
-    return (size_t)(length <= 64) * (1 + (size_t)(length >= 56));
+ * makes in registers); 0 for a longer one. The SHA-512 core's (`wide`):
+ * the same with 128-byte blocks and 16 bytes of length, 1 below 112. Without a
+ * branch (a mixed column's lengths mispredicted it). */
+static inline size_t short_blocks(size_t length, int wide) {
+    const size_t block = wide ? 128 : 64, room = wide ? 112 : 56;
+    return (size_t)(length <= block) * (1 + (size_t)(length >= room));
 }
 
 /* The short kernel beside the widest rung on messages of `blocks` blocks
@@ -185,7 +241,12 @@ static inline size_t short_blocks(size_t length) {
 static void run_short(const struct scheduler *s, size_t blocks, const unsigned char *const *data,
                       const uint32_t *lengths, unsigned char *const *out) {
     vn_note(s->ladder.ran[s->ladder.rungs - 1]);
-    s->ladder.shorts(s->iv, vn_digest_size(s->algorithm), (int)blocks, data, lengths, out);
+    const int size = vn_digest_size(s->algorithm);
+    if (s->wide) {
+        s->ladder.shorts64(s->iv64, size, (int)blocks, data, lengths, out);
+    } else {
+        s->ladder.shorts(s->iv, size, (int)blocks, data, lengths, out);
+    }
 }
 
 /* A group of messages for the short kernel: where each is read, its length
@@ -226,18 +287,19 @@ static size_t digest_short_direct(struct scheduler *s) {
     const size_t *const lengths = s->lengths;
     const unsigned char *const *const data = s->data;
     unsigned char *const out = s->out;
-    const int width = s->width;
+    const int width = s->width, wide = s->wide;
+    const size_t block = s->block;
     struct group g[3];
     int ones = 0, twos = 0;
     size_t longs = 0;
     for (size_t m = 0; m < count; m++) {
         const size_t length = lengths[m];
-        const int c = (int)short_blocks(length);
+        const int c = (int)short_blocks(length, wide);
         const int i = c == 2 ? twos : c == 1 ? ones : 0;
         const unsigned char *p = data[m];
-        if (c && length < 64 && !block_readable(p, length)) {
-            unsigned char *to = s->copy[c - 1][i];
-            memset(to, 0, 64);
+        if (c && length < block && !span_readable(p, length, block)) {
+            unsigned char *to = copy_of(s, c - 1, i);
+            memset(to, 0, block);
             if (length) memcpy(to, p, length);
             p = to;
         }
@@ -266,14 +328,18 @@ static size_t digest_short_direct(struct scheduler *s) {
 static void start_message(struct scheduler *s, int i, size_t m) {
     struct lane *l = &s->lane[i];
     const size_t length = s->lengths[m];
-    const size_t whole = length / 64;
-    unsigned char *buffer = s->buffer[l->buffer];
-    for (int j = 0; j < s->words; j++) s->lanes.state[j][i] = s->iv[j];
+    const size_t whole = length / s->block;
+    unsigned char *buffer = buffer_of(s, l->buffer);
+    if (s->wide) {
+        for (int j = 0; j < 8; j++) s->lanes64.state[j][i] = s->iv64[j];
+    } else {
+        for (int j = 0; j < s->words; j++) s->lanes.state[j][i] = s->iv[j];
+    }
     l->job = m;
-    s->lanes.data[i] = s->data[m];
+    lane_data(s)[i] = s->data[m];
     l->left = whole;
     l->then = buffer;
-    l->then_blocks = pad(s->algorithm, s->data[m] + 64 * whole, length, buffer);
+    l->then_blocks = pad(s->algorithm, s->data[m] + s->block * whole, length, buffer);
 }
 
 /* Start state `m` in lane `i`: absorbing (the state has a whole block to
@@ -284,31 +350,35 @@ static void start_state(struct scheduler *s, int i, size_t m) {
     vn_state *state = s->states[m];
     const unsigned char *data = s->data[m];
     size_t length = s->lengths[m];
-    const size_t used = (size_t)(state->length % 64);
+    const size_t block = s->block, used = (size_t)(state->length % block);
     state->length += length;
-    for (int j = 0; j < s->words; j++) s->lanes.state[j][i] = state->state[j];
+    if (s->wide) {
+        for (int j = 0; j < 8; j++) s->lanes64.state[j][i] = state->state64[j];
+    } else {
+        for (int j = 0; j < s->words; j++) s->lanes.state[j][i] = state->state[j];
+    }
     l->job = m;
     l->then = NULL;
     if (used) {
         /* complete the buffered block in this lane's buffer */
-        unsigned char *buffer = s->buffer[l->buffer];
-        const size_t need = 64 - used;
+        unsigned char *buffer = buffer_of(s, l->buffer);
+        const size_t need = block - used;
         memcpy(buffer, state->buffer, used);
         memcpy(buffer + used, data, need);
         data += need;
         length -= need;
-        s->lanes.data[i] = buffer;
+        lane_data(s)[i] = buffer;
         l->left = 1;
-        if (length >= 64) {
+        if (length >= block) {
             l->then = data;
-            l->then_blocks = length / 64;
+            l->then_blocks = length / block;
         }
     } else {
-        s->lanes.data[i] = data;
-        l->left = length / 64;
+        lane_data(s)[i] = data;
+        l->left = length / block;
     }
-    const size_t whole = length / 64;
-    if (length % 64) memcpy(state->buffer, data + 64 * whole, length % 64);
+    const size_t whole = length / block;
+    if (length % block) memcpy(state->buffer, data + block * whole, length % block);
 }
 
 /* The next job that needs a lane (count if none is left). Digests: the next
@@ -317,8 +387,9 @@ static void start_state(struct scheduler *s, int i, size_t m) {
  * its bytes here. */
 static size_t next_job(struct scheduler *s) {
     if (s->algorithm >= 0) {
+        if (!has_shorts(&s->ladder)) return s->next < s->count ? s->next++ : s->count;
         for (; s->next < s->count; s->next++) {
-            if (!short_blocks(s->lengths[s->next])) return s->next++;
+            if (!short_blocks(s->lengths[s->next], s->wide)) return s->next++;
         }
         return s->count;
     }
@@ -326,8 +397,8 @@ static size_t next_job(struct scheduler *s) {
         const size_t m = s->next++;
         vn_state *state = s->states[m];
         const size_t length = s->lengths[m];
-        const size_t used = (size_t)(state->length % 64);
-        if (length >= 64 - used) return m;
+        const size_t used = (size_t)(state->length % s->block);
+        if (length >= s->block - used) return m;
         if (length) {
             memcpy(state->buffer + used, s->data[m], length);
             state->length += length;
@@ -348,7 +419,9 @@ static void start(struct scheduler *s, int i, size_t m) {
 static void finish(struct scheduler *s, int i) {
     const size_t m = s->lane[i].job;
     if (s->algorithm >= 0) {
-        emit(s->algorithm, &s->lanes, i, s->out + m * (size_t)vn_digest_size(s->algorithm));
+        emit(s, i, s->out + m * (size_t)vn_digest_size(s->algorithm));
+    } else if (s->wide) {
+        for (int j = 0; j < 8; j++) s->states[m]->state64[j] = s->lanes64.state[j][i];
     } else {
         for (int j = 0; j < s->words; j++) s->states[m]->state[j] = s->lanes.state[j][i];
     }
@@ -356,8 +429,12 @@ static void finish(struct scheduler *s, int i) {
 
 /* Move the job in lane `from` to lane `to` (whose job has finished). */
 static void move(struct scheduler *s, int from, int to) {
-    for (int j = 0; j < s->words; j++) s->lanes.state[j][to] = s->lanes.state[j][from];
-    s->lanes.data[to] = s->lanes.data[from];
+    if (s->wide) {
+        for (int j = 0; j < 8; j++) s->lanes64.state[j][to] = s->lanes64.state[j][from];
+    } else {
+        for (int j = 0; j < s->words; j++) s->lanes.state[j][to] = s->lanes.state[j][from];
+    }
+    lane_data(s)[to] = lane_data(s)[from];
     const struct lane moved = s->lane[from];
     s->lane[from] = s->lane[to]; /* so that `from` keeps a buffer nobody uses */
     s->lane[to] = moved;
@@ -390,13 +467,15 @@ static void schedule(struct scheduler *s) {
         for (int i = 1; i < active; i++) {
             if (s->lane[i].left < blocks) blocks = s->lane[i].left;
         }
-        run_kernel(s, &s->lanes, active, blocks);
+        run_kernel(s, active, blocks);
         /* every lane moves on; only those whose segment ended need more (with
          * mixed lengths, a test per lane mispredicted about half the time) */
         uint32_t ended = 0;
+        const unsigned char **data = lane_data(s);
+        const size_t step = s->block * blocks;
         for (int i = 0; i < active; i++) {
             s->lane[i].left -= blocks;
-            s->lanes.data[i] += 64 * blocks;
+            data[i] += step;
             ended |= (uint32_t)(s->lane[i].left == 0) << i;
         }
         /* downwards, so that the lane moved into a finished one is done */
@@ -405,7 +484,7 @@ static void schedule(struct scheduler *s) {
             ended &= ~((uint32_t)1 << i);
             struct lane *l = &s->lane[i];
             if (l->then) {
-                s->lanes.data[i] = l->then;
+                lane_data(s)[i] = l->then;
                 l->left = l->then_blocks;
                 l->then = NULL;
             } else {
@@ -429,7 +508,9 @@ static struct scheduler *new_scheduler(int core, int index) {
     struct scheduler *s = memory;
     build_ladder(&s->ladder, core, index);
     s->width = s->ladder.lanes[s->ladder.rungs - 1];
-    s->words = core == VN_CORE_MD5_MANY ? 4 : 8;
+    s->wide = vn_core_is_wide(core);
+    s->block = s->wide ? 128 : 64;
+    s->words = core == VN_CORE_MD5_MANY ? 4 : core == VN_CORE_SHA1_MANY ? 5 : 8;
     s->next = 0;
     return s;
 }
@@ -440,7 +521,7 @@ static struct scheduler *new_scheduler(int core, int index) {
 static void start_digests(struct scheduler *s, int algorithm) {
     vn_state iv;
     vn_init(&iv, algorithm, NULL);
-    memcpy(s->iv, iv.state, sizeof s->iv);
+    memcpy(s->iv64, iv.state64, sizeof s->iv64);
     s->algorithm = algorithm;
 }
 
@@ -451,9 +532,9 @@ static void digest_range(int index, int algorithm, size_t count, const unsigned 
     const int core = many_core(algorithm);
     struct scheduler *s = NULL;
     /* one message, or the portable kernel: one message after another */
-    if (count > 1 && vn_many_kernel(core, index)) s = new_scheduler(core, index);
+    if (count > 1 && vn_kernel_has_lanes(core, index)) s = new_scheduler(core, index);
     if (!s) {
-        if (!vn_many_kernel(core, index)) vn_note(vn_ran_flag(core, index));
+        if (!vn_kernel_has_lanes(core, index)) vn_note(vn_ran_flag(core, index));
         for (size_t i = 0; i < count; i++) {
             vn_oneshot(algorithm, (const char *)data[i], lengths[i], (char *)out + i * size);
         }
@@ -465,18 +546,19 @@ static void digest_range(int index, int algorithm, size_t count, const unsigned 
     s->lengths = lengths;
     s->out = out;
     s->states = NULL;
-    if (digest_short_direct(s)) schedule(s);
+    if (!has_shorts(&s->ladder) || digest_short_direct(s)) schedule(s);
     free(s);
 }
 
 /* ---- messages padded already ------------------------------------------ */
 
 int vn_many_lanes(int index, int algorithm) {
-    if (algorithm < VN_MD5 || algorithm > VN_SHA256) return -1;
+    if (algorithm < 0 || algorithm >= VN_ALGORITHMS) return -1;
     const int core = many_core(algorithm);
     if (index < 0) index = vn_kernel_chosen(core);
     if (!vn_kernel_usable(core, index)) return -1;
-    return vn_many_kernel(core, index) != NULL;
+    return vn_kernel_has_lanes(core, index) &&
+           (vn_short_kernel(core, index) || vn_short64_kernel(core, index));
 }
 
 /* Through the short kernel, a width at a time (the last group part full,
@@ -489,7 +571,8 @@ int vn_digest_padded_with(int index, int algorithm, size_t blocks, size_t count,
     if (index < 0) index = vn_kernel_chosen(core);
     struct scheduler *s = new_scheduler(core, index);
     if (!s) return -2;
-    const size_t size = (size_t)vn_digest_size(algorithm), stride = 64 * blocks;
+    const size_t size = (size_t)vn_digest_size(algorithm);
+    const size_t stride = (size_t)vn_block_size(algorithm) * blocks;
     start_digests(s, algorithm);
     struct group g;
     for (size_t first = 0; first < count; first += (size_t)s->width) {
@@ -523,7 +606,7 @@ static void *run_part(void *arg) {
 
 int vn_digest_many_with(int index, int algorithm, size_t count, const unsigned char *const *data,
                         const size_t *lengths, unsigned char *out, int threads) {
-    if (algorithm < VN_MD5 || algorithm > VN_SHA256) return -1;
+    if (algorithm < 0 || algorithm >= VN_ALGORITHMS) return -1;
     const int core = many_core(algorithm);
     if (index < 0) index = vn_kernel_chosen(core);
     if (!vn_kernel_usable(core, index)) return -1;
@@ -592,9 +675,9 @@ int vn_absorb_many_with(int index, vn_state *const *states, size_t count,
     if (index < 0) index = vn_kernel_chosen(core);
     if (!vn_kernel_usable(core, index)) return -1;
     struct scheduler *s = NULL;
-    if (count > 1 && vn_many_kernel(core, index)) s = new_scheduler(core, index);
+    if (count > 1 && vn_kernel_has_lanes(core, index)) s = new_scheduler(core, index);
     if (!s) {
-        if (!vn_many_kernel(core, index)) vn_note(vn_ran_flag(core, index));
+        if (!vn_kernel_has_lanes(core, index)) vn_note(vn_ran_flag(core, index));
         for (size_t i = 0; i < count; i++) vn_absorb(states[i], data[i], lengths[i]);
         return 0;
     }

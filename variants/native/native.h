@@ -1,6 +1,8 @@
 /*
- * The native variant: MD5 and SHA-256 block functions ("kernels") per
- * architecture, chosen at run time, and the hash state machine around them.
+ * The native variant: MD5, SHA-256, SHA-1 and SHA-512 block functions
+ * ("kernels") per architecture, chosen at run time, and the hash state
+ * machine around them (SHA-224 runs SHA-256's; SHA-384, SHA-512/224 and
+ * SHA-512/256 SHA-512's: 64-bit words, 128-byte blocks).
  *
  * Layout, in the spirit of Go's crypto/md5 (md5block_generic.go,
  * md5block_amd64.s, ...): one file per architecture and algorithm.
@@ -18,6 +20,8 @@
  *   lanes_amd64.h                     x86-64: one block per lane, transposed into word vectors
  *   sha256_shani.h, sha256_sha2.h     the SHA-NI and SHA2 helpers both SHA-256 files of an arch use
  *   sha256_pairs.h                    the rounds of two interleaved streams, SHA-NI's and SHA2's
+ *   sha1_*.c, sha512_*.c              SHA-1 and the SHA-512 core likewise: portable C, x86-64
+ *   sha1_shani.h, sha512_avx2.h       (SHA-NI SHA-1, AVX2/BMI2 SHA-512) and their many-kernels
  *   dispatch.c                        CPU features, the kernel tables, the choice
  *   hash.c                            the state machine: init, update with buffering, digest
  *   many.c                            the scheduler that keeps the lanes of a many-kernel full
@@ -52,17 +56,61 @@ typedef void vn_blocks_fn(uint32_t *state, const unsigned char *data, size_t blo
 #define VN_RISCV64 1
 #endif
 
-/* The cores and the three algorithms (SHA-224 runs the SHA-256 core). The
- * first two hash one message at a time (vn_blocks_fn kernels); the "many"
- * cores hash several messages at once, one per lane (vn_many_fn kernels). */
+/* The cores and the algorithms (SHA-224 runs the SHA-256 core; SHA-384,
+ * SHA-512/224 and SHA-512/256 the SHA-512 core). The single-message cores
+ * hash one message at a time (vn_blocks_fn kernels; the SHA-512 core's are
+ * vn_blocks64_fn); the "many" cores hash several messages at once, one per
+ * lane (vn_many_fn kernels; SHA-512's vn_many64_fn). */
 enum {
     VN_CORE_MD5 = 0,
     VN_CORE_SHA256 = 1,
     VN_CORE_MD5_MANY = 2,
     VN_CORE_SHA256_MANY = 3,
-    VN_CORES = 4
+    VN_CORE_SHA1 = 4,
+    VN_CORE_SHA512 = 5,
+    VN_CORE_SHA1_MANY = 6,
+    VN_CORE_SHA512_MANY = 7,
+    VN_CORES = 8
 };
-enum { VN_MD5 = 0, VN_SHA224 = 1, VN_SHA256 = 2 };
+enum {
+    VN_MD5 = 0,
+    VN_SHA224 = 1,
+    VN_SHA256 = 2,
+    VN_SHA1 = 3,
+    VN_SHA384 = 4,
+    VN_SHA512 = 5,
+    VN_SHA512_224 = 6,
+    VN_SHA512_256 = 7,
+    VN_ALGORITHMS = 8
+};
+/* The largest digest (SHA-512's) and block (the SHA-512 core's). */
+#define VN_MAX_DIGEST 64
+#define VN_MAX_BLOCK 128
+
+/* What an algorithm runs on: the SHA-512 core's 64-bit words and 128-byte
+ * blocks, or 32-bit words and 64-byte blocks; its cores; its digest's size. */
+static inline int vn_wide(int algorithm) { return algorithm >= VN_SHA384; }
+static inline int vn_block_size(int algorithm) { return vn_wide(algorithm) ? 128 : 64; }
+static inline int vn_core_of(int algorithm) {
+    static const unsigned char core[VN_ALGORITHMS] = {VN_CORE_MD5,    VN_CORE_SHA256, VN_CORE_SHA256,
+                                                      VN_CORE_SHA1,   VN_CORE_SHA512, VN_CORE_SHA512,
+                                                      VN_CORE_SHA512, VN_CORE_SHA512};
+    return core[algorithm];
+}
+static inline int vn_many_core_of(int algorithm) {
+    static const unsigned char core[VN_ALGORITHMS] = {
+        VN_CORE_MD5_MANY,    VN_CORE_SHA256_MANY, VN_CORE_SHA256_MANY, VN_CORE_SHA1_MANY,
+        VN_CORE_SHA512_MANY, VN_CORE_SHA512_MANY, VN_CORE_SHA512_MANY, VN_CORE_SHA512_MANY};
+    return core[algorithm];
+}
+/* The many core of a single-message core, and the other way round (the
+ * numbering above keeps them two apart, the many ones with bit 1 set). */
+static inline int vn_many_core(int core) { return core + 2; }
+static inline int vn_single_core(int many) { return many - 2; }
+static inline int vn_core_is_many(int core) { return (core & 2) != 0; }
+static inline int vn_core_is_wide(int core) {
+    return core == VN_CORE_SHA512 || core == VN_CORE_SHA512_MANY;
+}
 
 /* The lanes of a many-kernel: up to VN_MAX_LANES messages, each with its
  * chaining state and where its next blocks are. The state is stored word by
@@ -189,6 +237,7 @@ vn_blocks64_fn vn_sha512_amd64_sha512;
 vn_many_fn vn_sha1_many_shani_x2;
 vn_many_fn vn_sha1_many_avx2_x8;
 vn_many_fn vn_sha1_many_avx512_x16;
+vn_short_fn vn_sha1_short_shani_x2;
 vn_short_fn vn_sha1_short_avx2_x8;
 vn_short_fn vn_sha1_short_avx512_x16;
 vn_many64_fn vn_sha512_many_avx2_x4;
@@ -206,7 +255,8 @@ vn_blocks64_fn vn_sha512_arm64_sha512;
  * the CPU can run, or the portable one if the environment variable
  * VARIANTS_NATIVE_PORTABLE is set (to anything but "" or "0"). Then the
  * environment variable VARIANTS_NATIVE_KERNELS, a comma-separated list of
- * core=id (core: md5, sha256, md5-many, sha256-many; id: vn_kernel_id),
+ * core=id (core: md5, sha256, md5-many, sha256-many, sha1, sha512, sha1-many,
+ * sha512-many; id: vn_kernel_id),
  * forces the cores it names. Call it before hashing (until then every core
  * runs its portable kernel); calling it again chooses again (objects already
  * started keep their kernel). */
@@ -226,14 +276,19 @@ int vn_kernel_find(int core, const char *id);
 int vn_kernel_usable(int core, int index);
 int vn_kernel_chosen(int core);
 /* Kernel `index` of a single-message core (NULL if there is none, or if
- * `core` is a many core), and the chosen one. */
+ * `core` is a many core), and the chosen one; the 64-bit ones for the SHA-512 core. */
 vn_blocks_fn *vn_kernel(int core, int index);
 vn_blocks_fn *vn_chosen(int core);
+vn_blocks64_fn *vn_kernel64(int core, int index);
+vn_blocks64_fn *vn_chosen64(int core);
 /* Run kernel `index` of a single-message core (the chosen one if index < 0)
  * over `blocks` whole blocks: the block benchmark and the tests use it.
  * Returns 0, or -1 (doing nothing) if there is no such kernel, this CPU
  * cannot run it, or `core` is a many core (see vn_digest_many_with). */
 int vn_compress(int core, int index, uint32_t *state, const char *data, size_t blocks);
+/* The same for the SHA-512 core, over whole 128-byte blocks (vn_compress
+ * refuses it, and this every other core). */
+int vn_compress64(int core, int index, uint64_t *state, const char *data, size_t blocks);
 /* A many core's kernel `index`: its function (NULL for the portable one,
  * which hashes one message at a time with the chosen single-message kernel),
  * how many messages it takes at once (1 for single-message cores), and the
@@ -241,8 +296,12 @@ int vn_compress(int core, int index, uint32_t *state, const char *data, size_t b
  * there are too few left to fill it (-1: none; then, for one message, the
  * chosen single-message kernel). */
 vn_many_fn *vn_many_kernel(int core, int index);
+vn_many64_fn *vn_many64_kernel(int core, int index);
 /* The short kernel beside many-kernel `index` of `core`, or NULL. */
 vn_short_fn *vn_short_kernel(int core, int index);
+vn_short64_fn *vn_short64_kernel(int core, int index);
+/* Whether many-kernel `index` of `core` has lanes (a vn_many_fn or vn_many64_fn). */
+int vn_kernel_has_lanes(int core, int index);
 /* Whether kernel `index` of `core` has run in this process: every place that
  * calls a kernel notes it (vn_note), so that the tests can prove that every
  * kernel this CPU can run was run. The flag of a kernel, and of the
@@ -250,6 +309,7 @@ vn_short_fn *vn_short_kernel(int core, int index);
 int vn_kernel_ran(int core, int index);
 unsigned char *vn_ran_flag(int core, int index);
 unsigned char *vn_ran_flag_of(int core, vn_blocks_fn *blocks);
+unsigned char *vn_ran_flag_of64(int core, vn_blocks64_fn *blocks);
 /* Set a kernel's flag: a load, and a store only the first time, so that
  * threads calling the same kernel do not pass its cache line to and fro. */
 static inline void vn_note(unsigned char *flag) {
@@ -265,19 +325,26 @@ int vn_kernel_narrower(int core, int index);
  * type with the interpreter's locks, the cffi bridge with vn_hash below).
  * A plain struct copy is a copy of the hash. */
 typedef struct vn_state {
-    uint32_t state[8];
-    uint64_t length; /* bytes hashed so far, mod 2**64; length % 64 are buffered */
-    unsigned char buffer[64];
-    vn_blocks_fn *blocks;
+    union { /* the chaining state: 32-bit words, or the SHA-512 core's 64-bit ones */
+        uint32_t state[8];
+        uint64_t state64[8];
+    };
+    uint64_t length; /* bytes hashed so far, mod 2**64; length % block size are buffered */
+    unsigned char buffer[VN_MAX_BLOCK];
+    union {
+        vn_blocks_fn *blocks;
+        vn_blocks64_fn *blocks64; /* the SHA-512 core's */
+    };
     unsigned char *ran; /* its kernel's flag (vn_note) */
     int algorithm;
 } vn_state;
 
-/* Start `s` as `algorithm` with kernel `blocks` (NULL: the one vn_setup chose). */
+/* Start `s` as `algorithm` with kernel `blocks` (NULL: the one vn_setup chose;
+ * for the SHA-512 core's algorithms a vn_blocks64_fn, cast). */
 void vn_init(vn_state *s, int algorithm, vn_blocks_fn *blocks);
 /* Hash `length` more bytes. */
 void vn_absorb(vn_state *s, const unsigned char *data, size_t length);
-/* Write the digest of everything so far to `out` (16, 28 or 32 bytes); `s`
+/* Write the digest of everything so far to `out` (vn_digest_size bytes); `s`
  * is not changed. Returns the digest size. */
 int vn_final(const vn_state *s, unsigned char *out);
 /* The digest of the `length` bytes at `data` as one message, written to
@@ -297,15 +364,15 @@ void vn_hex_many(const unsigned char *in, size_t size, size_t count, char *out);
 /* The most threads one call of vn_digest_many uses (more asked for: this many). */
 #define VN_MANY_MAX_THREADS 64
 
-/* The digests of `count` whole messages of `algorithm` (VN_MD5, VN_SHA224,
- * VN_SHA256): message i is lengths[i] bytes at data[i]; its digest goes to
+/* The digests of `count` whole messages of `algorithm` (VN_MD5 ..
+ * VN_SHA512_256): message i is lengths[i] bytes at data[i]; its digest goes to
  * out + i * vn_digest_size(algorithm). `threads` > 1 splits the work over that
  * many threads (pthreads), balanced by bytes; the result is identical
  * whatever `threads` is. Runs the many-kernel vn_setup chose. */
 void vn_digest_many(int algorithm, size_t count, const unsigned char *const *data,
                     const size_t *lengths, unsigned char *out, int threads);
-/* Continue `count` independent hash states (all of one core: MD5, or
- * SHA-224/SHA-256; no state twice), state i absorbing lengths[i] bytes at
+/* Continue `count` independent hash states (all of one core: MD5, SHA-1,
+ * SHA-224/SHA-256, or the SHA-512 core's; no state twice), state i absorbing lengths[i] bytes at
  * data[i], exactly as vn_absorb(states[i], data[i], lengths[i]) would, but
  * through the lanes: the streaming form (several files at once). */
 void vn_absorb_many(vn_state *const *states, size_t count, const unsigned char *const *data,
@@ -322,7 +389,7 @@ int vn_absorb_many_with(int index, vn_state *const *states, size_t count,
  * another), -1 if there is no such kernel or this CPU cannot run it. */
 int vn_many_lanes(int index, int algorithm);
 /* The digests of `count` messages padded already (padding.h's pad), each
- * `blocks` (1 or 2) blocks at padded + 64 * blocks * i, all from the IV, in
+ * `blocks` (1 or 2) blocks at padded + vn_block_size(algorithm) * blocks * i, all from the IV, in
  * the lanes of many-kernel `index` (which must have lanes: vn_many_lanes):
  * message i's digest to out + job[i] * vn_digest_size(algorithm). Short
  * messages copied into place while their objects could be read (the batch

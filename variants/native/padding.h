@@ -30,6 +30,29 @@ static inline void put_be32(unsigned char *p, uint32_t v) {
     p[3] = (unsigned char)v;
 }
 
+static inline void put_be64(unsigned char *p, uint64_t v) {
+    put_be32(p, (uint32_t)(v >> 32));
+    put_be32(p + 4, (uint32_t)v);
+}
+
+/* The first `size` bytes of the digest whose chaining state is `state`
+ * (MD5 writes its words little-endian, SHA-1 and SHA-2 big-endian). */
+static inline void put_digest32(int algorithm, const uint32_t *state, int size, unsigned char *out) {
+    for (int i = 0; i < size / 4; i++) {
+        if (algorithm == VN_MD5) {
+            put_le32(out + 4 * i, state[i]);
+        } else {
+            put_be32(out + 4 * i, state[i]);
+        }
+    }
+}
+
+/* The same for the SHA-512 core (SHA-512/224's 28 bytes end in half a word). */
+static inline void put_digest64(const uint64_t *state, int size, unsigned char *out) {
+    for (int i = 0; i < size / 8; i++) put_be64(out + 8 * i, state[i]);
+    if (size % 8) put_be32(out + size - 4, (uint32_t)(state[size / 8] >> 32));
+}
+
 /* The length in bits, as the last 8 bytes of a padded message. */
 static inline void put_length(int algorithm, unsigned char *p, uint64_t length) {
     const uint64_t bits = length << 3;
@@ -53,21 +76,25 @@ static inline void put_length(int algorithm, unsigned char *p, uint64_t length) 
 #define VN_SANITIZED 1
 #endif
 
-/* Whether the 64 bytes at p may be read though the message there, of n bytes,
+/* Whether the `span` bytes at p may be read though the message there, of n bytes,
  * is shorter: when it has a byte and they lie in its first byte's page, as
  * glibc's string functions read (a page is the smallest unit memory is
  * mapped in, so the bytes past the message cannot fault; an empty message's
  * pointer may point at the end of its buffer, and the next page be
  * unmapped). Never under a sanitizer, which would see them as out of bounds. */
-static inline int block_readable(const unsigned char *p, size_t n) {
+static inline int span_readable(const unsigned char *p, size_t n, size_t span) {
 #if defined(VN_SANITIZED)
     (void)p;
     (void)n;
+    (void)span;
     return 0;
 #else
-    return n && ((uintptr_t)p & 4095) <= 4096 - 64;
+    return n && ((uintptr_t)p & 4095) <= 4096 - span;
 #endif
 }
+
+/* The same for `span` bytes (64 or 128: a block of the SHA-512 core). */
+static inline int block_readable(const unsigned char *p, size_t n) { return span_readable(p, n, 64); }
 
 /* Copy n < 64 bytes with two overlapping moves of a fixed size rather than a
  * call to memcpy: most of the cost of padding a short message. */
@@ -110,10 +137,30 @@ static inline void copy_short(unsigned char *to, const unsigned char *from, size
     }
 }
 
+/* pad() for the SHA-512 core: 128-byte blocks, the length in bits in the
+ * last 16 bytes (of which the first 8 are length >> 61: a length in bytes
+ * below 2**64 has no more bits). */
+static inline size_t pad128(const unsigned char *tail, uint64_t length, unsigned char *out) {
+    const size_t used = (size_t)(length % 128), blocks = used < 112 ? 1 : 2;
+    memset(out, 0, 128 * blocks);
+    if (used >= 64) {
+        memcpy(out, tail, 64);
+        copy_short(out + 64, tail + 64, used - 64);
+    } else {
+        copy_short(out, tail, used);
+    }
+    out[used] = 0x80;
+    put_be64(out + 128 * blocks - 16, length >> 61);
+    put_be64(out + 128 * blocks - 8, length << 3);
+    return blocks;
+}
+
 /* The last block or two of a message of `length` bytes, whose last
- * length % 64 bytes are at `tail`: those bytes, 0x80, zeros and the length in
- * bits, written to `out`. Returns the number of blocks (1 or 2). */
+ * length % vn_block_size(algorithm) bytes are at `tail`: those bytes, 0x80,
+ * zeros and the length in bits, written to `out`. Returns the number of
+ * blocks (1 or 2). */
 static inline size_t pad(int algorithm, const unsigned char *tail, uint64_t length, unsigned char *out) {
+    if (vn_wide(algorithm)) return pad128(tail, length, out);
     const size_t used = (size_t)(length % 64);
     if (used < 56) {
         memset(out, 0, 64);

@@ -1,0 +1,290 @@
+/*
+ * SHA-1 of many messages at once on x86-64.
+ *
+ *   shani-x2   messages two at a time through the SHA extensions, the two
+ *              streams' instructions interleaved (sha1rnds4 has a latency of
+ *              several cycles: one stream leaves the unit idle)
+ *   avx2-x8    one message per 32-bit lane of ymm, FIPS 180-4 section 6.1.2
+ *              as the portable kernel writes it: for CPUs without SHA-NI
+ *
+ * A round in AVX2 is about a dozen instructions (two rotates of three, the
+ * round function, four adds) and the schedule's word five more; the eight
+ * lanes' blocks are loaded as rows and transposed in registers, as the
+ * other AVX2 many-kernels do (lanes_amd64.h).
+ *
+ * Each has a short kernel beside it (native.h: vn_short_fn, size 20):
+ * messages of at most 64 bytes read in place, padded in registers, the
+ * digests stored from the state's registers. Here (AMD EPYC, Zen 3, 2.45
+ * GHz) a block a message costs shani-x2 19 ns, avx2-x8 21.5 ns, one SHA-NI
+ * stream alone 23.5 ns; a 32-byte message through the short kernels 21 and
+ * 23 ns. SHA-NI is bound by its unit's throughput (sha1msg1, sha1msg2 and
+ * sha1nexte use it too): more streams would not help. Nor would AVX2 lanes
+ * beside SHA-NI streams in one function: the SHA instructions have only
+ * legacy SSE encodings, and with ymm registers live it ran a hundred times
+ * slower here.
+ */
+#include "native.h"
+
+#if defined(VN_AMD64)
+#include <immintrin.h>
+#include <string.h>
+
+#include "lanes_amd64.h"
+#include "sha1_shani.h"
+
+/* ---- AVX2 lanes ------------------------------------------------------------ */
+
+#define V_ADD(a, b) _mm256_add_epi32((a), (b))
+#define V_XOR(a, b) _mm256_xor_si256((a), (b))
+#define V_ROL(x, n) _mm256_or_si256(_mm256_slli_epi32((x), (n)), _mm256_srli_epi32((x), 32 - (n)))
+
+/* The round functions: Ch, parity and Maj (FIPS 180-4, 4.1.1). */
+#define V_F1(b, c, d) V_XOR((d), _mm256_and_si256((b), V_XOR((c), (d))))
+#define V_F2(b, c, d) V_XOR(V_XOR((b), (c)), (d))
+#define V_F3(b, c, d) \
+    _mm256_or_si256(_mm256_and_si256((b), (c)), _mm256_and_si256((d), _mm256_or_si256((b), (c))))
+
+/* Word t's slot of the rolling window, the first 16 as loaded, then
+ * W[t] = ROTL1(W[t-3] ^ W[t-8] ^ W[t-14] ^ W[t-16]). */
+#define V_W0(t) w[t]
+#define V_WN(t)                                                                           \
+    (w[(t) & 15] = V_ROL(V_XOR(V_XOR(w[((t) - 3) & 15], w[((t) - 8) & 15]),               \
+                               V_XOR(w[((t) - 14) & 15], w[(t) & 15])),                   \
+                         1))
+
+/* One round, the caller naming the variables in the order it rotates them. */
+#define V_ROUND(f, k, wt, a, b, c, d, e)                                                  \
+    e = V_ADD(V_ADD(e, V_ROL(a, 5)), V_ADD(f(b, c, d), V_ADD((wt), _mm256_set1_epi32(k)))); \
+    b = V_ROL(b, 30);
+#define V_FIVE(f, k, W, t)                   \
+    V_ROUND(f, k, W(t), a, b, c, d, e)       \
+    V_ROUND(f, k, W(t + 1), e, a, b, c, d)   \
+    V_ROUND(f, k, W(t + 2), d, e, a, b, c)   \
+    V_ROUND(f, k, W(t + 3), c, d, e, a, b)   \
+    V_ROUND(f, k, W(t + 4), b, c, d, e, a)
+#define V_TWENTY(f, k, t)                                                        \
+    V_FIVE(f, k, V_WN, t) V_FIVE(f, k, V_WN, t + 5) V_FIVE(f, k, V_WN, t + 10) \
+        V_FIVE(f, k, V_WN, t + 15)
+
+/* The 80 rounds of a block whose big-endian words are w[0..15]. */
+#define V_ROUNDS80                                       \
+    V_FIVE(V_F1, 0x5a827999, V_W0, 0)                    \
+    V_FIVE(V_F1, 0x5a827999, V_W0, 5)                    \
+    V_FIVE(V_F1, 0x5a827999, V_W0, 10)                   \
+    V_ROUND(V_F1, 0x5a827999, V_W0(15), a, b, c, d, e)   \
+    V_ROUND(V_F1, 0x5a827999, V_WN(16), e, a, b, c, d)   \
+    V_ROUND(V_F1, 0x5a827999, V_WN(17), d, e, a, b, c)   \
+    V_ROUND(V_F1, 0x5a827999, V_WN(18), c, d, e, a, b)   \
+    V_ROUND(V_F1, 0x5a827999, V_WN(19), b, c, d, e, a)   \
+    V_TWENTY(V_F2, 0x6ed9eba1, 20)                       \
+    V_TWENTY(V_F3, (int)0x8f1bbcdc, 40)                  \
+    V_TWENTY(V_F2, (int)0xca62c1d6, 60)
+
+__attribute__((target("avx2"), always_inline)) static inline void
+load_be_words_x8(__m256i x[16], const unsigned char *const *p, size_t offset) {
+    load_words_x8(x, p, offset);
+    bswap_words_x8(x);
+}
+
+__attribute__((target("avx2"))) void vn_sha1_many_avx2_x8(vn_lanes *lanes, int count,
+                                                          size_t blocks) {
+    /* idle lanes hash the first lane's data again; their state is not used */
+    const unsigned char *p[8];
+    for (int i = 0; i < 8; i++) p[i] = lanes->data[i < count ? i : 0];
+    uint32_t(*state)[VN_MAX_LANES] = lanes->state;
+#define V_LOAD(i) _mm256_load_si256((const __m256i *)state[i])
+    __m256i a = V_LOAD(0), b = V_LOAD(1), c = V_LOAD(2), d = V_LOAD(3), e = V_LOAD(4);
+    for (size_t offset = 0; offset < 64 * blocks; offset += 64) {
+        __m256i w[16];
+        load_be_words_x8(w, p, offset);
+        V_ROUNDS80
+        a = V_ADD(a, V_LOAD(0));
+        b = V_ADD(b, V_LOAD(1));
+        c = V_ADD(c, V_LOAD(2));
+        d = V_ADD(d, V_LOAD(3));
+        e = V_ADD(e, V_LOAD(4));
+        _mm256_store_si256((__m256i *)state[0], a);
+        _mm256_store_si256((__m256i *)state[1], b);
+        _mm256_store_si256((__m256i *)state[2], c);
+        _mm256_store_si256((__m256i *)state[3], d);
+        _mm256_store_si256((__m256i *)state[4], e);
+    }
+#undef V_LOAD
+}
+
+/* Lane i's five state words, big-endian, to out[i] (20 bytes): two rounds of
+ * unpacking leave lane k's a, b, c, d in the low half of u[k], lane 4 + k's
+ * in its high half; e follows as one word. */
+__attribute__((target("avx2"), always_inline)) static inline void
+store_digests_x8(unsigned char *const *out, __m256i a, __m256i b, __m256i c, __m256i d,
+                 __m256i e) {
+    const __m256i bswap = _mm256_setr_epi8(BSWAP_BYTES, BSWAP_BYTES);
+    a = _mm256_shuffle_epi8(a, bswap);
+    b = _mm256_shuffle_epi8(b, bswap);
+    c = _mm256_shuffle_epi8(c, bswap);
+    d = _mm256_shuffle_epi8(d, bswap);
+    e = _mm256_shuffle_epi8(e, bswap);
+    const __m256i ab0 = _mm256_unpacklo_epi32(a, b), ab1 = _mm256_unpackhi_epi32(a, b);
+    const __m256i cd0 = _mm256_unpacklo_epi32(c, d), cd1 = _mm256_unpackhi_epi32(c, d);
+    const __m256i u[4] = {_mm256_unpacklo_epi64(ab0, cd0), _mm256_unpackhi_epi64(ab0, cd0),
+                          _mm256_unpacklo_epi64(ab1, cd1), _mm256_unpackhi_epi64(ab1, cd1)};
+    _Alignas(32) uint32_t last[8];
+    _mm256_store_si256((__m256i *)last, e);
+#pragma GCC unroll 4
+    for (int k = 0; k < 4; k++) {
+        _mm_storeu_si128((__m128i *)out[k], _mm256_castsi256_si128(u[k]));
+        _mm_storeu_si128((__m128i *)out[4 + k], _mm256_extracti128_si256(u[k], 1));
+        memcpy(out[k] + 16, &last[k], 4);
+        memcpy(out[4 + k] + 16, &last[4 + k], 4);
+    }
+}
+
+/* The short kernel beside avx2-x8 (native.h: vn_short_fn): eight messages of
+ * one or two blocks from the IV; the number of blocks a constant in each
+ * branch, so that both are unrolled. */
+__attribute__((target("avx2"))) void vn_sha1_short_avx2_x8(const uint32_t *iv, int size, int blocks,
+                                                          const unsigned char *const *data,
+                                                          const uint32_t *lengths,
+                                                          unsigned char *const *out) {
+    (void)size; /* always 20 */
+    __m256i w[16];
+    __m256i a = _mm256_set1_epi32((int)iv[0]), b = _mm256_set1_epi32((int)iv[1]);
+    __m256i c = _mm256_set1_epi32((int)iv[2]), d = _mm256_set1_epi32((int)iv[3]);
+    __m256i e = _mm256_set1_epi32((int)iv[4]);
+    if (blocks == 1) {
+        short_words_x8(w, data, lengths, 1, 0, 1);
+    } else {
+        short_words_x8(w, data, lengths, 1, 0, 2);
+    }
+    V_ROUNDS80
+    a = V_ADD(a, _mm256_set1_epi32((int)iv[0]));
+    b = V_ADD(b, _mm256_set1_epi32((int)iv[1]));
+    c = V_ADD(c, _mm256_set1_epi32((int)iv[2]));
+    d = V_ADD(d, _mm256_set1_epi32((int)iv[3]));
+    e = V_ADD(e, _mm256_set1_epi32((int)iv[4]));
+    if (blocks == 2) {
+        const __m256i a0 = a, b0 = b, c0 = c, d0 = d, e0 = e;
+        short_words_x8(w, data, lengths, 1, 1, 2);
+        V_ROUNDS80
+        a = V_ADD(a, a0);
+        b = V_ADD(b, b0);
+        c = V_ADD(c, c0);
+        d = V_ADD(d, d0);
+        e = V_ADD(e, e0);
+    }
+    store_digests_x8(out, a, b, c, d, e);
+}
+
+/* ---- SHA-NI, two streams ------------------------------------------------ */
+
+/* Two blocks' 80 rounds side by side: each step of the one stream beside
+ * the same step of the other. */
+/* Lane i's state as ABCD (A in the top lane), and back with E. */
+#define SHANI_GET_ABCD(i) \
+    _mm_set_epi32((int)state[0][i], (int)state[1][i], (int)state[2][i], (int)state[3][i])
+#define SHANI_PUT_STATE(abcd, e, i)                             \
+    do {                                                        \
+        state[0][i] = (uint32_t)_mm_extract_epi32((abcd), 3);   \
+        state[1][i] = (uint32_t)_mm_extract_epi32((abcd), 2);   \
+        state[2][i] = (uint32_t)_mm_extract_epi32((abcd), 1);   \
+        state[3][i] = (uint32_t)_mm_cvtsi128_si32(abcd);        \
+        state[4][i] = (uint32_t)_mm_extract_epi32((e), 3);      \
+    } while (0)
+
+/* Lanes ia and ib (the same lane twice is fine: both write the same). */
+__attribute__((target("sha,sse4.1"), always_inline)) static inline void
+shani_pair(uint32_t (*state)[VN_MAX_LANES], int ia, int ib, const unsigned char *pa,
+           const unsigned char *pb, size_t blocks) {
+    __m128i abcd_a = SHANI_GET_ABCD(ia), e_a = _mm_set_epi32((int)state[4][ia], 0, 0, 0);
+    __m128i abcd_b = SHANI_GET_ABCD(ib), e_b = _mm_set_epi32((int)state[4][ib], 0, 0, 0);
+    for (; blocks; blocks--, pa += 64, pb += 64) {
+        __m128i a0, a1, a2, a3, b0, b1, b2, b3;
+        SHA1_SHANI_LOAD(a, pa)
+        SHA1_SHANI_LOAD(b, pb)
+        SHA1_SHANI_BLOCK_AB;
+    }
+    SHANI_PUT_STATE(abcd_a, e_a, ia);
+    SHANI_PUT_STATE(abcd_b, e_b, ib);
+}
+
+/* A short message's words s0..s3 of block `block` of `blocks` (see
+ * vn_short_fn): its bytes at p masked and padded by the tables (native.h:
+ * vn_short_keep), its length in bits in the last block's word 15 (lane 0 of
+ * s3); as they are where the blocks are padded already (length NULL). */
+#define SHANI_SHORT_WORDS(s, p, length, block, blocks)                                     \
+    if (!(length)) {                                                                       \
+        SHA1_SHANI_LOAD(s, (p) + 64 * (block))                                             \
+    } else {                                                                               \
+        const __m128i bswap_ = SHA1_SHANI_BSWAP;                                           \
+        const unsigned char *end_ = vn_short_end + vn_short_at(*(length), (block));         \
+        const unsigned char *keep_ = vn_short_keep + vn_short_at(*(length), (block));       \
+        __m128i row_[4];                                                                   \
+        for (int q_ = 0; q_ < 4; q_++) {                                                   \
+            row_[q_] = _mm_loadu_si128((const __m128i *)(end_ + 16 * q_));                 \
+            if ((block) == 0) {                                                            \
+                const __m128i bytes_ = _mm_loadu_si128((const __m128i *)((p) + 16 * q_));  \
+                row_[q_] = _mm_or_si128(                                                   \
+                    row_[q_],                                                              \
+                    _mm_and_si128(bytes_, _mm_loadu_si128((const __m128i *)(keep_ + 16 * q_)))); \
+            }                                                                              \
+            row_[q_] = _mm_shuffle_epi8(row_[q_], bswap_);                                 \
+        }                                                                                  \
+        s##0 = row_[0];                                                                    \
+        s##1 = row_[1];                                                                    \
+        s##2 = row_[2];                                                                    \
+        s##3 = row_[3];                                                                    \
+        if ((block) == (blocks) - 1) s##3 = _mm_insert_epi32(s##3, (int)(*(length) << 3), 0); \
+    }
+
+/* A stream's digest, big-endian a, b, c, d, e, to out (20 bytes). */
+__attribute__((target("sha,sse4.1"), always_inline)) static inline void
+shani_store_digest(unsigned char *out, __m128i abcd, __m128i e) {
+    _mm_storeu_si128((__m128i *)out, _mm_shuffle_epi8(abcd, SHA1_SHANI_BSWAP));
+    const uint32_t last = __builtin_bswap32((uint32_t)_mm_extract_epi32(e, 3));
+    memcpy(out + 16, &last, 4);
+}
+
+/* Two short messages of `blocks` blocks from the IV to their digests. */
+__attribute__((target("sha,sse4.1"), always_inline)) static inline void
+shani_short_pair(const uint32_t *iv, int blocks, const unsigned char *const *data,
+                 const uint32_t *lengths, unsigned char *const *out) {
+    __m128i abcd_a = _mm_set_epi32((int)iv[0], (int)iv[1], (int)iv[2], (int)iv[3]);
+    __m128i e_a = _mm_set_epi32((int)iv[4], 0, 0, 0), abcd_b = abcd_a, e_b = e_a;
+    for (int block = 0; block < blocks; block++) {
+        __m128i a0, a1, a2, a3, b0, b1, b2, b3;
+        SHANI_SHORT_WORDS(a, data[0], lengths, block, blocks)
+        SHANI_SHORT_WORDS(b, data[1], lengths ? lengths + 1 : NULL, block, blocks)
+        SHA1_SHANI_BLOCK_AB;
+    }
+    shani_store_digest(out[0], abcd_a, e_a);
+    shani_store_digest(out[1], abcd_b, e_b);
+}
+
+/* The short kernel (native.h: vn_short_fn) of shani-x2: sixteen messages in
+ * eight pairs; the blocks padded in registers as the lanes' are, the digests
+ * stored from the state's. The number of blocks is a constant in each of the
+ * two calls, so that both are unrolled. */
+__attribute__((target("sha,sse4.1"))) void
+vn_sha1_short_shani_x2(const uint32_t *iv, int size, int blocks, const unsigned char *const *data,
+                       const uint32_t *lengths, unsigned char *const *out) {
+    (void)size; /* always 20 */
+    for (int i = 0; i < 16; i += 2) {
+        const uint32_t *pair = lengths ? lengths + i : NULL;
+        if (blocks == 1) {
+            shani_short_pair(iv, 1, data + i, pair, out + i);
+        } else {
+            shani_short_pair(iv, 2, data + i, pair, out + i);
+        }
+    }
+}
+
+/* All the lanes, two at a time; an odd one out runs as a pair with itself. */
+__attribute__((target("sha,sse4.1"))) void vn_sha1_many_shani_x2(vn_lanes *lanes, int count,
+                                                                  size_t blocks) {
+    for (int i = 0; i < count; i += 2) {
+        const int j = i + 1 < count ? i + 1 : i;
+        shani_pair(lanes->state, i, j, lanes->data[i], lanes->data[j], blocks);
+    }
+}
+
+#endif
