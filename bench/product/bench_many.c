@@ -5,12 +5,12 @@
  * Build and run from the repository root (libcrypto is linked here only, as
  * the baseline; the kernels' sources are the ones _build.py lists):
  *
- *   mkdir -p build && gcc -O2 -pthread -Ivariants/native tools/bench_many.c \
+ *   mkdir -p build && gcc -O2 -pthread -Ivariants/native bench/product/bench_many.c \
  *     $(python3 -c 'import sys; sys.path.insert(0, "variants/native"); import _build; \
  *       print(" ".join("variants/native/" + s for s in _build.KERNEL_SOURCES))') \
  *     -lcrypto -o build/bench_many && build/bench_many
  *
- *   build/bench_many [--rounds N] [--only CASE] [--algorithm md5|sha256]
+ *   build/bench_many [--rounds N] [--only CASE] [--algorithm md5|sha256|sha1|sha512]
  *                    [--kernels ID,ID] [--wall]
  *
  * Cases (CASE is the name in the first column):
@@ -20,8 +20,9 @@
  *   threads   256 messages of 64 KiB with threads=2 against threads=1
  *
  * Each case times every usable many-kernel of the algorithm and OpenSSL's
- * low-level MD5_* / SHA256_* loop (its fastest API here: OpenSSL 3's one-shot
- * SHA256() fetches the algorithm at each call) in interleaved rounds, each
+ * low-level MD5_* / SHA256_* / SHA1_* / SHA512_* loop (its fastest API here:
+ * OpenSSL 3's one-shot SHA256() fetches the algorithm at each call) in
+ * interleaved rounds, each
  * contender's sample lasting at least 0.1 s. The machine is shared and noisy,
  * so the report gives medians over the rounds: MB/s of message bytes, and the
  * median of each round's ratio to OpenSSL in that same round; and the clock is
@@ -78,19 +79,48 @@ struct contender {
     double mbs[MAX_ROUNDS], ratio[MAX_ROUNDS];
 };
 
+/* The algorithms timed, and OpenSSL's low-level context of each. */
+static const int algorithms[] = {VN_MD5, VN_SHA256, VN_SHA1, VN_SHA512};
+static const char *algorithm_name(int algorithm) {
+    return algorithm == VN_MD5 ? "md5" : algorithm == VN_SHA256 ? "sha256"
+                                     : algorithm == VN_SHA1     ? "sha1"
+                                                                : "sha512";
+}
+
+union openssl_ctx {
+    MD5_CTX md5;
+    SHA256_CTX sha256;
+    SHA_CTX sha1;
+    SHA512_CTX sha512;
+};
+
+static void openssl_init(int algorithm, union openssl_ctx *c) {
+    if (algorithm == VN_MD5) MD5_Init(&c->md5);
+    if (algorithm == VN_SHA256) SHA256_Init(&c->sha256);
+    if (algorithm == VN_SHA1) SHA1_Init(&c->sha1);
+    if (algorithm == VN_SHA512) SHA512_Init(&c->sha512);
+}
+
+static void openssl_update(int algorithm, union openssl_ctx *c, const unsigned char *p, size_t n) {
+    if (algorithm == VN_MD5) MD5_Update(&c->md5, p, n);
+    if (algorithm == VN_SHA256) SHA256_Update(&c->sha256, p, n);
+    if (algorithm == VN_SHA1) SHA1_Update(&c->sha1, p, n);
+    if (algorithm == VN_SHA512) SHA512_Update(&c->sha512, p, n);
+}
+
+static void openssl_final(int algorithm, union openssl_ctx *c, unsigned char *out) {
+    if (algorithm == VN_MD5) MD5_Final(out, &c->md5);
+    if (algorithm == VN_SHA256) SHA256_Final(out, &c->sha256);
+    if (algorithm == VN_SHA1) SHA1_Final(out, &c->sha1);
+    if (algorithm == VN_SHA512) SHA512_Final(out, &c->sha512);
+}
+
 static void openssl_digest(int algorithm, const unsigned char *data, size_t length,
                            unsigned char *out) {
-    if (algorithm == VN_MD5) {
-        MD5_CTX c;
-        MD5_Init(&c);
-        MD5_Update(&c, data, length);
-        MD5_Final(out, &c);
-    } else {
-        SHA256_CTX c;
-        SHA256_Init(&c);
-        SHA256_Update(&c, data, length);
-        SHA256_Final(out, &c);
-    }
+    union openssl_ctx c;
+    openssl_init(algorithm, &c);
+    openssl_update(algorithm, &c, data, length);
+    openssl_final(algorithm, &c, out);
 }
 
 /* One run of the case with one contender. */
@@ -98,27 +128,15 @@ static void run(const struct work *w, const struct contender *c) {
     const size_t size = (size_t)vn_digest_size(w->algorithm);
     if (w->states) { /* streams */
         if (c->kernel < 0) {
-            MD5_CTX md5[8];
-            SHA256_CTX sha[8];
-            for (size_t i = 0; i < w->count; i++) {
-                if (w->algorithm == VN_MD5) MD5_Init(&md5[i]); else SHA256_Init(&sha[i]);
-            }
+            union openssl_ctx ctx[8];
+            for (size_t i = 0; i < w->count; i++) openssl_init(w->algorithm, &ctx[i]);
             for (size_t k = 0; k < w->chunks; k++) {
                 for (size_t i = 0; i < w->count; i++) {
-                    const unsigned char *p = w->data[i] + k * w->chunk;
-                    if (w->algorithm == VN_MD5) {
-                        MD5_Update(&md5[i], p, w->chunk);
-                    } else {
-                        SHA256_Update(&sha[i], p, w->chunk);
-                    }
+                    openssl_update(w->algorithm, &ctx[i], w->data[i] + k * w->chunk, w->chunk);
                 }
             }
             for (size_t i = 0; i < w->count; i++) {
-                if (w->algorithm == VN_MD5) {
-                    MD5_Final(w->out + i * size, &md5[i]);
-                } else {
-                    SHA256_Final(w->out + i * size, &sha[i]);
-                }
+                openssl_final(w->algorithm, &ctx[i], w->out + i * size);
             }
             return;
         }
@@ -196,7 +214,7 @@ static void measure(const char *name, const struct work *w, struct contender *cs
         }
         for (int k = 0; k < n; k++) cs[k].ratio[r] = cs[k].mbs[r] / cs[0].mbs[r];
     }
-    const char *algorithm = w->algorithm == VN_MD5 ? "md5" : "sha256";
+    const char *algorithm = algorithm_name(w->algorithm);
     for (int k = 0; k < n; k++) {
         const double mbs = median(cs[k].mbs, rounds);
         printf("%-8s %-7s %-28s %9.0f MB/s  %6.2fx", name, algorithm, cs[k].label, mbs,
@@ -223,7 +241,7 @@ static int wanted(const char *id) {
 
 /* OpenSSL, then every usable many-kernel of the algorithm (threads = 1). */
 static int contenders(int algorithm, struct contender *cs) {
-    const int core = algorithm == VN_MD5 ? VN_CORE_MD5_MANY : VN_CORE_SHA256_MANY;
+    const int core = vn_many_core_of(algorithm);
     int n = 0;
     memset(cs, 0, sizeof *cs);
     snprintf(cs[n].label, sizeof cs[n].label, "OpenSSL loop");
@@ -247,7 +265,7 @@ static struct work messages(int algorithm, size_t count, size_t length) {
     w.count = count;
     w.data = malloc(count * sizeof *w.data);
     w.lengths = malloc(count * sizeof *w.lengths);
-    w.out = malloc(count * 32);
+    w.out = malloc(count * VN_MAX_DIGEST);
     if (!w.data || !w.lengths || !w.out) exit(2);
     for (size_t i = 0; i < count; i++) {
         unsigned char *m = malloc(length ? length : 1);
@@ -285,7 +303,8 @@ int main(int argc, char **argv) {
             clock_id = CLOCK_MONOTONIC;
         } else {
             fprintf(stderr, "usage: %s [--rounds N] [--only 4k|32b|streams|threads] "
-                            "[--algorithm md5|sha256] [--kernels ID,ID] [--wall]\n", argv[0]);
+                            "[--algorithm md5|sha256|sha1|sha512] [--kernels ID,ID] [--wall]\n",
+                    argv[0]);
             return 2;
         }
     }
@@ -293,13 +312,19 @@ int main(int argc, char **argv) {
     if (rounds > MAX_ROUNDS) rounds = MAX_ROUNDS;
     vn_setup();
     if (vn_setup_problem()) fprintf(stderr, "warning: %s\n", vn_setup_problem());
-    printf("chosen: md5-many %s, sha256-many %s; %d rounds, medians\n",
-           vn_kernel_id(VN_CORE_MD5_MANY, vn_kernel_chosen(VN_CORE_MD5_MANY)),
-           vn_kernel_id(VN_CORE_SHA256_MANY, vn_kernel_chosen(VN_CORE_SHA256_MANY)), rounds);
+    printf("chosen:");
+    for (size_t a = 0; a < sizeof algorithms / sizeof algorithms[0]; a++) {
+        const int core = vn_many_core_of(algorithms[a]);
+        printf(" %s-many %s%s", algorithm_name(algorithms[a]),
+               vn_kernel_id(core, vn_kernel_chosen(core)),
+               a + 1 < sizeof algorithms / sizeof algorithms[0] ? "," : ";");
+    }
+    printf(" %d rounds, medians\n", rounds);
 
     struct contender cs[16];
-    for (int algorithm = VN_MD5; algorithm <= VN_SHA256; algorithm += 2) {
-        const char *name = algorithm == VN_MD5 ? "md5" : "sha256";
+    for (size_t a = 0; a < sizeof algorithms / sizeof algorithms[0]; a++) {
+        const int algorithm = algorithms[a];
+        const char *name = algorithm_name(algorithm);
         if (only_algorithm && strcmp(only_algorithm, name) != 0) continue;
         if (!only || strcmp(only, "4k") == 0) {
             struct work w = messages(algorithm, 256, 4096);
@@ -327,7 +352,7 @@ int main(int argc, char **argv) {
             const clockid_t saved = clock_id;
             clock_id = CLOCK_MONOTONIC; /* two threads' work in the time of one */
             struct work w = messages(algorithm, 256, 65536);
-            const int core = algorithm == VN_MD5 ? VN_CORE_MD5_MANY : VN_CORE_SHA256_MANY;
+            const int core = vn_many_core_of(algorithm);
             int n = 0;
             memset(cs, 0, 3 * sizeof cs[0]);
             snprintf(cs[n].label, sizeof cs[n].label, "OpenSSL loop");

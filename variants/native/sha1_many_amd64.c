@@ -1,9 +1,11 @@
 /*
  * SHA-1 of many messages at once on x86-64.
  *
- *   shani-x2   messages two at a time through the SHA extensions, the two
- *              streams' instructions interleaved (sha1rnds4 has a latency of
- *              several cycles: one stream leaves the unit idle)
+ *   shani-x2   messages through the SHA extensions, the instructions of two
+ *              streams interleaved (sha1rnds4 has a latency of several
+ *              cycles: one stream leaves the unit idle), of four when the
+ *              messages are longer than a block: each stream's blocks
+ *              follow one another, and only four keep the unit busy
  *   avx2-x8    one message per 32-bit lane of ymm, FIPS 180-4 section 6.1.2
  *              as the portable kernel writes it: for CPUs without SHA-NI
  *
@@ -14,14 +16,15 @@
  *
  * Each has a short kernel beside it (native.h: vn_short_fn, size 20):
  * messages of at most 64 bytes read in place, padded in registers, the
- * digests stored from the state's registers. Here (AMD EPYC, Zen 3, 2.45
- * GHz) a block a message costs shani-x2 19 ns, avx2-x8 21.5 ns, one SHA-NI
- * stream alone 23.5 ns; a 32-byte message through the short kernels 21 and
- * 23 ns. SHA-NI is bound by its unit's throughput (sha1msg1, sha1msg2 and
- * sha1nexte use it too): more streams would not help. Nor would AVX2 lanes
- * beside SHA-NI streams in one function: the SHA instructions have only
- * legacy SSE encodings, and with ymm registers live it ran a hundred times
- * slower here.
+ * digests stored from the state's registers. Here (AMD EPYC, Zen 3;
+ * bench/product/bench_many.c, medians of 7 interleaved rounds, CPU
+ * time) shani-x2 hashes messages of 4 KiB at 3,722 MB/s (two streams: 2,706)
+ * against avx2-x8's 3,001, and of 32 bytes in 27.6 ns a message against
+ * 30.7 (the short kernels). SHA-NI is then bound by its unit's throughput
+ * (sha1msg1, sha1msg2 and sha1nexte use it too). AVX2 lanes beside SHA-NI
+ * streams in one function did not help: the SHA instructions have only
+ * legacy SSE encodings, and with ymm registers live that ran a hundred
+ * times slower here.
  */
 #include "native.h"
 
@@ -244,44 +247,81 @@ shani_store_digest(unsigned char *out, __m128i abcd, __m128i e) {
     memcpy(out + 16, &last, 4);
 }
 
-/* Two short messages of `blocks` blocks from the IV to their digests. */
+/* Four short messages of `blocks` blocks from the IV to their digests. */
 __attribute__((target("sha,sse4.1"), always_inline)) static inline void
-shani_short_pair(const uint32_t *iv, int blocks, const unsigned char *const *data,
+shani_short_four(const uint32_t *iv, int blocks, const unsigned char *const *data,
                  const uint32_t *lengths, unsigned char *const *out) {
     __m128i abcd_a = _mm_set_epi32((int)iv[0], (int)iv[1], (int)iv[2], (int)iv[3]);
     __m128i e_a = _mm_set_epi32((int)iv[4], 0, 0, 0), abcd_b = abcd_a, e_b = e_a;
+    __m128i abcd_c = abcd_a, e_c = e_a, abcd_d = abcd_a, e_d = e_a;
     for (int block = 0; block < blocks; block++) {
-        __m128i a0, a1, a2, a3, b0, b1, b2, b3;
+        __m128i a0, a1, a2, a3, b0, b1, b2, b3, c0, c1, c2, c3, d0, d1, d2, d3;
         SHANI_SHORT_WORDS(a, data[0], lengths, block, blocks)
         SHANI_SHORT_WORDS(b, data[1], lengths ? lengths + 1 : NULL, block, blocks)
-        SHA1_SHANI_BLOCK_AB;
+        SHANI_SHORT_WORDS(c, data[2], lengths ? lengths + 2 : NULL, block, blocks)
+        SHANI_SHORT_WORDS(d, data[3], lengths ? lengths + 3 : NULL, block, blocks)
+        SHA1_SHANI_BLOCK_ABCD;
     }
     shani_store_digest(out[0], abcd_a, e_a);
     shani_store_digest(out[1], abcd_b, e_b);
+    shani_store_digest(out[2], abcd_c, e_c);
+    shani_store_digest(out[3], abcd_d, e_d);
 }
 
-/* The short kernel (native.h: vn_short_fn) of shani-x2: sixteen messages in
- * eight pairs; the blocks padded in registers as the lanes' are, the digests
+/* The short kernel (native.h: vn_short_fn) of shani-x2: sixteen messages,
+ * four at a time; the blocks padded in registers as the lanes' are, the digests
  * stored from the state's. The number of blocks is a constant in each of the
  * two calls, so that both are unrolled. */
 __attribute__((target("sha,sse4.1"))) void
 vn_sha1_short_shani_x2(const uint32_t *iv, int size, int blocks, const unsigned char *const *data,
                        const uint32_t *lengths, unsigned char *const *out) {
     (void)size; /* always 20 */
-    for (int i = 0; i < 16; i += 2) {
-        const uint32_t *pair = lengths ? lengths + i : NULL;
+    for (int i = 0; i < 16; i += 4) {
+        const uint32_t *four = lengths ? lengths + i : NULL;
         if (blocks == 1) {
-            shani_short_pair(iv, 1, data + i, pair, out + i);
+            shani_short_four(iv, 1, data + i, four, out + i);
         } else {
-            shani_short_pair(iv, 2, data + i, pair, out + i);
+            shani_short_four(iv, 2, data + i, four, out + i);
         }
     }
 }
 
-/* All the lanes, two at a time; an odd one out runs as a pair with itself. */
+/* Lanes ia, ib, ic and id (any of them the same is fine). */
+__attribute__((target("sha,sse4.1"), always_inline)) static inline void
+shani_four(uint32_t (*state)[VN_MAX_LANES], const int lane[4], const unsigned char *const *data,
+           size_t blocks) {
+    __m128i abcd_a = SHANI_GET_ABCD(lane[0]), e_a = _mm_set_epi32((int)state[4][lane[0]], 0, 0, 0);
+    __m128i abcd_b = SHANI_GET_ABCD(lane[1]), e_b = _mm_set_epi32((int)state[4][lane[1]], 0, 0, 0);
+    __m128i abcd_c = SHANI_GET_ABCD(lane[2]), e_c = _mm_set_epi32((int)state[4][lane[2]], 0, 0, 0);
+    __m128i abcd_d = SHANI_GET_ABCD(lane[3]), e_d = _mm_set_epi32((int)state[4][lane[3]], 0, 0, 0);
+    const unsigned char *pa = data[lane[0]], *pb = data[lane[1]], *pc = data[lane[2]],
+                        *pd = data[lane[3]];
+    for (; blocks; blocks--, pa += 64, pb += 64, pc += 64, pd += 64) {
+        __m128i a0, a1, a2, a3, b0, b1, b2, b3, c0, c1, c2, c3, d0, d1, d2, d3;
+        SHA1_SHANI_LOAD(a, pa)
+        SHA1_SHANI_LOAD(b, pb)
+        SHA1_SHANI_LOAD(c, pc)
+        SHA1_SHANI_LOAD(d, pd)
+        SHA1_SHANI_BLOCK_ABCD;
+    }
+    SHANI_PUT_STATE(abcd_a, e_a, lane[0]);
+    SHANI_PUT_STATE(abcd_b, e_b, lane[1]);
+    SHANI_PUT_STATE(abcd_c, e_c, lane[2]);
+    SHANI_PUT_STATE(abcd_d, e_d, lane[3]);
+}
+
+/* All the lanes, two at a time; an odd one out runs as a pair with itself.
+ * Messages of more than one block go four at a time. */
 __attribute__((target("sha,sse4.1"))) void vn_sha1_many_shani_x2(vn_lanes *lanes, int count,
                                                                   size_t blocks) {
-    for (int i = 0; i < count; i += 2) {
+    int i = 0;
+    if (blocks > 1) {
+        for (; i + 4 <= count; i += 4) {
+            const int lane[4] = {i, i + 1, i + 2, i + 3};
+            shani_four(lanes->state, lane, lanes->data, blocks);
+        }
+    }
+    for (; i < count; i += 2) {
         const int j = i + 1 < count ? i + 1 : i;
         shani_pair(lanes->state, i, j, lanes->data[i], lanes->data[j], blocks);
     }

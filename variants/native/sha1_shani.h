@@ -86,6 +86,27 @@
         SHA1_SHANI_END(b)                                              \
     } while (0)
 
+/* The same for four streams, a, b, c and d: for long messages, where each
+ * stream's blocks follow one another and two streams alone leave the unit
+ * waiting on their latency. */
+#define SHA1_FIRST_ABCD(i) SHA1_FIRST_AB(i) SHA1_SHANI_FIRST(c, i) SHA1_SHANI_FIRST(d, i)
+#define SHA1_LOADED_ABCD(i) \
+    SHA1_LOADED_AB(i) SHA1_SHANI_LOADED(c, i, 0) SHA1_SHANI_LOADED(d, i, 0)
+#define SHA1_NEXT_ABCD(i, j, k, l, f) \
+    SHA1_NEXT_AB(i, j, k, l, f) SHA1_SHANI_NEXT(c, i, j, k, l, f) SHA1_SHANI_NEXT(d, i, j, k, l, f)
+#define SHA1_SHANI_BLOCK_ABCD                                                \
+    do {                                                                     \
+        SHA1_SHANI_START(a)                                                  \
+        SHA1_SHANI_START(b)                                                  \
+        SHA1_SHANI_START(c)                                                  \
+        SHA1_SHANI_START(d)                                                  \
+        SHA1_SHANI_GROUPS(SHA1_FIRST_ABCD, SHA1_LOADED_ABCD, SHA1_NEXT_ABCD) \
+        SHA1_SHANI_END(a)                                                    \
+        SHA1_SHANI_END(b)                                                    \
+        SHA1_SHANI_END(c)                                                    \
+        SHA1_SHANI_END(d)                                                    \
+    } while (0)
+
 /* Stream s's words from the block at p. */
 #define SHA1_SHANI_LOAD(s, p)                                                                \
     {                                                                                        \

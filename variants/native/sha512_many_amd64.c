@@ -21,28 +21,22 @@
 #if defined(VN_AMD64)
 #include <immintrin.h>
 
+#include "sha512_avx2.h"
+
 #define TARGET_AVX2 __attribute__((target("avx2")))
 
 #define V __m256i
 #define V_ADD(a, b) _mm256_add_epi64((a), (b))
 #define V_X(a, b) _mm256_xor_si256((a), (b))
-#define V_ROTR(x, n) _mm256_or_si256(_mm256_srli_epi64((x), (n)), _mm256_slli_epi64((x), 64 - (n)))
-#define V_ROTR3(x, r1, r2, r3) V_X(V_X(V_ROTR(x, r1), V_ROTR(x, r2)), V_ROTR(x, r3))
+#define V_ROTR3(x, r1, r2, r3) \
+    V_X(V_X(SHA512_ROTR64(x, r1), SHA512_ROTR64(x, r2)), SHA512_ROTR64(x, r3))
 #define BSIG0(x) V_ROTR3(x, 28, 34, 39)
 #define BSIG1(x) V_ROTR3(x, 14, 18, 41)
-#define SSIG0(x) \
-    V_X(V_X(V_ROTR(x, 1), _mm256_shuffle_epi8((x), rotr8)), _mm256_srli_epi64((x), 7))
-#define SSIG1(x) V_X(V_X(V_ROTR(x, 19), V_ROTR(x, 61)), _mm256_srli_epi64((x), 6))
+#define SSIG0(x) SHA512_SSIG0(x)
+#define SSIG1(x) SHA512_SSIG1(x)
 #define CH(e, f, g) V_X((g), _mm256_and_si256((e), V_X((f), (g))))
 #define MAJ(a, b, c) V_X((b), _mm256_and_si256(V_X((a), (b)), V_X((b), (c))))
-
-/* The shuffles that reverse the bytes of each 64-bit lane and rotate it right by 8 bits. */
-#define BSWAP64                                                                          \
-    _mm256_set_epi64x(0x08090a0b0c0d0e0fLL, 0x0001020304050607LL, 0x08090a0b0c0d0e0fLL, \
-                      0x0001020304050607LL)
-#define ROTR8                                                                            \
-    _mm256_set_epi64x(0x080f0e0d0c0b0a09LL, 0x0007060504030201LL, 0x080f0e0d0c0b0a09LL, \
-                      0x0007060504030201LL)
+#define BSWAP64 SHA512_AVX2_BSWAP
 
 /* One round, j = t % 16 the schedule's slot, k the constants from this
  * sixteen's first. */
@@ -88,6 +82,17 @@
         }                                                \
     }
 
+/* The working variables plus the block's starting state, word i of it START(i). */
+#define ADD_START(START)        \
+    a = V_ADD(a, START(0));     \
+    b = V_ADD(b, START(1));     \
+    c = V_ADD(c, START(2));     \
+    d = V_ADD(d, START(3));     \
+    e = V_ADD(e, START(4));     \
+    f = V_ADD(f, START(5));     \
+    g = V_ADD(g, START(6));     \
+    h = V_ADD(h, START(7));
+
 /* x[4q + j] = word 4q + j of the rows r[lane] (words 4q..4q+3 of each). */
 TARGET_AVX2 __attribute__((always_inline)) static inline void transpose_x4(V x[4], const V r[4]) {
     const V t0 = _mm256_unpacklo_epi64(r[0], r[1]), t1 = _mm256_unpackhi_epi64(r[0], r[1]);
@@ -119,7 +124,6 @@ TARGET_AVX2 void vn_sha512_many_avx2_x4(vn_lanes64 *lanes, int count, size_t blo
     const unsigned char *p[4];
     for (int i = 0; i < 4; i++) p[i] = lanes->data[i < count ? i : 0];
     uint64_t(*state)[VN_MAX_LANES64] = lanes->state;
-    const V rotr8 = ROTR8;
 #define STATE(i) _mm256_load_si256((const __m256i *)state[i])
     V a = STATE(0), b = STATE(1), c = STATE(2), d = STATE(3);
     V e = STATE(4), f = STATE(5), g = STATE(6), h = STATE(7);
@@ -127,14 +131,7 @@ TARGET_AVX2 void vn_sha512_many_avx2_x4(vn_lanes64 *lanes, int count, size_t blo
         V w[16];
         load_words_x4(w, p, offset);
         ROUNDS80
-        a = V_ADD(a, STATE(0));
-        b = V_ADD(b, STATE(1));
-        c = V_ADD(c, STATE(2));
-        d = V_ADD(d, STATE(3));
-        e = V_ADD(e, STATE(4));
-        f = V_ADD(f, STATE(5));
-        g = V_ADD(g, STATE(6));
-        h = V_ADD(h, STATE(7));
+        ADD_START(STATE)
         _mm256_store_si256((__m256i *)state[0], a);
         _mm256_store_si256((__m256i *)state[1], b);
         _mm256_store_si256((__m256i *)state[2], c);
@@ -216,7 +213,6 @@ store_digests_x4(unsigned char *const *out, int size, const V s[8]) {
 TARGET_AVX2 void vn_sha512_short_avx2_x4(const uint64_t *iv, int size, int blocks,
                                          const unsigned char *const *data,
                                          const uint32_t *lengths, unsigned char *const *out) {
-    const V rotr8 = ROTR8;
     V w[16];
 #define IV(i) _mm256_set1_epi64x((long long)iv[i])
     V a = IV(0), b = IV(1), c = IV(2), d = IV(3), e = IV(4), f = IV(5), g = IV(6), h = IV(7);
@@ -226,27 +222,15 @@ TARGET_AVX2 void vn_sha512_short_avx2_x4(const uint64_t *iv, int size, int block
         short_words_x4(w, data, lengths, 0, 2);
     }
     ROUNDS80
-    a = V_ADD(a, IV(0));
-    b = V_ADD(b, IV(1));
-    c = V_ADD(c, IV(2));
-    d = V_ADD(d, IV(3));
-    e = V_ADD(e, IV(4));
-    f = V_ADD(f, IV(5));
-    g = V_ADD(g, IV(6));
-    h = V_ADD(h, IV(7));
+    ADD_START(IV)
 #undef IV
     if (blocks == 2) {
         const V start[8] = {a, b, c, d, e, f, g, h};
         short_words_x4(w, data, lengths, 1, 2);
+#define START(i) start[i]
         ROUNDS80
-        a = V_ADD(a, start[0]);
-        b = V_ADD(b, start[1]);
-        c = V_ADD(c, start[2]);
-        d = V_ADD(d, start[3]);
-        e = V_ADD(e, start[4]);
-        f = V_ADD(f, start[5]);
-        g = V_ADD(g, start[6]);
-        h = V_ADD(h, start[7]);
+        ADD_START(START)
+#undef START
     }
     const V s[8] = {a, b, c, d, e, f, g, h};
     store_digests_x4(out, size, s);
