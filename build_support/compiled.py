@@ -45,7 +45,8 @@ PACKAGE = ROOT / "variants"
 #: points-to analysis, VRP and RTL GCSE take most of gcc's time there
 #: (-ftime-report shows it). Without them the largest extension builds in a
 #: fraction of the time and runs as fast (the build times are in the study's
-#: report). And no debug information (the interpreters' flags ask for -g): tracking
+#: report). And no debug information (mypyc asks for -g0 itself; Cython's C came with
+#: the interpreter's -g): tracking
 #: the variables of those functions took half of gcc 12's time on the largest (37.3 s
 #: against 18.6 s of CPU for the streamlined SHA-256's Cython C, the same machine code)
 #: and a third of the sid tree's gcc 16's.
