@@ -78,6 +78,8 @@ KERNEL_FLAGS = ("-pthread", "-fPIC", "-DNDEBUG", "-Wall")
 #: An include of a Python header: a file with one, or including one, is not a kernel.
 PYTHON_HEADER = re.compile(r'^\s*#\s*include\s*[<"]Python\.h[>"]', re.M)
 QUOTED_INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"', re.M)
+#: The line of ``gcc -v`` that names the command it was called by.
+CALLED_AS = re.compile(r"COLLECT_GCC=")
 #: A line marker of the preprocessed source: ``# 12 "path/to/file.h" 2``.
 LINE_MARKER = re.compile(rb'^(#\s*\d+\s+)"([^"]*)"', re.M)
 
@@ -216,13 +218,16 @@ class ObjectCache:
         self._lock = threading.Lock()
 
     def identity(self, compiler: str) -> str:
-        """What names ``compiler`` (a command, e.g. "gcc"): its resolved path and ``-v``."""
+        """What names ``compiler`` (a command, e.g. "gcc"): its resolved path and what ``-v``
+        says, less the name it was called by (Debian's CPython calls its gcc
+        x86_64-linux-gnu-gcc, its PyPy gcc: the same compiler)."""
         with self._lock:
             if compiler not in self._identities:
                 found = shutil.which(compiler) or compiler
                 done = subprocess.run([found, "-v"], capture_output=True, text=True, check=False)
-                resolved = os.path.realpath(found)
-                self._identities[compiler] = f"{resolved}\n{done.stdout}{done.stderr}"
+                said = (done.stdout + done.stderr).splitlines()
+                lines = [os.path.realpath(found), *(s for s in said if not CALLED_AS.match(s))]
+                self._identities[compiler] = "\n".join(lines)
             return self._identities[compiler]
 
     def key(self, argv: Sequence[str], source: str, preprocessed: bytes) -> str:

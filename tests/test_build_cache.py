@@ -151,6 +151,17 @@ def test_a_different_compiler_misses(tmp_path: Path, monkeypatch: pytest.MonkeyP
     assert again.compiled and not again.hits
 
 
+def test_one_compiler_called_by_two_names_is_one(tmp_path: Path) -> None:
+    # Debian's CPython calls gcc x86_64-linux-gnu-gcc, its PyPy gcc: one compiler, one key
+    gcc = shutil.which("gcc")
+    assert gcc is not None
+    alias = tmp_path / "another-name-for-gcc"
+    alias.symlink_to(os.path.realpath(gcc))
+    objects = cache.ObjectCache(tmp_path)
+    assert objects.identity(str(alias)) == objects.identity("gcc")
+    assert os.path.realpath(gcc) in objects.identity("gcc")
+
+
 def test_a_compile_error_is_the_compilers(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     project = _copy(tmp_path / "one")
     source = project / "variants" / "native" / KERNELS[0]
