@@ -239,10 +239,12 @@ def peers(session: nox.Session) -> None:
 
 
 def _study(session: nox.Session, command: str, *envs_args: str) -> None:
-    """Each interpreter's environment (``bench envs``), then ``bench command`` with posargs."""
+    """Each interpreter's environment (``bench envs``), then ``bench command`` with posargs
+    (less the options that are only ``bench envs``'s)."""
     session.run("python", "-m", "bench", "envs", *envs_args, *session.posargs)
     pythons = str(envs.pythons_file())
-    session.run("python", "-m", "bench", command, "--pythons", pythons, *session.posargs)
+    args = envs.not_its_own(session.posargs)
+    session.run("python", "-m", "bench", command, "--pythons", pythons, *args)
 
 
 @nox.session(python=_python("3.12", fallback=sys.executable))

@@ -16,6 +16,7 @@ import pytest
 bench_package.load()
 
 from bench.__main__ import parse  # noqa: E402
+from bench.conduct import envs  # noqa: E402
 
 DOCS = ("README.md", "docs/study.md", "docs/columns.md", "docs/development.md")
 #: ``python -m bench ...`` in a code block's line or between backticks; ``nox -s bench -- ...``.
@@ -31,8 +32,8 @@ def commands() -> List[Tuple[str, str, List[str]]]:
         for line in (bench_package.ROOT / name).read_text().splitlines():
             for match in COMMAND.finditer(line):
                 words = [w for w in shlex.split(match["args"]) if w not in ("...", "…")]
-                if match.group(0).startswith("nox"):
-                    words = ["run", *words]
+                if match.group(0).startswith("nox"):  # envs takes its own, run the rest
+                    words = ["run", *envs.not_its_own(words)]
                 if match["module"]:
                     words = [f"bench{match['module']}", *words]
                 found.append((name, match.group(0).strip(), words))

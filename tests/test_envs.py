@@ -116,3 +116,10 @@ def test_the_environments_live_in_the_per_user_cache(monkeypatch: pytest.MonkeyP
     monkeypatch.setenv(envs.ENVS_ENV, "/envs-here")
     assert envs.default_cache() == Path("/envs-here")
     assert envs.parser().parse_known_args([])[0].cache is None  # prepare's default_cache()
+
+
+def test_the_options_envs_takes_do_not_reach_the_run() -> None:
+    from bench.conduct.envs import not_its_own
+
+    args = ["--build-jobs", "2", "--effort", "quick", "--cache=/x", "--modes", "3.12"]
+    assert not_its_own(args) == ["--effort", "quick", "--modes", "3.12"]

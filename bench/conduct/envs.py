@@ -413,6 +413,25 @@ def parser() -> argparse.ArgumentParser:
     return parser
 
 
+#: This command's own options (each with a value), which the study's other commands do not take.
+OWN_OPTIONS = ("--build-jobs", "--cache")
+
+
+def not_its_own(args: Sequence[str]) -> List[str]:
+    """``args`` without ``OWN_OPTIONS`` and their values (``--opt V``, ``--opt=V``): what of
+    ``nox -s bench -- ARGS`` goes on to ``python -m bench run`` after ``envs`` took its own."""
+    kept: List[str] = []
+    skip = False
+    for arg in args:
+        if skip:
+            skip = False
+        elif arg in OWN_OPTIONS:
+            skip = True
+        elif not arg.startswith(tuple(f"{option}=" for option in OWN_OPTIONS)):
+            kept.append(arg)
+    return kept
+
+
 def main(argv: Sequence[str]) -> int:
     # The study's other options may come along (nox -s bench -- ...): they are not ours.
     args, _ = parser().parse_known_args(argv)
