@@ -18,8 +18,12 @@ handed back in argument order:
   opened or read) goes through the one-file path, which gives coreutils'
   messages.
 
-Memory stays bounded whatever the number of files: a window of ``WINDOW``
-names, a batch of small files of a few MiB, and ``ROUNDS`` rounds of a chunk
+The small files of the next window are read and hashed (``digest_files``, on a thread of
+its own, the GIL released) while the lines of the window before are formatted and printed:
+the C and the Python of a run of many small files overlap instead of taking turns.
+
+Memory stays bounded whatever the number of files: two windows of ``WINDOW``
+names, their batches of small files of a few MiB, and ``ROUNDS`` rounds of a chunk
 per streaming file.
 """
 
@@ -42,8 +46,11 @@ from variants.native import Bridge
 if TYPE_CHECKING:
     from typing import Dict, Iterable, Iterator, List, Optional, Tuple, Union
 
-#: Names taken at a time from the arguments.
+    from variants.native import FileResult
+
+#: Names taken at a time from the arguments (the first time, fewer).
 WINDOW = 1024
+FIRST_WINDOW = 64
 #: The largest file read whole into the batch of small files.
 SMALL = 256 << 10
 #: Files streaming through the lanes at once, and the bytes read from each per round.
@@ -59,27 +66,79 @@ def hash_in_lanes(
     names: Iterable[bytes], algorithm: str, hasher: Hasher, bridge: Bridge
 ) -> Iterator[Tuple[bytes, Outcome]]:
     """``(name, outcome)`` for every name, in order, hashing the files together."""
+    before: Optional[_SmallFiles] = None  # the window being read, whose lines come next
+    for item in _windows(names):
+        if isinstance(item, bytes):  # standard input: in its turn, on its own
+            if before is not None:
+                yield from _window(before, algorithm, hasher, bridge)
+                before = None
+            yield item, hasher(item, algorithm)
+            continue
+        reading = _SmallFiles(item, algorithm, bridge)
+        if before is not None:
+            yield from _window(before, algorithm, hasher, bridge)
+        before = reading
+    if before is not None:
+        yield from _window(before, algorithm, hasher, bridge)
+
+
+def _windows(names: Iterable[bytes]) -> Iterator[Union[List[bytes], bytes]]:
+    """The names in windows of at most ``WINDOW`` (the first of ``FIRST_WINDOW``, so that the
+    first lines come soon and the next window's reading starts early), with standard input
+    (``b"-"``) alone between them."""
     window: List[bytes] = []
+    size = FIRST_WINDOW
     for name in names:
-        if name == b"-":  # standard input: in its turn, on its own
-            yield from _window(window, algorithm, hasher, bridge)
-            window = []
-            yield name, hasher(name, algorithm)
+        if name == b"-":
+            if window:
+                yield window
+                window = []
+            yield name
             continue
         window.append(name)
-        if len(window) == WINDOW:
-            yield from _window(window, algorithm, hasher, bridge)
+        if len(window) == size:
+            yield window
             window = []
-    yield from _window(window, algorithm, hasher, bridge)
+            size = WINDOW
+    if window:
+        yield window
+
+
+class _SmallFiles(threading.Thread):
+    """The bridge's ``digest_files`` of a window's names, started at once on a thread of its
+    own (the C-API bridge releases the GIL while it reads and hashes)."""
+
+    def __init__(self, names: List[bytes], algorithm: str, bridge: Bridge) -> None:
+        super().__init__(name="variants-sum small files", daemon=True)
+        self.names = names
+        self._call = (algorithm, bridge)
+        self._results: List[FileResult] = []
+        self._error: Optional[BaseException] = None
+        self.start()
+
+    def run(self) -> None:
+        algorithm, bridge = self._call
+        try:
+            self._results = bridge.digest_files(
+                algorithm, self.names, SMALL, _readers(len(self.names))
+            )
+        except BaseException as error:  # handed to the reader of the results, in its thread
+            self._error = error
+
+    def results(self) -> List[FileResult]:
+        """Per name: its digest, an errno, or None (see ``Bridge.digest_files``)."""
+        self.join()
+        if self._error is not None:
+            raise self._error
+        return self._results
 
 
 def _window(
-    names: List[bytes], algorithm: str, hasher: Hasher, bridge: Bridge
+    reading: _SmallFiles, algorithm: str, hasher: Hasher, bridge: Bridge
 ) -> Iterator[Tuple[bytes, Outcome]]:
     """The window's outcomes in order, each as soon as it and those before it are known."""
-    if not names:
-        return
-    outcomes = _small_files(names, algorithm, bridge, hasher.progress)
+    names = reading.names
+    outcomes = _small_files(names, reading.results(), hasher.progress)
     large = [i for i, outcome in enumerate(outcomes) if outcome is None and _regular(names[i])]
     streaming = set(large)
     given = 0
@@ -111,10 +170,9 @@ def _regular(name: bytes) -> bool:
 
 
 def _small_files(
-    names: List[bytes], algorithm: str, bridge: Bridge, progress: Optional[Progress]
+    names: List[bytes], results: List[FileResult], progress: Optional[Progress]
 ) -> List[Optional[Outcome]]:
     """Each name's outcome if it is a small regular file or cannot be opened; else None."""
-    results = bridge.digest_files(algorithm, names, SMALL, _readers(len(names)))
     outcomes: List[Optional[Outcome]] = []
     for name, result in zip(names, results):
         if isinstance(result, bytes):
