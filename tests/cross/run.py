@@ -137,14 +137,14 @@ def _host_kernels() -> Dict[str, str]:
 
 def _host_sha() -> Sha:
     """What dispatch should choose for SHA-1 and the SHA-512 core on this x86-64 machine (the
-    last usable kernel of each table in dispatch.c: SHA-1's AVX2 lanes before its SHA-NI pairs)."""
+    last usable kernel of each table in dispatch.c: SHA-1's SHA-NI streams after its AVX2 lanes)."""
     flags = _host_flags()
     has_sha_ni = all(flag in flags for flag in ("sha_ni", "ssse3", "sse4_1"))
     has_avx2 = "avx2" in flags
     return Sha(
         sha1="shani" if has_sha_ni else "portable",
         sha512="avx2" if has_avx2 and "bmi1" in flags and "bmi2" in flags else "portable",
-        sha1_many="avx2-x8" if has_avx2 else "shani-x2" if has_sha_ni else "portable",
+        sha1_many="shani-x2" if has_sha_ni else "avx2-x8" if has_avx2 else "portable",
         sha512_many="avx2-x4" if has_avx2 else "portable",
     )
 
@@ -185,9 +185,9 @@ def runs() -> List[Run]:
             sha256_many = "avx512-x8" if "avx512" in host["md5_many"] else "avx2-x8"
             kernels = f"md5=portable,md5-many={md5_many},sha256-many={sha256_many}"
             sha = host_sha
-            if host_sha.sha1_many == "avx2-x8" and host_sha.sha1 == "shani":
-                kernels += ",sha1-many=shani-x2"
-                sha = replace(host_sha, sha1_many="shani-x2")
+            if host_sha.sha1_many == "shani-x2" and "avx2" in _host_flags():
+                kernels += ",sha1-many=avx2-x8"
+                sha = replace(host_sha, sha1_many="avx2-x8")
             matrix.append(
                 Run(
                     "x86-64",
