@@ -99,7 +99,7 @@ static vn_blocks_fn *initial(int algorithm, vn_state *s, unsigned char **ran) {
     }
     static const uint32_t *const ivs[4] = {md5_iv, sha224_iv, sha256_iv, sha1_iv};
     static const unsigned char words[4] = {4, 8, 8, 5};
-    memset(s->state, 0, sizeof s->state);
+    memset(s->state64, 0, sizeof s->state64); /* all of the union: copies read it whole */
     memcpy(s->state, ivs[algorithm], words[algorithm] * sizeof s->state[0]);
     return vn_chosen(core);
 }

@@ -467,7 +467,8 @@ static void schedule(struct scheduler *s) {
         for (int i = 1; i < active; i++) {
             if (s->lane[i].left < blocks) blocks = s->lane[i].left;
         }
-        run_kernel(s, active, blocks);
+        /* (0 when a lane starts a message shorter than a block: its padded blocks next) */
+        if (blocks) run_kernel(s, active, blocks);
         /* every lane moves on; only those whose segment ended need more (with
          * mixed lengths, a test per lane mispredicted about half the time) */
         uint32_t ended = 0;
