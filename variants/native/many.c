@@ -100,10 +100,10 @@ struct scheduler {
             };
             struct lane lane[VN_MAX_LANES];
             /* each lane's two blocks (buffer_of: 16 lanes of 256 bytes when wide) */
-            _Alignas(64) unsigned char buffer[VN_MAX_LANES][128];
+            _Alignas(64) unsigned char buffer[VN_MAX_LANES * 128];
         };
         struct { /* short messages: copies of those that cannot be read in place */
-            _Alignas(64) unsigned char copy[2][VN_MAX_LANES][64]; /* (copy_of) */
+            _Alignas(64) unsigned char copy[2][VN_MAX_LANES * 64]; /* (copy_of) */
             /* a part-full group's idle lanes' digests */
             unsigned char scratch[VN_MAX_LANES][VN_MAX_DIGEST];
         };
@@ -128,13 +128,14 @@ struct scheduler {
 
 static int many_core(int algorithm) { return vn_many_core_of(algorithm); }
 
-/* Lane k's two blocks of buffer, and short message k's copy in class c. */
+/* Lane k's two blocks of buffer, and short message k's copy in class c (flat
+ * arrays: a wide lane's blocks are twice as long, half as many fit). */
 static inline unsigned char *buffer_of(struct scheduler *s, int k) {
-    return &s->buffer[0][0] + (size_t)k * 2 * s->block;
+    return s->buffer + (size_t)k * 2 * s->block;
 }
 
 static inline unsigned char *copy_of(struct scheduler *s, int c, int k) {
-    return s->copy[c][0] + (size_t)k * s->block;
+    return s->copy[c] + (size_t)k * s->block;
 }
 
 /* Where each lane's current segment goes on (at the same place for both kinds of lanes). */
