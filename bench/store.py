@@ -154,18 +154,27 @@ class Header:
         return f"Modes left out, their interpreter not here: {said}." if said else ""
 
     @property
+    def stop_reason(self) -> str:
+        """Which rule ended the measuring and the precision reached, in words ("" for a run
+        before the rule): for a line that says the passes and minutes already."""
+        s = self.stop
+        if not s:
+            return ""
+        width = s.get("half_width")
+        target = s.get("target")
+        reached = f"±{width:.1%}" if width is not None else "no ratio"
+        aim = f" (the effort's target ±{target:.1%})" if target else ""
+        return (f"{STOPS.get(s['rule'], s['rule'])}; the README's median half-width within the "
+                f"run {reached}{aim}")  # fmt: skip
+
+    @property
     def stopped(self) -> str:
         """Which rule ended the measuring, and when, in words ("" for a run before the rule)."""
         s = self.stop
         if not s:
             return ""
         when = f"after {s['passes']} passes, {s['seconds'] / 60:.1f} min"
-        width = s.get("half_width")
-        target = s.get("target")
-        reached = f"±{width:.1%}" if width is not None else "no ratio"
-        aim = f" (the effort's target ±{target:.1%})" if target else ""
-        return (f"stopped {when}: {STOPS.get(s['rule'], s['rule'])}; the README's median "
-                f"half-width within the run {reached}{aim}")  # fmt: skip
+        return f"stopped {when}: {self.stop_reason}"
 
 
 @dataclass(frozen=True)

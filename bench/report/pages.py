@@ -35,7 +35,7 @@ def run_line(run: Run) -> str:
     return (
         f"Run {run.name} (`nox -s bench`, {h.effort} effort, {h.passes} passes{over}, "
         f"{minutes(h.measure_seconds)} of measuring, {clock}, {h.started[:10]})"
-        + (f"; {h.stopped}" if h.stopped else "")
+        + (f"; stopped: {h.stop_reason}" if h.stop_reason else "")
     )
 
 
