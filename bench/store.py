@@ -163,9 +163,9 @@ class Header:
         width = s.get("half_width")
         target = s.get("target")
         reached = f"±{width:.1%}" if width is not None else "no ratio"
-        aim = f" (the effort's target ±{target:.1%})" if target else ""
-        return (f"{STOPS.get(s['rule'], s['rule'])}; the README's median half-width within the "
-                f"run {reached}{aim}")  # fmt: skip
+        aim = f" (target ±{target:.1%})" if target else ""
+        return (f"{STOPS.get(s['rule'], s['rule'])}, the README's median half-width {reached} "
+                f"within the run{aim}")  # fmt: skip
 
     @property
     def stopped(self) -> str:

@@ -337,7 +337,7 @@ def test_report_files_and_docs_sections(tmp_path: Path) -> None:
     figures = [c.strip() for line in rows for c in line.strip("|").split("|")[1:3] if "x" in c]
     words = ("slower", "faster", "no difference", "more", "fewer")  # instructions: more, fewer
     assert figures and all(sum(w in c for w in words) == 1 for c in figures), figures
-    assert "[glossary](docs/study.md#glossary)" in readme and "openjdk/jdk/pull/1283" in readme
+    assert "](docs/study.md#glossary)" in readme and "openjdk/jdk/pull/1283" in readme
     full = pages.study_section(r, [])
     assert "3.14-portable" in full and full.startswith(pages.START)
     assert all(len(line) <= 120 for line in full.splitlines() if not line.startswith("|"))

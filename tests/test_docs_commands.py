@@ -75,10 +75,15 @@ def prose(name: str) -> List[str]:
 
 
 def test_the_pages_keep_their_length() -> None:
-    """The README is one page per reader (at most 250 lines); docs/study.md at most 1,000
-    lines, no prose line over 120 characters."""
+    """The README is one page per reader (at most 250 lines), its Results section at most 60
+    lines and 1,500 characters of prose; docs/study.md at most 1,000 lines, no prose line
+    over 120 characters."""
     readme = (bench_package.ROOT / "README.md").read_text().splitlines()
     assert len(readme) <= 250
+    results = readme[readme.index("## Results") : readme.index("<!-- results:end -->")]
+    assert len(results) <= 60
+    words = sum(len(line) for line in results if not line.startswith("|"))
+    assert words <= 1500, f"the Results section has {words} characters of prose"
     study = (bench_package.ROOT / "docs" / "study.md").read_text().splitlines()
     assert len(study) <= 1000
     long = [line[:60] for line in prose("docs/study.md") if len(line) > 120]

@@ -27,13 +27,16 @@ START, END = "<!-- results:start -->", "<!-- results:end -->"
 HEADLINE = "styles.png"
 
 
-def run_line(run: Run) -> str:
+def run_line(run: Run, brief: bool = False) -> str:
+    """The run's name, effort, passes, measuring time, clock and date, and why it stopped
+    (``brief``: without the stretches and the command, for the README's Results)."""
     h = run.header
     clock = "CPU time" if h.clock == "cpu" else "wall-clock time"
     stretches = h.plan.get("stretches")
-    over = f" in {stretches} stretches" if stretches else ""
+    over = f" in {stretches} stretches" if stretches and not brief else ""
+    how = "" if brief else "`nox -s bench`, "
     return (
-        f"Run {run.name} (`nox -s bench`, {h.effort} effort, {h.passes} passes{over}, "
+        f"Run {run.name} ({how}{h.effort} effort, {h.passes} passes{over}, "
         f"{minutes(h.measure_seconds)} of measuring, {clock}, {h.started[:10]})"
         + (f"; stopped: {h.stop_reason}" if h.stop_reason else "")
     )
@@ -197,8 +200,12 @@ def buys_lines(r: Report) -> List[str]:
 
 
 def span_of(modes: Sequence[str]) -> str:
-    """``3.10-3.15``: the first and last of the modes' labels."""
-    return modes[0] if len(modes) == 1 else f"{modes[0]}-{modes[-1]}"
+    """``3.10-3.15``: the first and last of the modes' labels (``a, b`` for two, and
+    ``a to z`` where a label has a hyphen of its own, as ``pypy3-nojit`` has)."""
+    if len(modes) <= 2:
+        return ", ".join(modes)
+    joint = " to " if any("-" in m for m in (modes[0], modes[-1])) else "-"
+    return f"{modes[0]}{joint}{modes[-1]}"
 
 
 def brief(t: Optional[Shown], caption: str = "") -> List[str]:
@@ -314,15 +321,14 @@ def readme_section(r: Optional[Report]) -> str:
     lines = [START, "## Results", ""]
     if r is None:
         return "\n".join([*lines, "No run of `nox -s bench` yet.", END])
-    lines += [f"{run_line(r.run)}. Terms: [glossary]({GLOSSARY}); every table: "
-              "[docs/study.md](docs/study.md#results).", ""]  # fmt: skip
+    lines += [f"{run_line(r.run, brief=True)}. [Terms]({GLOSSARY}), "
+              "[every table](docs/study.md#results).", ""]  # fmt: skip
     jdk25 = any(c.startswith("jdk25") for c in r.run.layout.columns)
     why = f"; JDK 25's `-Xint`: [JDK-8072070]({REVIEWS['8072070']})" if jdk25 else ""
     caption = (
         f"**What the coding style costs**: helpers against streamlined, "
-        f"{size_label(r.run.layout.length(LONG))} digests, 95% rerun interval (JDK "
-        f"[8256523]({REVIEWS['8256523']}): 4-5x under `-Xint` and Zero, none under its "
-        f"compilers{why}):"
+        f"{size_label(r.run.layout.length(LONG))}, 95% rerun interval; the JDK's "
+        f"[8256523]({REVIEWS['8256523']}): 4-5x under `-Xint` and Zero, none compiled{why}:"
     )
     lines += [*styles_lines(r, caption), *buys_lines(r)]
     styles = r.table("styles")
