@@ -61,7 +61,7 @@ def measure(args: argparse.Namespace) -> int:
     if not args.no_count and conductor.settings_of(args).count:
         from bench.profile import callgrind
 
-        for problem in callgrind.count_run(folder, args.results):
+        for problem in callgrind.count_run(folder, args.results, reuse=not args.recount):
             print(f"instructions not counted under {problem}")
     return 0 if args.no_report else publish.report_main([str(folder)])
 

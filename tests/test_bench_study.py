@@ -352,6 +352,42 @@ def test_callgrind_counts_the_same_twice(tmp_path: Path) -> None:
     assert 2 < first == second < 100  # MD5: a handful of instructions per byte
 
 
+def test_callgrind_counts_are_kept_and_reused_under_their_key(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A second run of the same mode, environment and bench sources reuses the counts the
+    cache keeps; another mode, or --recount, counts again; a mode without counts keeps none."""
+    monkeypatch.setenv("VARIANTS_CACHE", str(tmp_path / "cache"))
+    calls = []
+
+    def count(column: Column, *_: Any) -> Tuple[Dict[Any, Any], Any]:
+        calls.append(column.label)
+        if column.label == "none":
+            return {}, "no valgrind here"
+        return {("helpers", "md5"): {"instructions_per_byte": 12.5 + len(calls),
+                                     "instructions_short_message": 900}}, None  # fmt: skip
+
+    monkeypatch.setattr(callgrind, "count", count)
+    a, b, none = (
+        Column(modes.Mode(x, x, {}, (), None, ""), sys.executable) for x in ("a", "b", "none")
+    )
+    first = callgrind.count_kept(a, ["helpers"], ["md5"], tmp_path, reuse=True)
+    again = callgrind.count_kept(a, ["helpers"], ["md5"], tmp_path, reuse=True)
+    assert first == again and calls == ["a"]
+    callgrind.count_kept(b, ["helpers"], ["md5"], tmp_path, reuse=True)
+    recounted, _ = callgrind.count_kept(a, ["helpers"], ["md5"], tmp_path, reuse=False)
+    assert calls == ["a", "b", "a"] and recounted != first[0]
+    assert callgrind.count_kept(none, ["helpers"], ["md5"], tmp_path, reuse=True) == (
+        {},
+        "no valgrind here",
+    )
+    callgrind.count_kept(none, ["helpers"], ["md5"], tmp_path, reuse=True)
+    assert calls.count("none") == 2
+    assert callgrind.counts_key(a, ["helpers"], ["md5"]) != callgrind.counts_key(
+        a, ["helpers"], ["sha256"]
+    )
+
+
 @pytest.mark.skipif(sys.implementation.name != "pypy", reason="PyPy's JIT and its --jit off")
 @pytest.mark.parametrize("jit", [True, False])
 def test_callgrind_warm_up_leaves_pypys_jit_as_the_mode_started_it(jit: bool) -> None:

@@ -430,6 +430,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="no instruction counts (the quick effort counts none)",
     )
+    parser.add_argument(
+        "--recount",
+        action="store_true",
+        help="count the instructions again, not reusing the per-user cache's counts",
+    )
 
 
 def settings_of(args: argparse.Namespace) -> Settings:

@@ -19,6 +19,13 @@ the least count kept: work that is not the hashing's (a garbage collection, a
 JIT compiling a bridge under PyPy) only ever adds. The cyclic
 GC is off while counting and the hash seed fixed.
 
+A study run's counts are kept in the per-user cache (``<cache>/counts``, build_support/cache.py)
+under a key of what they depend on: the mode, its environment (whose folder name is the
+digest of the build's sources) and interpreter, the bench sources that drive the count, and
+valgrind's version. A later run with all of these the same, from this checkout or another
+clone, reuses them (the log says so) rather than spending minutes counting the same
+instructions again; ``--recount`` counts anyway.
+
 With a JIT (``PYTHON_JIT=1`` on CPython 3.14/3.15, PyPy) the counts include the
 machine code the JIT wrote: valgrind translates every instruction the process
 executes, wherever it lies (callgrind files it under the object ``???``,
@@ -52,7 +59,7 @@ from bench.conduct import launch
 from bench.core.machine import PYPY
 from bench.core.protocol import WorkerError
 from bench.core.timing import Jit
-from bench.store import RESULTS
+from bench.store import RESULTS, ROOT
 
 #: Message lengths of the two counts whose difference gives the count per byte:
 #: the long one is LONG for rows at pure-Python speed under CPython, LONG_FAST
@@ -313,10 +320,66 @@ def count_jdk(column: Column, names: Sequence[str], algorithms: Sequence[str], r
     return found
 
 
-def count_run(folder: Path, results: Path = RESULTS) -> List[str]:
+#: The cache's part for the counts of study runs (see the module's docstring).
+COUNTS = "counts"
+
+
+def counts_key(column: Column, names: Sequence[str], algorithms: Sequence[str]) -> str:
+    """The key of ``column``'s counts of ``names`` x ``algorithms``: the mode, its program
+    and classes (their folders' names carry the build's digest), the interpreter's facts,
+    the bench sources and valgrind's version."""
+    from bench.conduct.envs import build_cache
+
+    sources = sorted(p for p in (ROOT / "bench").rglob("*") if p.suffix in (".py", ".java"))
+    try:
+        version = subprocess.run(["valgrind", "--version"], capture_output=True, text=True).stdout
+    except OSError:
+        version = ""
+    facts = {"program": column.program, "classpath": column.classpath,
+             "mode": column.mode.as_json(), "runtime": column.listing.runtime,
+             "names": list(names), "algorithms": list(algorithms), "valgrind": version}  # fmt: skip
+    files = [str(p.relative_to(ROOT)).encode() + b"\0" + p.read_bytes() for p in sources]
+    return str(build_cache.digest(COUNTS, repr(sorted(facts.items())), *files))
+
+
+def counts_file(key: str) -> Path:
+    from bench.conduct.envs import build_cache
+
+    return Path(build_cache.root()) / COUNTS / f"{key}.json"
+
+
+def count_kept(
+    column: Column, names: Sequence[str], algorithms: Sequence[str], results: Path, reuse: bool
+) -> Tuple[Dict[Tuple[str, str], Dict[str, Any]], Optional[str]]:
+    """``count``, through the cache: kept counts when ``reuse`` and the key matches; new
+    counts kept (not a mode's reason for having none: valgrind may be installed later)."""
+    from bench import store
+
+    path = counts_file(counts_key(column, names, algorithms))
+    if reuse and path.is_file():
+        try:
+            kept = store.read_record(path)["rows"]
+        except store.FormatError:
+            kept = None  # of another bench: counted again, and kept in this one's format
+        if kept is not None:
+            print(f"instructions: {column.label}: reusing the counts kept in {path} (the "
+                  "same mode, environment, interpreter, bench sources and valgrind)")  # fmt: skip
+            return {(r["variant"], r["algorithm"]): r["counts"] for r in kept}, None
+    found, why = count(column, names, algorithms, results)
+    if why is None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        rows = [{"variant": v, "algorithm": a, "counts": c} for (v, a), c in found.items()]
+        temporary = path.with_suffix(f".{threading.get_ident()}.tmp")
+        store.write_record(temporary, {"rows": rows})
+        temporary.replace(path)  # whole, whoever reads it at the same time
+    return found, why
+
+
+def count_run(folder: Path, results: Path = RESULTS, reuse: bool = True) -> List[str]:
     """Count, for a study run, the helper and streamlined styles of every mode that measured
     them (the README's instruction columns), two modes at a time; into the run's folder
-    (``instructions.json``). What could not be counted, with why."""
+    (``instructions.json``). What could not be counted, with why. ``reuse``: take the counts
+    the cache keeps for a mode whose key matches (the module's docstring)."""
     from concurrent.futures import ThreadPoolExecutor
 
     from bench import store
@@ -328,7 +391,8 @@ def count_run(folder: Path, results: Path = RESULTS) -> List[str]:
     algorithms = run.layout.algorithms()
 
     def one(column: Column) -> Tuple[str, Dict[Tuple[str, str], Dict[str, Any]], Optional[str]]:
-        found, why = count(column, [TEXTBOOK, STREAMLINED], algorithms, results)
+        names = [TEXTBOOK, STREAMLINED]
+        found, why = count_kept(column, names, algorithms, results, reuse)
         return column.label, found, why
 
     rows, problems = [], []
