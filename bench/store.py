@@ -111,7 +111,7 @@ class CaseRuns:
 
 
 #: The rules that end a run's measuring (``bench.conduct.conductor``), in words.
-STOPS = {"precision": "the README's ratios precise enough", "budget": "the budget spent",
+STOPS = {"precision": "precise enough", "budget": "the budget spent",
          "passes": "the effort's most passes taken"}  # fmt: skip
 
 
@@ -164,8 +164,8 @@ class Header:
         target = s.get("target")
         reached = f"±{width:.1%}" if width is not None else "no ratio"
         aim = f" (target ±{target:.1%})" if target else ""
-        return (f"{STOPS.get(s['rule'], s['rule'])}, the README's median half-width {reached} "
-                f"within the run{aim}")  # fmt: skip
+        return (f"{STOPS.get(s['rule'], s['rule'])}, the README's median {reached} within the "
+                f"run{aim}")  # fmt: skip
 
     @property
     def stopped(self) -> str:

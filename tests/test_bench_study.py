@@ -456,8 +456,9 @@ def test_the_conductor_stops_once_the_readmes_ratios_are_precise(tmp_path: Path)
     assert settings.target is not None and 0.03 < settings.target < 0.05  # 5% less RUN_TERM
     assert stop["rule"] == "precision" and stop["half_width"] <= settings.target
     assert outcome["passes"] < outcome["plan"]["passes"] and outcome["measure_seconds"] < 2000
-    # not before a process in every stretch, and every group still has its passes
-    assert stop["passes"] == settings.first_stop >= settings.stretches
+    # not before a process in every stretch, and under the target at `confirm` looks in a row
+    assert stop["passes"] == settings.first_stop + settings.confirm - 1
+    assert settings.first_stop >= settings.stretches and settings.confirm == 2
     others = [c for label, cases in run.data.items() for n, c in cases.items()
               if (label, n) not in run.readme]  # fmt: skip
     assert others and all(len(c.runs) == settings.least for c in others)
@@ -467,6 +468,20 @@ def test_the_conductor_stops_once_the_readmes_ratios_are_precise(tmp_path: Path)
     header = store.Header("default", {}, "CPU", "", 1.0, 1.0, 1, 0.0, stop=stop)
     assert header.stopped.startswith(f"stopped after {stop['passes']} passes")
     assert "precise enough" in header.stopped
+
+
+def test_one_look_under_the_target_does_not_stop_the_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    settings = replace(conductor.EFFORTS["default"], budget=2000.0, slow_limit=None)
+    run = Clocked(0.01, settings, tmp_path)
+    assert settings.target is not None
+    low, high = settings.target * 0.9, settings.target * 1.1
+    widths = iter([low, high, low, high, low, low] + [low] * 50)  # from the first look on
+    monkeypatch.setattr(run, "precision", lambda: next(widths))
+    outcome = run.run()
+    assert outcome["stop"]["rule"] == "precision"
+    assert outcome["stop"]["passes"] == settings.first_stop + 5  # the sixth look, the second low
 
 
 def test_the_conductor_takes_its_budget_when_the_ratios_stay_wide(tmp_path: Path) -> None:
