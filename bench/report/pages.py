@@ -553,6 +553,9 @@ def memory_sentence(data: Optional[Dict[str, Any]]) -> str:
 
 #: The one-thread candidates the README compares: (key in peers.json, how the README names it).
 COLUMN, LOOP, DUCKDB = "digest_column/hex", "hashlib/hex", "duckdb/hex"
+#: The product's algorithms as the pages name them (the study's two and the rest of the family
+#: that the peers measure).
+ALGORITHM_NAMES = {**answers.NAMES, "sha1": "SHA-1", "sha512": "SHA-512"}
 
 
 def column_figures(data: Dict[str, Any]) -> List[Dict[str, Any]]:
@@ -589,7 +592,7 @@ def columns_glance(data: Optional[Dict[str, Any]]) -> Optional[str]:
     if not flat:
         return None
     first, *others = flat
-    more = "; ".join(f"{answers.NAMES[f['algorithm']]}: {answers.brief(f['against'][LOOP])}x and "
+    more = "; ".join(f"{ALGORITHM_NAMES[f['algorithm']]}: {answers.brief(f['against'][LOOP])}x and "
                      f"{answers.brief(f['against'][DUCKDB])}x" for f in others)  # fmt: skip
     return marked("columns-glance", [
         f"**A column**: `variants.{first['algorithm']}_column(column, hexdigest=True)` hashes "
@@ -606,9 +609,9 @@ def columns_table(data: Optional[Dict[str, Any]]) -> Optional[str]:
     figures = column_figures(data) if data else []
     if not figures:
         return None
-    header = ["rows", "algorithm", "`digest_column`", "hashlib loop", "DuckDB `md5`/`sha256`",
+    header = ["rows", "algorithm", "`digest_column`", "hashlib loop", "DuckDB's",
               "against the loop", "against DuckDB"]  # fmt: skip
-    body = [[f["shape"], answers.NAMES[f["algorithm"]],
+    body = [[f["shape"], ALGORITHM_NAMES[f["algorithm"]],
              *(f"{f['ns'][k]:.1f} ns" for k in (COLUMN, LOOP, DUCKDB)),
              *(f"{ratio(f['against'][k])}x faster" if k in f["against"] else None
                for k in (LOOP, DUCKDB))] for f in figures]  # fmt: skip
