@@ -71,8 +71,9 @@ def _suite(session: nox.Session, label: str, build: Dict[str, str], extras: str)
     """The suite against a fresh venv of ``label`` with this tree installed with ``build``."""
     python, binds = envs.venv(label, Path(session.create_tmp()) / "venv", session.log, fresh=True)
     wanted = [f".[{extras}]"]
-    if label.endswith("t"):  # free-threaded: the test extra's requirements it can install
-        wanted = [".", *_test_requirements(NOT_FREE_THREADED)]
+    if label.endswith("t"):  # free-threaded: the test extra's requirements it can install,
+        # from wheels where a release has one (the newest numpy's source takes minutes)
+        wanted = ["--prefer-binary", ".", *_test_requirements(NOT_FREE_THREADED)]
     pip = [*python, "-m", "pip", "install", "-q", "--disable-pip-version-check"]
     # pyperf: the study's tests read and write its files
     session.run(*pip, "--only-binary", "hypothesis", *wanted, "pyperf", env=build | binds)
