@@ -48,7 +48,7 @@ import re
 import shutil
 import subprocess
 import threading
-from functools import partial
+from functools import cache, partial
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
@@ -324,22 +324,33 @@ def count_jdk(column: Column, names: Sequence[str], algorithms: Sequence[str], r
 COUNTS = "counts"
 
 
+@cache
+def counting_tools() -> Tuple[str, str]:
+    """What every mode's counts share: the digest of the bench sources (envs.source_digest)
+    and valgrind's version; read once a process, not once a mode."""
+    from bench.conduct.envs import source_digest
+
+    sources = sorted(p.relative_to(ROOT) for p in (ROOT / "bench").rglob("*")
+                     if p.suffix in (".py", ".java"))  # fmt: skip
+    try:
+        version = subprocess.run(["valgrind", "--version"], capture_output=True, text=True).stdout
+    except OSError:
+        version = ""
+    return source_digest(sources), version
+
+
 def counts_key(column: Column, names: Sequence[str], algorithms: Sequence[str]) -> str:
     """The key of ``column``'s counts of ``names`` x ``algorithms``: the mode, its program
     and classes (their folders' names carry the build's digest), the interpreter's facts,
     the bench sources and valgrind's version."""
     from bench.conduct.envs import build_cache
 
-    sources = sorted(p for p in (ROOT / "bench").rglob("*") if p.suffix in (".py", ".java"))
-    try:
-        version = subprocess.run(["valgrind", "--version"], capture_output=True, text=True).stdout
-    except OSError:
-        version = ""
+    sources, version = counting_tools()
     facts = {"program": column.program, "classpath": column.classpath,
              "mode": column.mode.as_json(), "runtime": column.listing.runtime,
-             "names": list(names), "algorithms": list(algorithms), "valgrind": version}  # fmt: skip
-    files = [str(p.relative_to(ROOT)).encode() + b"\0" + p.read_bytes() for p in sources]
-    return str(build_cache.digest(COUNTS, repr(sorted(facts.items())), *files))
+             "names": list(names), "algorithms": list(algorithms), "valgrind": version,
+             "sources": sources}  # fmt: skip
+    return str(build_cache.digest(COUNTS, repr(sorted(facts.items()))))
 
 
 def counts_file(key: str) -> Path:
