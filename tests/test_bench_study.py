@@ -459,6 +459,10 @@ def test_the_conductor_stops_once_the_readmes_ratios_are_precise(tmp_path: Path)
     # not before a process in every stretch, and under the target at `confirm` looks in a row
     assert stop["passes"] == settings.first_stop + settings.confirm - 1
     assert settings.first_stop >= settings.stretches and settings.confirm == 2
+    # a whole pass still owed came between the two looks, the rest after the stop
+    whole = [run.whole(p) for p in run.done[1:]]
+    assert whole[settings.first_stop - 1] and all(whole[stop["passes"] - 1 :])
+    assert sum(whole) == settings.least - 1
     others = [c for label, cases in run.data.items() for n, c in cases.items()
               if (label, n) not in run.readme]  # fmt: skip
     assert others and all(len(c.runs) == settings.least for c in others)

@@ -21,8 +21,10 @@ conductor computes the README's ratios as the report will, without the between-r
 (``stats.RUN_TERM``), and stops taking passes of them when their median half-width is within
 what the effort promises (``Settings.promise``, the term included: ±5 % in the default effort,
 so ±4 % within the run) at ``confirm`` looks in a row (two: the first look under the
-target is likely a low estimate); the whole passes still ahead are taken, and the stretches are cut
-over the passes taken. The budget stays the ceiling. ``study.json`` records which rule
+target is likely a low estimate). The whole passes still owed are taken in any case: at a
+look under the target one of them comes next, so that it is the pass between that look and
+the one that confirms it (it measures the README's cases as well); the stretches are cut over
+the passes taken. The budget stays the ceiling. ``study.json`` records which rule
 stopped the run (precision, budget, passes), after how many passes and seconds (``stop``).
 
 Writes ``results/bench/<date-time>/`` through ``bench.store``.
@@ -223,6 +225,10 @@ class Conductor:
         self.say(f"plan: {count} passes over {s.stretches} stretches of time: every group in "
                  f"{s.least}, the README's {len(self.readme)} cases in each")  # fmt: skip
 
+    def whole(self, p: int) -> bool:
+        """Whether planned pass ``p`` takes every group (not only the README's cases)."""
+        return len(self.plan[p - 1]) == len(self.groups)
+
     def stretch(self, p: int) -> int:
         """The stretch pass ``p`` falls in if the plan is taken whole (``restretch`` makes it
         that of the passes taken when the run ends)."""
@@ -285,12 +291,21 @@ class Conductor:
         # What the last pass of each kind took (whole, README's alone), estimated until measured.
         took = {True: self.took[0], False: self.extra}
         short = False  # a pass of the README's cases was left out for the budget
-        for p, todo in enumerate(self.plan, start=1):
+        queue = list(range(1, len(self.plan) + 1))  # the passes ahead, by number
+        while queue:
+            p = queue.pop(0)
+            todo = self.plan[p - 1]
             left = self.budget - (self.now() - self.started)
-            whole = len(todo) == len(self.groups)
-            ahead = sum(1 for q in self.plan[p:] if len(q) == len(self.groups))
+            whole = self.whole(p)
+            ahead = sum(1 for q in queue if self.whole(q))
             if not whole and (self.stop or self.sure()):
                 continue  # precise enough: only the whole passes still ahead
+            if not whole and self.under and ahead:
+                # Within the target at this look, not yet at `confirm`: a whole pass still owed
+                # comes now (it measures the README's cases too), the next look after it.
+                owed = next(q for q in queue if self.whole(q))
+                queue = [owed, p] + [q for q in queue if q != owed]
+                continue
             if not whole and left < took[False] + ahead * took[True]:
                 short = True
                 continue  # the budget left is for the whole passes still ahead
