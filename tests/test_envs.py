@@ -7,10 +7,8 @@ from __future__ import annotations
 import json
 import os
 import re
-import threading
 import time
 from pathlib import Path
-from typing import Dict, List, Optional, Sequence, Tuple
 
 import bench_package
 import pytest
@@ -80,34 +78,6 @@ def test_an_interpreter_that_is_not_here_is_left_out(
     monkeypatch.setattr(modes, "find", lambda label: (None, "not here"))
     assert envs.prepare(["3.10"], tmp_path / "cache", tmp_path / "results") == {}
     assert json.loads(envs.pythons_file(tmp_path / "results").read_text()) == {}
-
-
-def test_the_sid_tree_is_made_beside_the_first_builds(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    made = threading.Event()
-    calls: List[List[str]] = []
-
-    def fake_run(argv: Sequence[str], env: object = None, log: object = None) -> None:
-        calls.append(list(argv))
-        made.set()  # only tools/debian.py runs here
-
-    def fake_find(label: str) -> Tuple[Optional[List[str]], str]:
-        if modes.interpreter(label).where == "sid" and not made.is_set():
-            return None, "no sid tree"
-        return ["/usr/bin/python3"], ""
-
-    def fake_env(label: str, *args: object) -> Dict[str, object]:
-        if modes.interpreter(label).where == "pyenv":  # one build at a time: the tree beside it
-            assert made.wait(30), "the sid tree waited for its interpreters' turn"
-        return {"python": f"/{label}/bin/python"}
-
-    monkeypatch.setattr(envs, "run", fake_run)
-    monkeypatch.setattr(modes, "find", fake_find)
-    monkeypatch.setattr(envs, "study_env", fake_env)
-    pythons = envs.prepare(["3.11", "3.14", "3.15"], tmp_path / "c", tmp_path / "r", jobs=1)
-    assert set(pythons) == {"3.11", "3.14", "3.15"}
-    assert len(calls) == 1 and calls[0][-2:] == envs.MAKE["sid"]  # made once, for both
 
 
 def _made(cache: Path, name: str, hours_ago: float, now: float) -> Path:

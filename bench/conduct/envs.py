@@ -31,7 +31,6 @@ Standard library only: the noxfile's suite sessions make their venvs with ``venv
 from __future__ import annotations
 
 import argparse
-import contextlib
 import hashlib
 import importlib.util
 import json
@@ -40,7 +39,6 @@ import re
 import shutil
 import subprocess
 import sys
-import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -93,10 +91,6 @@ MAKE = {"sid": ["ensure", "sid"], "built": ["freethreaded"]}
 #: The kinds made unasked when the study takes every interpreter (a few minutes, once); the
 #: free-threaded 3.13 takes 5 to 9 minutes to build, so only when named or already there.
 MADE_UNASKED = ("sid",)
-#: The kinds whose making starts beside the first builds, not when the first interpreter of
-#: one comes up: the sid tree's debootstrap and apt wait mostly on the network and the disk
-#: (77 s of a fresh machine's run, 2026-12-03), which the builds' compiles do not.
-MADE_BESIDE = ("sid",)
 
 
 class Unavailable(Exception):
@@ -344,23 +338,8 @@ def prepare(
             log(f"{label} left out: {why}")
             return None
 
-    def beside(label: str) -> None:
-        # A failure is said again, and the label left out, when its own turn comes.
-        with contextlib.suppress(Unavailable):
-            ensure(label, log)
-
-    absent: Dict[str, str] = {}  # a kind to make beside the builds: its first label
-    for label in labels:
-        where = modes.interpreter(label).where
-        if where in MADE_BESIDE and where not in absent and modes.find(label)[0] is None:
-            absent[where] = label
-    early = [threading.Thread(target=beside, args=(label,)) for label in absent.values()]
-    for thread in early:  # tools/debian.py's lock holds a label's own ensure until it is made
-        thread.start()
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
         made = list(pool.map(make, labels))
-    for thread in early:
-        thread.join()
     pythons: Dict[str, object] = {}
     for label, record in zip(labels, made):
         if record is None:
