@@ -164,12 +164,11 @@ def _sanitized(session: nox.Session, sanitizer: str, options: Dict[str, str]) ->
 #: minutes): the first 7 + 4 + 4 + 6 + 2 + 1 + 1 + 1, the second 1 + 4 + 5 + 3 + 3 + 1 + 3 + 6.
 CI_QUEUES = {
     "first": [
-        *("tests-3.11", "dropin-3.9", "dropin-3.10", "sanitize", "dropin-pypy8", "dropin-3.15"),
-        *("engines", "jdk"),
+        *("tests-3.11", "dropin-3.9", "dropin-3.10", "sanitize", "dropin-pypy8", "engines"),
     ],
     "second": [
         *("lint", "tests-3.13", "tests-pypy3", "dropin-3.12", "dropin-3.14", "tsan", "cross"),
-        "fuzz",
+        *("dropin-3.15", "jdk", "fuzz"),
     ],
 }
 CI_SESSIONS = [name for queue in CI_QUEUES.values() for name in queue]
