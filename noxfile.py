@@ -160,8 +160,9 @@ def _sanitized(session: nox.Session, sanitizer: str, options: Dict[str, str]) ->
 #: 3.13 is left to nox -s tests-3.13t by hand: building it takes 5 to 9 minutes here.
 #: In two queues of about equal time, which .ci/run runs side by side, the second from a copy
 #: of the tree so that their builds never share a folder: most of a session (mypyc, pip,
-#: pytest) keeps one core busy, of two. From a fresh clone here (AMD EPYC Zen 3, 2026-12-03,
-#: minutes): the first 7 + 4 + 4 + 6 + 2 + 1 + 1 + 1, the second 1 + 4 + 5 + 3 + 3 + 1 + 3 + 6.
+#: pytest) keeps one core busy, of two. From a fresh clone here, the per-user cache cold (AMD
+#: EPYC Zen 3, 2026-12-03, minutes): the first 8 + 2 + 2 + 6 + 3 + 1, the second
+#: 1 + 5 + 3 + 2 + 2 + 1 + 3 + 2 + 1 + 3.
 CI_QUEUES = {
     "first": [
         *("tests-3.11", "dropin-3.9", "dropin-3.10", "sanitize", "dropin-pypy8", "engines"),
