@@ -40,6 +40,7 @@ from bench.core.fmt import DASH, table
 from bench.core.machine import cpu_flags, cpu_model, interpreter_title, today
 from bench.core.stats import ratio, time, time_of
 from bench.product.engines import ALGORITHMS, ENGINES, SHAPES, run_threads
+from bench.report.pages import ALGORITHM_NAMES
 from bench.report.publish import COLUMNS, README, peers_sections, splice, write_sections
 from bench.store import (
     RESULTS,
@@ -149,11 +150,10 @@ def merged(page: str, measured: Dict[str, str]) -> str:
 
 def render(runs: Sequence[Dict[str, Any]], machine: Dict[str, Any]) -> str:
     """The Markdown tables of one kernel class: one per thread setting, a column per case."""
-    algorithms = {"md5": "MD5", "sha256": "SHA-256", "sha1": "SHA-1", "sha512": "SHA-512"}
     parts: List[str] = []
     for run in runs:
         cases = cases_of(run)
-        header = ["", "out", *(f"{shape}, {algorithms[alg]}" for shape, alg in cases)]
+        header = ["", "out", *(f"{shape}, {ALGORITHM_NAMES[alg]}" for shape, alg in cases)]
         lines = [header]
         for row in ROWS_SHOWN:
             line = [row.peer, row.form]
