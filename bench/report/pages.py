@@ -23,6 +23,16 @@ from bench.report.figures import Figure, Shown
 from bench.store import Measured, Run
 
 START, END = "<!-- results:start -->", "<!-- results:end -->"
+#: What the README's Results section may hold: lines, and characters of prose (its lines
+#: outside the tables, joined); the tests hold the generated and the committed section to it.
+RESULTS_LINES, RESULTS_PROSE = 60, 1500
+
+
+def prose_length(lines: Sequence[str]) -> int:
+    """The characters of prose among ``lines``: those outside tables, joined by newlines."""
+    return len("\n".join(line for line in lines if not line.startswith("|")))
+
+
 #: The headline picture's file name, in a run's folder and in docs/bench/.
 HEADLINE = "styles.png"
 
