@@ -13,6 +13,7 @@ import random
 import shutil
 import statistics
 import sys
+import types
 from pathlib import Path
 from typing import Any, Dict, List
 
@@ -208,6 +209,32 @@ def test_a_process_with_a_jit_on_waits_for_it_unless_told_its_mode_has_none(
     monkeypatch.setattr(timing, "jit_on", lambda: True)  # CPython with PYTHON_JIT=1, PyPy
     assert warmed(None) >= calibrating + 2 * timing.WINDOW
     assert warmed(False) == calibrating  # a mode without a JIT (Mode.jit), whatever runs it
+
+
+def test_a_jit_that_compiled_nothing_yet_is_given_its_calls() -> None:
+    """Flat values and a quiet JIT are settled only after min_calls calls (PyPy's counters)."""
+
+    def warm(min_calls: int) -> int:
+        t = timing.Timed("a", lambda loops: 0.001 * loops)
+        t.loops = 4
+        t.settle(0.004, (0.0, 60.0), min_calls)
+        assert t.warmed
+        return sum(loops for loops, _ in t.warmups)
+
+    assert warm(0) == 4 * 2 * timing.WINDOW  # as soon as the times have settled
+    assert 1000 <= warm(1000) < 1000 + 4 * 2
+
+
+def test_only_pypys_jit_is_given_calls_to_compile(monkeypatch: pytest.MonkeyPatch) -> None:
+    short, long = Case.parse("digest/md5/helpers/64"), Case.parse("digest/md5/helpers/1048576")
+    batch = Case.parse("batch/md5/native/32x4096")
+    here = timing.PYPY_JIT_BLOCKS if sys.implementation.name == "pypy" else 0
+    assert worker.jit_calls(short, True) == here
+    monkeypatch.setattr(sys, "implementation", types.SimpleNamespace(name="pypy"))
+    assert worker.jit_calls(short, True) == timing.PYPY_JIT_BLOCKS
+    assert worker.jit_calls(long, True) == 1  # its 16,384 blocks in one call
+    assert worker.jit_calls(batch, True) == timing.PYPY_JIT_BLOCKS // 2048
+    assert worker.jit_calls(short, False) == 0  # PyPy with --jit off
 
 
 def test_quantile_and_time_of() -> None:

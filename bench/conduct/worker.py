@@ -21,7 +21,7 @@ from bench.catalog.cases import Case, Grid, batch_api, check, enumerate_cases, m
 from bench.catalog.targets import Target
 from bench.core.machine import interpreter_info
 from bench.core.protocol import serve
-from bench.core.timing import JIT_WARM, Jit, Timed
+from bench.core.timing import JIT_WARM, PYPY_JIT_BLOCKS, Jit, Timed
 
 
 def pyperf_metadata() -> Dict[str, Any]:
@@ -34,6 +34,16 @@ def pyperf_metadata() -> Dict[str, Any]:
     for key in ("name", "loops", "duration", "unit", "date"):
         metadata.pop(key, None)
     return metadata
+
+
+def jit_calls(case: Case, jit: bool) -> int:
+    """The calls of its operation a case's warm-up takes at least: under PyPy's JIT, enough
+    for its counters to come due (timing.PYPY_JIT_BLOCKS over the blocks an operation
+    hashes, the study's algorithms' blocks being 64 bytes); elsewhere none."""
+    if not jit or sys.implementation.name != "pypy":
+        return 0
+    blocks = max(1, -(-case.nbytes // 64))
+    return -(-PYPY_JIT_BLOCKS // blocks)
 
 
 class Server:
@@ -78,7 +88,8 @@ class Server:
             check(case, target)
             t = Timed(case.name, make_timer(case, target, clock))
             warm: Sequence[float] = request.get("jit_warm") or JIT_WARM
-            t.prepare(float(request["min_time"]), warm, entry.get("loops"), bool(request["jit"]))
+            jit, min_time = bool(request["jit"]), float(request["min_time"])
+            t.prepare(min_time, warm, entry.get("loops"), jit, jit_calls(case, jit))
             self.timed[case.name] = t
             answer[case.name] = {
                 "loops": t.loops,

@@ -51,6 +51,16 @@ CLOCKS: Dict[str, Callable[[], float]] = {
 #: their own bounds (``bench.conduct.conductor.EFFORTS``) and send them.
 JIT_WARM = (0.3, 2.0)
 WINDOW, DRIFT = 5, 0.05
+#: PyPy's JIT starts tracing a loop after 1,039 of its iterations and a function after
+#: 1,619 calls (its defaults), so before that its values are flat and it compiles nothing:
+#: the settled state above, in the interpreter. A warm-up that ended there left a process
+#: interpreted beside others compiled, 3-70x apart (40 of the 364 groups of PyPy's JIT modes
+#: in two default runs, most of the slow processes after a few hundred calls; a fresh process
+#: compiled the streamlined SHA-256 of 64 B after 1,180-1,305 calls). Under PyPy the warm-up
+#: therefore runs the code at least this many times over its blocks (``min_calls``: the
+#: worker divides it by the blocks an operation hashes). CPython's JIT (3.13+) starts at a
+#: few thousand loop iterations, but its code was never seen so far from the interpreter's.
+PYPY_JIT_BLOCKS = 16384
 
 _TEMPLATE = """
 def time_func(loops, _clock=_clock, _range=range):
@@ -158,21 +168,27 @@ class Timed:
         for _ in range(count):
             self.warmups.append((self.loops, self.call(self.loops)))
 
-    def settle(self, min_time: float, bounds: Sequence[float] = JIT_WARM) -> None:
-        """Warm up under a JIT: values until their times have settled (see JIT_WARM)."""
+    def settle(
+        self, min_time: float, bounds: Sequence[float] = JIT_WARM, min_calls: int = 0
+    ) -> None:
+        """Warm up under a JIT: values until their times have settled (see JIT_WARM), after
+        at least ``min_calls`` calls of the operation (see PYPY_JIT_BLOCKS)."""
         shortest, longest = bounds
         started = self.elapsed
         history: List[float] = []
         quiet = 0  # values in a row during which the JIT did nothing
+        calls = 0
         while True:
             value = self.call(self.loops)
             self.warmups.append((self.loops, value))
             history.append(value)
+            calls += self.loops
             quiet = 0 if self.last_jit_events else quiet + 1
             if value * self.loops < min_time / 2 and self.loops * 2 <= MAX_LOOPS:
                 self.loops *= 2  # the JIT made it faster than calibrated for
             spent = self.elapsed - started
-            if spent < shortest or len(history) < 2 * WINDOW or quiet < WINDOW:
+            early = spent < shortest or calls < min_calls
+            if early or len(history) < 2 * WINDOW or quiet < WINDOW:
                 if spent >= longest:
                     self.warmed = False
                     return
@@ -190,12 +206,13 @@ class Timed:
         jit_warm: Sequence[float] = JIT_WARM,
         loops: Optional[int] = None,
         jit: Optional[bool] = None,
+        min_calls: int = 0,
     ) -> None:
         """Calibrate (or take ``loops`` as known) and warm up, as fits the interpreter.
 
         With known loops, one warm-up value; under a JIT (``jit``: the mode's
         ``Mode.jit``; None: whether this process has one, ``machine.jit_on``),
-        values until it settles.
+        values until it settles, ``min_calls`` calls at least.
         """
         jit = jit_on() if jit is None else jit
         if loops:
@@ -205,7 +222,7 @@ class Timed:
         else:
             self.calibrate(min_time)
         if jit:
-            self.settle(min_time, jit_warm)
+            self.settle(min_time, jit_warm, min_calls)
 
 
 def interleave(timed: Sequence[Timed], rounds: int) -> None:
