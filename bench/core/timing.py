@@ -54,12 +54,12 @@ WINDOW, DRIFT = 5, 0.05
 #: PyPy's JIT starts tracing a loop after 1,039 of its iterations and a function after
 #: 1,619 calls (its defaults), so before that its values are flat and it compiles nothing:
 #: the settled state above, in the interpreter. A warm-up that ended there left a process
-#: interpreted beside others compiled, 3-70x apart (40 of the 364 groups of PyPy's JIT modes
+#: interpreted beside others compiled, 3-125x apart (40 of the 364 groups of PyPy's JIT modes
 #: in two default runs, most of the slow processes after a few hundred calls; a fresh process
 #: compiled the streamlined SHA-256 of 64 B after 1,180-1,305 calls). Under PyPy the warm-up
 #: therefore runs the code at least this many times over its blocks (``min_calls``: the
-#: worker divides it by the blocks an operation hashes). CPython's JIT (3.13+) starts at a
-#: few thousand loop iterations, but its code was never seen so far from the interpreter's.
+#: worker divides it by the blocks an operation hashes). CPython's JIT modes get no minimum:
+#: none of their groups was split so (0 of 216 a run), and their code is not far faster.
 PYPY_JIT_BLOCKS = 16384
 
 _TEMPLATE = """
