@@ -304,6 +304,21 @@ def test_the_trust_line_and_a_rerun(calm: answers.Report, tmp_path: Path) -> Non
     assert again.rerun is not None and again.rerun.readme_inside < 1
 
 
+def test_cases_not_warmed_up_are_named_once_with_their_modes(calm: answers.Report) -> None:
+    cold = {("pypy8", "digest/md5/helpers/64"), ("pypy8", "digest/md5/streamlined/64")}
+    cold |= {("3.14-jit", "digest/md5/helpers/64"), ("3.14-jit", "digest/sha256/native/64")}
+    measured = {m: replace(x, warmed=m not in cold) for m, x in calm.run.measured.items()}
+    lines = pages.modes_lines(replace(calm.run, measured=measured))
+    line = next(x for x in lines if x.startswith("Not warmed up"))
+    said = line.split(": ", 1)[1].rstrip(".").split("; ")
+    assert sorted(said) == [
+        "digest/md5/helpers/64 under 3.14-jit, pypy8",
+        "digest/md5/streamlined/64 under pypy8",
+        "digest/sha256/native/64 under 3.14-jit",
+    ]
+    assert not any(x.startswith("Not warmed up") for x in pages.modes_lines(calm.run))
+
+
 def test_a_run_reads_back_as_it_was_written(tmp_path: Path) -> None:
     run = store.load(make_run(tmp_path / "run"))
     assert [c.label for c in run.columns] == [m[0] for m in MODES]

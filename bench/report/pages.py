@@ -84,10 +84,19 @@ def modes_lines(run: Run) -> List[str]:
     if details:
         said = [f"{name}: {what} ({', '.join(where)})" for (name, what), where in details.items()]
         lines.append("Notes: " + "; ".join(said) + ".")
-    cold = [f"{m.case.name} under {m.mode}" for m in run.measured.values() if not m.warmed]
+    # The cases not warmed up, those under the same modes together (the two PyPys' JITs
+    # mostly leave the same ones short: one line of names, not one a mode).
+    cold: Dict[str, List[str]] = {}
+    for found in run.measured.values():
+        if not found.warmed:
+            cold.setdefault(found.case.name, []).append(found.mode)
     if cold:
+        together: Dict[str, List[str]] = {}
+        for name, where in cold.items():
+            together.setdefault(", ".join(where), []).append(name)
+        said = [f"{', '.join(names)} under {where}" for where, names in together.items()]
         lines.append(f"Not warmed up (the JIT had not settled within the warm-up in some pass): "
-                     f"{'; '.join(cold)}.")  # fmt: skip
+                     f"{'; '.join(said)}.")  # fmt: skip
     skipped = [n for names in run.header.skipped.values() for n in names]
     if skipped:
         slow = sorted({n.split("/")[2] for n in skipped})
