@@ -98,6 +98,11 @@ def _host_is_x86_64() -> bool:
     return platform.machine() in ("x86_64", "AMD64")
 
 
+def _has_avx512(flags: List[str]) -> bool:
+    """AVX-512 F, VL and BW with AVX2: what dispatch.c's NEEDS_AVX512 asks of the CPU."""
+    return "avx2" in flags and all(f in flags for f in ("avx512f", "avx512vl", "avx512bw"))
+
+
 def _host_flags() -> List[str]:
     """This machine's CPU flags, from /proc/cpuinfo (the kernel lists only what the OS enables)."""
     try:
@@ -110,24 +115,26 @@ def _host_flags() -> List[str]:
         return []
 
 
+def _sha_lanes_kernel(flags: List[str], avx512: str, avx2: str) -> str:
+    """The many-kernel dispatch.c chooses for SHA-256 or SHA-1 on a CPU with these flags:
+    zmm lanes or SHA-NI streams with both, then SHA-NI, then AVX-512 lanes, then AVX2's."""
+    has_sha_ni = all(flag in flags for flag in ("sha_ni", "ssse3", "sse4_1"))
+    has_avx512 = _has_avx512(flags)
+    if has_avx512 and has_sha_ni:
+        return "avx512-shani"
+    if has_sha_ni:
+        return "shani-x2"
+    return avx512 if has_avx512 else avx2 if "avx2" in flags else "portable"
+
+
 def _host_kernels() -> Dict[str, str]:
     """What dispatch should choose on this x86-64 machine, by core (the order in dispatch.c)."""
     flags = _host_flags()
     has_sha_ni = all(flag in flags for flag in ("sha_ni", "ssse3", "sse4_1"))
     has_avx2 = "avx2" in flags
-    has_avx512 = has_avx2 and all(f in flags for f in ("avx512f", "avx512vl", "avx512bw"))
+    has_avx512 = has_avx2 and _has_avx512(flags)
     md5_many = "avx512-x32" if has_avx512 else "avx2-x16" if has_avx2 else "portable"
-    sha256_many = (
-        "avx512-shani"
-        if has_avx512 and has_sha_ni
-        else "shani-x2"
-        if has_sha_ni
-        else "avx512-x16"
-        if has_avx512
-        else "avx2-x8"
-        if has_avx2
-        else "portable"
-    )
+    sha256_many = _sha_lanes_kernel(flags, "avx512-x16", "avx2-x8")
     return {
         "sha256": "x86-64 SHA-NI" if has_sha_ni else "portable",
         "md5_many": md5_many,
@@ -137,15 +144,15 @@ def _host_kernels() -> Dict[str, str]:
 
 def _host_sha() -> Sha:
     """What dispatch should choose for SHA-1 and the SHA-512 core on this x86-64 machine (the
-    last usable kernel of each table in dispatch.c: SHA-1's SHA-NI streams after its AVX2 lanes)."""
+    last usable kernel of each table in dispatch.c: SHA-1's as SHA-256's)."""
     flags = _host_flags()
     has_sha_ni = all(flag in flags for flag in ("sha_ni", "ssse3", "sse4_1"))
-    has_avx2 = "avx2" in flags
+    has_avx2, has_avx512 = "avx2" in flags, _has_avx512(flags)
     return Sha(
         sha1="shani" if has_sha_ni else "portable",
         sha512="avx2" if has_avx2 and "bmi1" in flags and "bmi2" in flags else "portable",
-        sha1_many="shani-x2" if has_sha_ni else "avx2-x8" if has_avx2 else "portable",
-        sha512_many="avx2-x4" if has_avx2 else "portable",
+        sha1_many=_sha_lanes_kernel(flags, "avx512-x16", "avx2-x8"),
+        sha512_many="avx512-x8" if has_avx512 else "avx2-x4" if has_avx2 else "portable",
     )
 
 
@@ -185,9 +192,12 @@ def runs() -> List[Run]:
             sha256_many = "avx512-x8" if "avx512" in host["md5_many"] else "avx2-x8"
             kernels = f"md5=portable,md5-many={md5_many},sha256-many={sha256_many}"
             sha = host_sha
-            if host_sha.sha1_many == "shani-x2" and "avx2" in _host_flags():
+            if host_sha.sha1_many in ("shani-x2", "avx512-shani") and "avx2" in _host_flags():
                 kernels += ",sha1-many=avx2-x8"
                 sha = replace(host_sha, sha1_many="avx2-x8")
+            if host_sha.sha512_many == "avx512-x8":
+                kernels += ",sha512-many=avx2-x4"
+                sha = replace(sha, sha512_many="avx2-x4")
             matrix.append(
                 Run(
                     "x86-64",
@@ -265,6 +275,10 @@ def _host_family_kernels() -> Tuple[str, ...]:
         required += ["sha1 avx2-x8", "sha512 avx2-x4"]
         if "bmi2" in flags and "bmi1" in flags:
             required.append("sha512 x86-64 AVX2")
+        if _has_avx512(flags):
+            required += ["sha1 avx512-x16", "sha512 avx512-x8"]
+            if "sha_ni" in flags:
+                required.append("sha1 avx512-shani")
     return tuple(required)
 
 

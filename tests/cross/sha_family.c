@@ -53,7 +53,7 @@ static void check(int ok, const char *what, const char *kernel, const char *algo
 
 /* ---- the CPU's features ---------------------------------------------------- */
 
-enum { SHANI = 1, AVX2 = 2, BMI2 = 4, ARM_SHA1 = 8, ARM_SHA512 = 16 };
+enum { SHANI = 1, AVX2 = 2, BMI2 = 4, ARM_SHA1 = 8, ARM_SHA512 = 16, AVX512 = 32 };
 
 static unsigned features(void) {
     unsigned found = 0;
@@ -62,16 +62,21 @@ static unsigned features(void) {
     if (!__get_cpuid(1, &eax, &ebx, &ecx, &edx)) return 0;
     const int sse41 = (ecx >> 19) & 1, ssse3 = (ecx >> 9) & 1, osxsave = (ecx >> 27) & 1;
     const int avx = (ecx >> 28) & 1;
-    int ymm = 0;
+    int ymm = 0, zmm = 0;
     if (osxsave && avx) {
         unsigned lo, hi;
         __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
         ymm = (lo & 6) == 6;
+        zmm = (lo & 0xe6) == 0xe6; /* and the opmask and zmm state */
     }
     if (!__get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx)) return 0;
     if (((ebx >> 29) & 1) && sse41 && ssse3) found |= SHANI;
     if (((ebx >> 5) & 1) && ymm) found |= AVX2;
     if (((ebx >> 8) & 1) && ((ebx >> 3) & 1)) found |= BMI2;
+    /* AVX-512 F, BW and VL, as dispatch.c asks */
+    if ((found & AVX2) && ((ebx >> 16) & 1) && ((ebx >> 30) & 1) && ((ebx >> 31) & 1) && zmm) {
+        found |= AVX512;
+    }
 #elif defined(VN_ARM64)
     const unsigned long hwcap = getauxval(AT_HWCAP);
     if (hwcap & (1UL << 5)) found |= ARM_SHA1;   /* HWCAP_SHA1 */
@@ -116,7 +121,12 @@ static const struct many manys[] = {
 #if defined(VN_AMD64)
     {"sha1 shani-x2", vn_sha1_many_shani_x2, vn_sha1_short_shani_x2, NULL, NULL, 16, SHANI},
     {"sha1 avx2-x8", vn_sha1_many_avx2_x8, vn_sha1_short_avx2_x8, NULL, NULL, 8, AVX2},
+    {"sha1 avx512-x16", vn_sha1_many_avx512_x16, vn_sha1_short_avx512_x16, NULL, NULL, 16, AVX512},
+    {"sha1 avx512-shani", vn_sha1_many_avx512_shani, vn_sha1_short_avx512_x16, NULL, NULL, 16,
+     AVX512 | SHANI},
     {"sha512 avx2-x4", NULL, NULL, vn_sha512_many_avx2_x4, vn_sha512_short_avx2_x4, 4, AVX2},
+    {"sha512 avx512-x8", NULL, NULL, vn_sha512_many_avx512_x8, vn_sha512_short_avx512_x8, 8,
+     AVX512},
 #endif
     {NULL, NULL, NULL, NULL, NULL, 0, 0},
 };

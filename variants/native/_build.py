@@ -75,6 +75,8 @@ HEADERS = (
     "md5_scheduled.h",
     "md5_many_lanes.h",
     "sha256_many_lanes.h",
+    "sha512_many_lanes.h",
+    "sha1_many_lanes.h",
     "lanes_amd64.h",
     "sha256_shani.h",
     "sha256_sha2.h",

@@ -237,6 +237,7 @@ vn_blocks64_fn vn_sha512_amd64_sha512;
 vn_many_fn vn_sha1_many_shani_x2;
 vn_many_fn vn_sha1_many_avx2_x8;
 vn_many_fn vn_sha1_many_avx512_x16;
+vn_many_fn vn_sha1_many_avx512_shani;
 vn_short_fn vn_sha1_short_shani_x2;
 vn_short_fn vn_sha1_short_avx2_x8;
 vn_short_fn vn_sha1_short_avx512_x16;

@@ -8,6 +8,8 @@
  *              follow one another, and only four keep the unit busy
  *   avx2-x8    one message per 32-bit lane of ymm, FIPS 180-4 section 6.1.2
  *              as the portable kernel writes it: for CPUs without SHA-NI
+ *   avx512-x16 the same in the 16 lanes of zmm, with vprold rotates and
+ *              vpternlogd for the round functions and the schedule's xors
  *
  * A round in AVX2 is about a dozen instructions (two rotates of three, the
  * round function, four adds) and the schedule's word five more; the eight
@@ -25,6 +27,13 @@
  * streams in one function did not help: the SHA instructions have only
  * legacy SSE encodings, and with ymm registers live that ran a hundred
  * times slower here.
+ *
+ * With AVX-512 (the project's AMD EPYC, Zen 4, 2026-12-04; medians of 7
+ * rounds) a round is about half as many instructions, on zmm: avx512-x16
+ * hashes 32-byte messages in 16.0 ns a message against shani-x2's 22.2 and
+ * 4 KiB ones at 5,496 MB/s against 4,276, but 8 streams of 128 MiB at 2,512
+ * against 3,852 (half its lanes idle); avx512-shani takes zmm when all 16
+ * lanes are busy and SHA-NI streams otherwise.
  */
 #include "native.h"
 
@@ -50,14 +59,15 @@
 /* Word t's slot of the rolling window, the first 16 as loaded, then
  * W[t] = ROTL1(W[t-3] ^ W[t-8] ^ W[t-14] ^ W[t-16]). */
 #define V_W0(t) w[t]
-#define V_WN(t)                                                                           \
-    (w[(t) & 15] = V_ROL(V_XOR(V_XOR(w[((t) - 3) & 15], w[((t) - 8) & 15]),               \
-                               V_XOR(w[((t) - 14) & 15], w[(t) & 15])),                   \
+#define V_WN(t)                                                                        \
+    (w[(t) & 15] = V_ROL(V_XOR4(w[((t) - 3) & 15], w[((t) - 8) & 15], w[((t) - 14) & 15], \
+                                w[(t) & 15]),                                          \
                          1))
+#define V_XOR4(a, b, c, d) V_XOR(V_XOR((a), (b)), V_XOR((c), (d)))
 
 /* One round, the caller naming the variables in the order it rotates them. */
 #define V_ROUND(f, k, wt, a, b, c, d, e)                                                  \
-    e = V_ADD(V_ADD(e, V_ROL(a, 5)), V_ADD(f(b, c, d), V_ADD((wt), _mm256_set1_epi32(k)))); \
+    e = V_ADD(V_ADD(e, V_ROL(a, 5)), V_ADD(f(b, c, d), V_ADD((wt), V_SET1(k)))); \
     b = V_ROL(b, 30);
 #define V_FIVE(f, k, W, t)                   \
     V_ROUND(f, k, W(t), a, b, c, d, e)       \
@@ -82,38 +92,6 @@
     V_TWENTY(V_F2, 0x6ed9eba1, 20)                       \
     V_TWENTY(V_F3, (int)0x8f1bbcdc, 40)                  \
     V_TWENTY(V_F2, (int)0xca62c1d6, 60)
-
-__attribute__((target("avx2"), always_inline)) static inline void
-load_be_words_x8(__m256i x[16], const unsigned char *const *p, size_t offset) {
-    load_words_x8(x, p, offset);
-    bswap_words_x8(x);
-}
-
-__attribute__((target("avx2"))) void vn_sha1_many_avx2_x8(vn_lanes *lanes, int count,
-                                                          size_t blocks) {
-    /* idle lanes hash the first lane's data again; their state is not used */
-    const unsigned char *p[8];
-    for (int i = 0; i < 8; i++) p[i] = lanes->data[i < count ? i : 0];
-    uint32_t(*state)[VN_MAX_LANES] = lanes->state;
-#define V_LOAD(i) _mm256_load_si256((const __m256i *)state[i])
-    __m256i a = V_LOAD(0), b = V_LOAD(1), c = V_LOAD(2), d = V_LOAD(3), e = V_LOAD(4);
-    for (size_t offset = 0; offset < 64 * blocks; offset += 64) {
-        __m256i w[16];
-        load_be_words_x8(w, p, offset);
-        V_ROUNDS80
-        a = V_ADD(a, V_LOAD(0));
-        b = V_ADD(b, V_LOAD(1));
-        c = V_ADD(c, V_LOAD(2));
-        d = V_ADD(d, V_LOAD(3));
-        e = V_ADD(e, V_LOAD(4));
-        _mm256_store_si256((__m256i *)state[0], a);
-        _mm256_store_si256((__m256i *)state[1], b);
-        _mm256_store_si256((__m256i *)state[2], c);
-        _mm256_store_si256((__m256i *)state[3], d);
-        _mm256_store_si256((__m256i *)state[4], e);
-    }
-#undef V_LOAD
-}
 
 /* Lane i's five state words, big-endian, to out[i] (20 bytes): two rounds of
  * unpacking leave lane k's a, b, c, d in the low half of u[k], lane 4 + k's
@@ -142,41 +120,19 @@ store_digests_x8(unsigned char *const *out, __m256i a, __m256i b, __m256i c, __m
     }
 }
 
-/* The short kernel beside avx2-x8 (native.h: vn_short_fn): eight messages of
- * one or two blocks from the IV; the number of blocks a constant in each
- * branch, so that both are unrolled. */
-__attribute__((target("avx2"))) void vn_sha1_short_avx2_x8(const uint32_t *iv, int size, int blocks,
-                                                          const unsigned char *const *data,
-                                                          const uint32_t *lengths,
-                                                          unsigned char *const *out) {
-    (void)size; /* always 20 */
-    __m256i w[16];
-    __m256i a = _mm256_set1_epi32((int)iv[0]), b = _mm256_set1_epi32((int)iv[1]);
-    __m256i c = _mm256_set1_epi32((int)iv[2]), d = _mm256_set1_epi32((int)iv[3]);
-    __m256i e = _mm256_set1_epi32((int)iv[4]);
-    if (blocks == 1) {
-        short_words_x8(w, data, lengths, 1, 0, 1);
-    } else {
-        short_words_x8(w, data, lengths, 1, 0, 2);
-    }
-    V_ROUNDS80
-    a = V_ADD(a, _mm256_set1_epi32((int)iv[0]));
-    b = V_ADD(b, _mm256_set1_epi32((int)iv[1]));
-    c = V_ADD(c, _mm256_set1_epi32((int)iv[2]));
-    d = V_ADD(d, _mm256_set1_epi32((int)iv[3]));
-    e = V_ADD(e, _mm256_set1_epi32((int)iv[4]));
-    if (blocks == 2) {
-        const __m256i a0 = a, b0 = b, c0 = c, d0 = d, e0 = e;
-        short_words_x8(w, data, lengths, 1, 1, 2);
-        V_ROUNDS80
-        a = V_ADD(a, a0);
-        b = V_ADD(b, b0);
-        c = V_ADD(c, c0);
-        d = V_ADD(d, d0);
-        e = V_ADD(e, e0);
-    }
-    store_digests_x8(out, a, b, c, d, e);
-}
+#define KERNEL_NAME vn_sha1_many_avx2_x8
+#define KERNEL_SHORT vn_sha1_short_avx2_x8
+#define TARGET __attribute__((target("avx2")))
+#define V __m256i
+#define VL 8
+#define V_LOAD(p) _mm256_load_si256((const __m256i *)(p))
+#define V_STORE(p, v) _mm256_store_si256((__m256i *)(p), (v))
+#define V_SET1(x) _mm256_set1_epi32((int)(x))
+#define LOAD_WORDS(x, p, offset) (load_words_x8((x), (p), (offset)), bswap_words_x8(x))
+#define SHORT_WORDS(x, p, lengths, block, blocks) \
+    short_words_x8((x), (p), (lengths), 1, (block), (blocks))
+#define STORE_DIGESTS(out, a, b, c, d, e) store_digests_x8((out), (a), (b), (c), (d), (e))
+#include "sha1_many_lanes.h"
 
 /* ---- SHA-NI, two streams ------------------------------------------------ */
 
@@ -324,6 +280,83 @@ __attribute__((target("sha,sse4.1"))) void vn_sha1_many_shani_x2(vn_lanes *lanes
     for (; i < count; i += 2) {
         const int j = i + 1 < count ? i + 1 : i;
         shani_pair(lanes->state, i, j, lanes->data[i], lanes->data[j], blocks);
+    }
+}
+
+/* ---- AVX-512 lanes --------------------------------------------------------- */
+
+/* The AVX2 lanes' rounds (V_ROUNDS80) on zmm: each rotate one vprold, each
+ * round function one vpternlogd (Ch 0xca, parity 0x96, Maj 0xe8), the
+ * schedule's four-way xor two instructions. */
+#define AVX512_TARGET __attribute__((target("avx2,avx512f,avx512vl,avx512bw")))
+#undef V_ADD
+#undef V_ROL
+#undef V_F1
+#undef V_F2
+#undef V_F3
+#undef V_XOR4
+#define V_ADD(a, b) _mm512_add_epi32((a), (b))
+#define V_ROL(x, n) _mm512_rol_epi32((x), (n))
+#define V_F1(b, c, d) _mm512_ternarylogic_epi32((b), (c), (d), 0xca)
+#define V_F2(b, c, d) _mm512_ternarylogic_epi32((b), (c), (d), 0x96)
+#define V_F3(b, c, d) _mm512_ternarylogic_epi32((b), (c), (d), 0xe8)
+#define V_XOR4(a, b, c, d) _mm512_xor_si512(V_F2((a), (b), (c)), (d))
+
+/* Lane i's five state words, big-endian, to out[i] (20 bytes): two rounds of
+ * unpacking leave lane 4c + k's a, b, c, d in 128-bit part c of u[k]; e
+ * follows as one word. */
+AVX512_TARGET __attribute__((always_inline)) static inline void
+store_digests_x16(unsigned char *const *out, __m512i a, __m512i b, __m512i c, __m512i d,
+                  __m512i e) {
+    const __m512i bswap = _mm512_broadcast_i32x4(_mm_setr_epi8(BSWAP_BYTES));
+    a = _mm512_shuffle_epi8(a, bswap);
+    b = _mm512_shuffle_epi8(b, bswap);
+    c = _mm512_shuffle_epi8(c, bswap);
+    d = _mm512_shuffle_epi8(d, bswap);
+    e = _mm512_shuffle_epi8(e, bswap);
+    const __m512i ab0 = _mm512_unpacklo_epi32(a, b), ab1 = _mm512_unpackhi_epi32(a, b);
+    const __m512i cd0 = _mm512_unpacklo_epi32(c, d), cd1 = _mm512_unpackhi_epi32(c, d);
+    const __m512i u[4] = {_mm512_unpacklo_epi64(ab0, cd0), _mm512_unpackhi_epi64(ab0, cd0),
+                          _mm512_unpacklo_epi64(ab1, cd1), _mm512_unpackhi_epi64(ab1, cd1)};
+    _Alignas(64) uint32_t last[16];
+    _mm512_store_si512((void *)last, e);
+#pragma GCC unroll 4
+    for (int k = 0; k < 4; k++) {
+        _mm_storeu_si128((__m128i *)out[k], _mm512_castsi512_si128(u[k]));
+        _mm_storeu_si128((__m128i *)out[4 + k], _mm512_extracti32x4_epi32(u[k], 1));
+        _mm_storeu_si128((__m128i *)out[8 + k], _mm512_extracti32x4_epi32(u[k], 2));
+        _mm_storeu_si128((__m128i *)out[12 + k], _mm512_extracti32x4_epi32(u[k], 3));
+    }
+#pragma GCC unroll 16
+    for (int i = 0; i < 16; i++) memcpy(out[i] + 16, &last[i], 4);
+}
+
+#define KERNEL_NAME vn_sha1_many_avx512_x16
+#define KERNEL_SHORT vn_sha1_short_avx512_x16
+#define TARGET AVX512_TARGET
+#define V __m512i
+#define VL 16
+#define V_LOAD(p) _mm512_load_si512((const void *)(p))
+#define V_STORE(p, v) _mm512_store_si512((void *)(p), (v))
+#define V_SET1(x) _mm512_set1_epi32((int)(x))
+#define LOAD_WORDS(x, p, offset) (load_words_x16((x), (p), (offset)), bswap_words_x16(x))
+#define SHORT_WORDS(x, p, lengths, block, blocks) \
+    short_words_x16((x), (p), (lengths), 1, (block), (blocks))
+#define STORE_DIGESTS(out, a, b, c, d, e) store_digests_x16((out), (a), (b), (c), (d), (e))
+#include "sha1_many_lanes.h"
+
+/* ---- both ------------------------------------------------------------------ */
+
+/* Sixteen lanes in zmm when all sixteen are in use, else SHA-NI streams: a
+ * zmm call costs the same however few of its lanes work, and a full one
+ * costs a message about three quarters of what a SHA-NI stream does (as
+ * vn_sha256_many_avx512_shani decides). */
+__attribute__((target("sha,sse4.1,avx2,avx512f,avx512vl,avx512bw"))) void
+vn_sha1_many_avx512_shani(vn_lanes *lanes, int count, size_t blocks) {
+    if (count == 16) {
+        vn_sha1_many_avx512_x16(lanes, 16, blocks);
+    } else {
+        vn_sha1_many_shani_x2(lanes, count, blocks);
     }
 }
 
