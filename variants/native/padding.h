@@ -142,7 +142,9 @@ static inline void copy_short(unsigned char *to, const unsigned char *from, size
  * below 2**64 has no more bits). */
 static inline size_t pad128(const unsigned char *tail, uint64_t length, unsigned char *out) {
     const size_t used = (size_t)(length % 128), blocks = used < 112 ? 1 : 2;
-    memset(out, 0, 128 * blocks);
+    /* sizes GCC knows, so that these are stores, not a call of memset */
+    memset(out, 0, 128);
+    if (blocks == 2) memset(out + 128, 0, 128);
     if (used >= 64) {
         memcpy(out, tail, 64);
         copy_short(out + 64, tail + 64, used - 64);
