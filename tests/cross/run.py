@@ -98,6 +98,11 @@ def _host_is_x86_64() -> bool:
     return platform.machine() in ("x86_64", "AMD64")
 
 
+def _has_sha_ni(flags: List[str]) -> bool:
+    """SHA-NI with SSSE3 and SSE4.1: what dispatch.c's NEEDS_SHANI asks of the CPU."""
+    return all(flag in flags for flag in ("sha_ni", "ssse3", "sse4_1"))
+
+
 def _has_avx512(flags: List[str]) -> bool:
     """AVX-512 F, VL and BW with AVX2: what dispatch.c's NEEDS_AVX512 asks of the CPU."""
     return "avx2" in flags and all(f in flags for f in ("avx512f", "avx512vl", "avx512bw"))
@@ -118,7 +123,7 @@ def _host_flags() -> List[str]:
 def _sha_lanes_kernel(flags: List[str], avx512: str, avx2: str) -> str:
     """The many-kernel dispatch.c chooses for SHA-256 or SHA-1 on a CPU with these flags:
     zmm lanes or SHA-NI streams with both, then SHA-NI, then AVX-512 lanes, then AVX2's."""
-    has_sha_ni = all(flag in flags for flag in ("sha_ni", "ssse3", "sse4_1"))
+    has_sha_ni = _has_sha_ni(flags)
     has_avx512 = _has_avx512(flags)
     if has_avx512 and has_sha_ni:
         return "avx512-shani"
@@ -130,9 +135,9 @@ def _sha_lanes_kernel(flags: List[str], avx512: str, avx2: str) -> str:
 def _host_kernels() -> Dict[str, str]:
     """What dispatch should choose on this x86-64 machine, by core (the order in dispatch.c)."""
     flags = _host_flags()
-    has_sha_ni = all(flag in flags for flag in ("sha_ni", "ssse3", "sse4_1"))
+    has_sha_ni = _has_sha_ni(flags)
     has_avx2 = "avx2" in flags
-    has_avx512 = has_avx2 and _has_avx512(flags)
+    has_avx512 = _has_avx512(flags)
     md5_many = "avx512-x32" if has_avx512 else "avx2-x16" if has_avx2 else "portable"
     sha256_many = _sha_lanes_kernel(flags, "avx512-x16", "avx2-x8")
     return {
@@ -146,7 +151,7 @@ def _host_sha() -> Sha:
     """What dispatch should choose for SHA-1 and the SHA-512 core on this x86-64 machine (the
     last usable kernel of each table in dispatch.c: SHA-1's as SHA-256's)."""
     flags = _host_flags()
-    has_sha_ni = all(flag in flags for flag in ("sha_ni", "ssse3", "sse4_1"))
+    has_sha_ni = _has_sha_ni(flags)
     has_avx2, has_avx512 = "avx2" in flags, _has_avx512(flags)
     return Sha(
         sha1="shani" if has_sha_ni else "portable",
@@ -269,7 +274,7 @@ def _host_family_kernels() -> Tuple[str, ...]:
     """The SHA-1 and SHA-512-core kernels this x86-64 machine must run (sha_family.c's names)."""
     flags = _host_flags()
     required: List[str] = []
-    if all(flag in flags for flag in ("sha_ni", "ssse3", "sse4_1")):
+    if _has_sha_ni(flags):
         required += ["sha1 x86-64 SHA-NI", "sha1 shani-x2"]
     if "avx2" in flags:
         required += ["sha1 avx2-x8", "sha512 avx2-x4"]
@@ -277,7 +282,7 @@ def _host_family_kernels() -> Tuple[str, ...]:
             required.append("sha512 x86-64 AVX2")
         if _has_avx512(flags):
             required += ["sha1 avx512-x16", "sha512 avx512-x8"]
-            if "sha_ni" in flags:
+            if _has_sha_ni(flags):
                 required.append("sha1 avx512-shani")
     return tuple(required)
 

@@ -190,4 +190,37 @@ short_words_x8(__m256i x[16], const unsigned char *const *p, const uint32_t *len
     }
 }
 
+/* Each lane's words a, b, c, d (in memory order) to out[lane], 16 bytes, for 8
+ * lanes: two rounds of unpacking leave lane k's four words in the low half of
+ * u[k], lane 4 + k's in its high half. MD5's digests, and SHA-1's first 16
+ * bytes. */
+__attribute__((target("avx2"), always_inline)) static inline void
+store_four_words_x8(unsigned char *const *out, __m256i a, __m256i b, __m256i c, __m256i d) {
+    const __m256i ab0 = _mm256_unpacklo_epi32(a, b), ab1 = _mm256_unpackhi_epi32(a, b);
+    const __m256i cd0 = _mm256_unpacklo_epi32(c, d), cd1 = _mm256_unpackhi_epi32(c, d);
+    const __m256i u[4] = {_mm256_unpacklo_epi64(ab0, cd0), _mm256_unpackhi_epi64(ab0, cd0),
+                          _mm256_unpacklo_epi64(ab1, cd1), _mm256_unpackhi_epi64(ab1, cd1)};
+    #pragma GCC unroll 4
+    for (int k = 0; k < 4; k++) {
+        _mm_storeu_si128((__m128i *)out[k], _mm256_castsi256_si128(u[k]));
+        _mm_storeu_si128((__m128i *)out[4 + k], _mm256_extracti128_si256(u[k], 1));
+    }
+}
+
+/* The same for 16 lanes: lane 4c + k's words in 128-bit part c of u[k]. */
+__attribute__((target("avx512f"), always_inline)) static inline void
+store_four_words_x16(unsigned char *const *out, __m512i a, __m512i b, __m512i c, __m512i d) {
+    const __m512i ab0 = _mm512_unpacklo_epi32(a, b), ab1 = _mm512_unpackhi_epi32(a, b);
+    const __m512i cd0 = _mm512_unpacklo_epi32(c, d), cd1 = _mm512_unpackhi_epi32(c, d);
+    const __m512i u[4] = {_mm512_unpacklo_epi64(ab0, cd0), _mm512_unpackhi_epi64(ab0, cd0),
+                          _mm512_unpacklo_epi64(ab1, cd1), _mm512_unpackhi_epi64(ab1, cd1)};
+    #pragma GCC unroll 4
+    for (int k = 0; k < 4; k++) {
+        _mm_storeu_si128((__m128i *)out[k], _mm512_castsi512_si128(u[k]));
+        _mm_storeu_si128((__m128i *)out[4 + k], _mm512_extracti32x4_epi32(u[k], 1));
+        _mm_storeu_si128((__m128i *)out[8 + k], _mm512_extracti32x4_epi32(u[k], 2));
+        _mm_storeu_si128((__m128i *)out[12 + k], _mm512_extracti32x4_epi32(u[k], 3));
+    }
+}
+
 #endif

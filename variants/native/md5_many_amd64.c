@@ -34,21 +34,6 @@
 
 /* ---- AVX2 ------------------------------------------------------------------ */
 
-/* Lane i's four state words to out[i], for 8 lanes: two rounds of unpacking
- * leave lane k's a, b, c, d in the low half of u[k], lane 4 + k's in its high
- * half. */
-__attribute__((target("avx2"), always_inline)) static inline void
-store_digests_x8(unsigned char *const *out, __m256i a, __m256i b, __m256i c, __m256i d) {
-    const __m256i ab0 = _mm256_unpacklo_epi32(a, b), ab1 = _mm256_unpackhi_epi32(a, b);
-    const __m256i cd0 = _mm256_unpacklo_epi32(c, d), cd1 = _mm256_unpackhi_epi32(c, d);
-    const __m256i u[4] = {_mm256_unpacklo_epi64(ab0, cd0), _mm256_unpackhi_epi64(ab0, cd0),
-                          _mm256_unpacklo_epi64(ab1, cd1), _mm256_unpackhi_epi64(ab1, cd1)};
-#pragma GCC unroll 4
-    for (int k = 0; k < 4; k++) {
-        _mm_storeu_si128((__m128i *)out[k], _mm256_castsi256_si128(u[k]));
-        _mm_storeu_si128((__m128i *)out[4 + k], _mm256_extracti128_si256(u[k], 1));
-    }
-}
 
 #define AVX2_ROL(v, s)                                                                       \
     ((s) == 16 ? _mm256_shuffle_epi8((v), _mm256_set_epi8(13, 12, 15, 14, 9, 8, 11, 10, 5, 4, \
@@ -79,7 +64,7 @@ store_digests_x8(unsigned char *const *out, __m256i a, __m256i b, __m256i c, __m
 #define V_SET1(x) _mm256_set1_epi32((int)(x))
 #define SHORT_WORDS(x, p, lengths, block, blocks) \
     short_words_x8((x), (p), (lengths), 0, (block), (blocks))
-#define STORE_DIGESTS(out, a, b, c, d) store_digests_x8((out), (a), (b), (c), (d))
+#define STORE_DIGESTS(out, a, b, c, d) store_four_words_x8((out), (a), (b), (c), (d))
 #include "md5_many_lanes.h"
 
 #define KERNEL_NAME vn_md5_many_avx2_x16
@@ -104,7 +89,7 @@ store_digests_x8(unsigned char *const *out, __m256i a, __m256i b, __m256i c, __m
 #define V_SET1(x) _mm256_set1_epi32((int)(x))
 #define SHORT_WORDS(x, p, lengths, block, blocks) \
     short_words_x8((x), (p), (lengths), 0, (block), (blocks))
-#define STORE_DIGESTS(out, a, b, c, d) store_digests_x8((out), (a), (b), (c), (d))
+#define STORE_DIGESTS(out, a, b, c, d) store_four_words_x8((out), (a), (b), (c), (d))
 #include "md5_many_lanes.h"
 
 /* ---- AVX-512 --------------------------------------------------------------- */
@@ -137,25 +122,9 @@ store_digests_x8(unsigned char *const *out, __m256i a, __m256i b, __m256i c, __m
 #define V_SET1(x) _mm256_set1_epi32((int)(x))
 #define SHORT_WORDS(x, p, lengths, block, blocks) \
     short_words_x8((x), (p), (lengths), 0, (block), (blocks))
-#define STORE_DIGESTS(out, a, b, c, d) store_digests_x8((out), (a), (b), (c), (d))
+#define STORE_DIGESTS(out, a, b, c, d) store_four_words_x8((out), (a), (b), (c), (d))
 #include "md5_many_lanes.h"
 
-/* Lane i's four state words to out[i], for 16 lanes: two rounds of unpacking
- * leave lane 4c + k's a, b, c, d in 128-bit part c of u[k]. */
-__attribute__((target("avx2,avx512f,avx512vl"), always_inline)) static inline void
-store_digests_x16(unsigned char *const *out, __m512i a, __m512i b, __m512i c, __m512i d) {
-    const __m512i ab0 = _mm512_unpacklo_epi32(a, b), ab1 = _mm512_unpackhi_epi32(a, b);
-    const __m512i cd0 = _mm512_unpacklo_epi32(c, d), cd1 = _mm512_unpackhi_epi32(c, d);
-    const __m512i u[4] = {_mm512_unpacklo_epi64(ab0, cd0), _mm512_unpackhi_epi64(ab0, cd0),
-                          _mm512_unpacklo_epi64(ab1, cd1), _mm512_unpackhi_epi64(ab1, cd1)};
-#pragma GCC unroll 4
-    for (int k = 0; k < 4; k++) {
-        _mm_storeu_si128((__m128i *)out[k], _mm512_castsi512_si128(u[k]));
-        _mm_storeu_si128((__m128i *)out[4 + k], _mm512_extracti32x4_epi32(u[k], 1));
-        _mm_storeu_si128((__m128i *)out[8 + k], _mm512_extracti32x4_epi32(u[k], 2));
-        _mm_storeu_si128((__m128i *)out[12 + k], _mm512_extracti32x4_epi32(u[k], 3));
-    }
-}
 
 #define KERNEL_NAME vn_md5_many_avx512_x16
 #define TARGET __attribute__((target("avx2,avx512f,avx512vl,avx512bw")))
@@ -178,7 +147,7 @@ store_digests_x16(unsigned char *const *out, __m512i a, __m512i b, __m512i c, __
 #define V_SET1(x) _mm512_set1_epi32((int)(x))
 #define SHORT_WORDS(x, p, lengths, block, blocks) \
     short_words_x16((x), (p), (lengths), 0, (block), (blocks))
-#define STORE_DIGESTS(out, a, b, c, d) store_digests_x16((out), (a), (b), (c), (d))
+#define STORE_DIGESTS(out, a, b, c, d) store_four_words_x16((out), (a), (b), (c), (d))
 #include "md5_many_lanes.h"
 
 #define KERNEL_NAME vn_md5_many_avx512_x32
@@ -202,7 +171,7 @@ store_digests_x16(unsigned char *const *out, __m512i a, __m512i b, __m512i c, __
 #define V_SET1(x) _mm512_set1_epi32((int)(x))
 #define SHORT_WORDS(x, p, lengths, block, blocks) \
     short_words_x16((x), (p), (lengths), 0, (block), (blocks))
-#define STORE_DIGESTS(out, a, b, c, d) store_digests_x16((out), (a), (b), (c), (d))
+#define STORE_DIGESTS(out, a, b, c, d) store_four_words_x16((out), (a), (b), (c), (d))
 #include "md5_many_lanes.h"
 
 #endif

@@ -93,9 +93,8 @@
     V_TWENTY(V_F3, (int)0x8f1bbcdc, 40)                  \
     V_TWENTY(V_F2, (int)0xca62c1d6, 60)
 
-/* Lane i's five state words, big-endian, to out[i] (20 bytes): two rounds of
- * unpacking leave lane k's a, b, c, d in the low half of u[k], lane 4 + k's
- * in its high half; e follows as one word. */
+/* Lane i's five state words, big-endian, to out[i] (20 bytes): a, b, c, d
+ * as MD5's digests are stored, then e as one word. */
 __attribute__((target("avx2"), always_inline)) static inline void
 store_digests_x8(unsigned char *const *out, __m256i a, __m256i b, __m256i c, __m256i d,
                  __m256i e) {
@@ -105,19 +104,11 @@ store_digests_x8(unsigned char *const *out, __m256i a, __m256i b, __m256i c, __m
     c = _mm256_shuffle_epi8(c, bswap);
     d = _mm256_shuffle_epi8(d, bswap);
     e = _mm256_shuffle_epi8(e, bswap);
-    const __m256i ab0 = _mm256_unpacklo_epi32(a, b), ab1 = _mm256_unpackhi_epi32(a, b);
-    const __m256i cd0 = _mm256_unpacklo_epi32(c, d), cd1 = _mm256_unpackhi_epi32(c, d);
-    const __m256i u[4] = {_mm256_unpacklo_epi64(ab0, cd0), _mm256_unpackhi_epi64(ab0, cd0),
-                          _mm256_unpacklo_epi64(ab1, cd1), _mm256_unpackhi_epi64(ab1, cd1)};
     _Alignas(32) uint32_t last[8];
     _mm256_store_si256((__m256i *)last, e);
-#pragma GCC unroll 4
-    for (int k = 0; k < 4; k++) {
-        _mm_storeu_si128((__m128i *)out[k], _mm256_castsi256_si128(u[k]));
-        _mm_storeu_si128((__m128i *)out[4 + k], _mm256_extracti128_si256(u[k], 1));
-        memcpy(out[k] + 16, &last[k], 4);
-        memcpy(out[4 + k] + 16, &last[4 + k], 4);
-    }
+    store_four_words_x8(out, a, b, c, d);
+#pragma GCC unroll 8
+    for (int i = 0; i < 8; i++) memcpy(out[i] + 16, &last[i], 4);
 }
 
 #define KERNEL_NAME vn_sha1_many_avx2_x8
@@ -302,9 +293,7 @@ __attribute__((target("sha,sse4.1"))) void vn_sha1_many_shani_x2(vn_lanes *lanes
 #define V_F3(b, c, d) _mm512_ternarylogic_epi32((b), (c), (d), 0xe8)
 #define V_XOR4(a, b, c, d) _mm512_xor_si512(V_F2((a), (b), (c)), (d))
 
-/* Lane i's five state words, big-endian, to out[i] (20 bytes): two rounds of
- * unpacking leave lane 4c + k's a, b, c, d in 128-bit part c of u[k]; e
- * follows as one word. */
+/* The same for 16 lanes. */
 AVX512_TARGET __attribute__((always_inline)) static inline void
 store_digests_x16(unsigned char *const *out, __m512i a, __m512i b, __m512i c, __m512i d,
                   __m512i e) {
@@ -314,19 +303,9 @@ store_digests_x16(unsigned char *const *out, __m512i a, __m512i b, __m512i c, __
     c = _mm512_shuffle_epi8(c, bswap);
     d = _mm512_shuffle_epi8(d, bswap);
     e = _mm512_shuffle_epi8(e, bswap);
-    const __m512i ab0 = _mm512_unpacklo_epi32(a, b), ab1 = _mm512_unpackhi_epi32(a, b);
-    const __m512i cd0 = _mm512_unpacklo_epi32(c, d), cd1 = _mm512_unpackhi_epi32(c, d);
-    const __m512i u[4] = {_mm512_unpacklo_epi64(ab0, cd0), _mm512_unpackhi_epi64(ab0, cd0),
-                          _mm512_unpacklo_epi64(ab1, cd1), _mm512_unpackhi_epi64(ab1, cd1)};
     _Alignas(64) uint32_t last[16];
     _mm512_store_si512((void *)last, e);
-#pragma GCC unroll 4
-    for (int k = 0; k < 4; k++) {
-        _mm_storeu_si128((__m128i *)out[k], _mm512_castsi512_si128(u[k]));
-        _mm_storeu_si128((__m128i *)out[4 + k], _mm512_extracti32x4_epi32(u[k], 1));
-        _mm_storeu_si128((__m128i *)out[8 + k], _mm512_extracti32x4_epi32(u[k], 2));
-        _mm_storeu_si128((__m128i *)out[12 + k], _mm512_extracti32x4_epi32(u[k], 3));
-    }
+    store_four_words_x16(out, a, b, c, d);
 #pragma GCC unroll 16
     for (int i = 0; i < 16; i++) memcpy(out[i] + 16, &last[i], 4);
 }
