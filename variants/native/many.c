@@ -566,14 +566,14 @@ int vn_many_lanes(int index, int algorithm) {
 /* Through the short kernel, a width at a time (the last group part full,
  * see run_group): no lanes, no emit. */
 int vn_digest_padded_with(int index, int algorithm, size_t blocks, size_t count,
-                          const unsigned char *padded, const size_t *job, unsigned char *out) {
+                          const unsigned char *padded, const size_t *job,
+                          unsigned char *const *out) {
     if (vn_many_lanes(index, algorithm) != 1 || blocks < 1 || blocks > 2) return -1;
     if (!count) return 0;
     const int core = many_core(algorithm);
     if (index < 0) index = vn_kernel_chosen(core);
     struct scheduler *s = new_scheduler(core, index);
     if (!s) return -2;
-    const size_t size = (size_t)vn_digest_size(algorithm);
     const size_t stride = (size_t)vn_block_size(algorithm) * blocks;
     start_digests(s, algorithm);
     struct group g;
@@ -582,7 +582,7 @@ int vn_digest_padded_with(int index, int algorithm, size_t blocks, size_t count,
         const int n = left < (size_t)s->width ? (int)left : s->width;
         for (int i = 0; i < n; i++) {
             g.data[i] = padded + stride * (first + (size_t)i);
-            g.out[i] = out + job[first + (size_t)i] * size;
+            g.out[i] = out[job[first + (size_t)i]];
         }
         run_group(s, blocks, &g, n, 1);
     }

@@ -392,12 +392,13 @@ int vn_many_lanes(int index, int algorithm);
 /* The digests of `count` messages padded already (padding.h's pad), each
  * `blocks` (1 or 2) blocks at padded + vn_block_size(algorithm) * blocks * i, all from the IV, in
  * the lanes of many-kernel `index` (which must have lanes: vn_many_lanes):
- * message i's digest to out + job[i] * vn_digest_size(algorithm). Short
+ * message i's digest to out[job[i]]. Short
  * messages copied into place while their objects could be read (the batch
  * API's): no pointer to them is needed after. Return 0, -1 (doing nothing)
  * for a kernel without lanes, -2 without memory. */
 int vn_digest_padded_with(int index, int algorithm, size_t blocks, size_t count,
-                          const unsigned char *padded, const size_t *job, unsigned char *out);
+                          const unsigned char *padded, const size_t *job,
+                          unsigned char *const *out);
 
 /* ---- files.c: small files, read and hashed ------------------------------- */
 
