@@ -21,6 +21,10 @@
 /* hashlib's threshold: shorter inputs are hashed with the GIL held. */
 #define GIL_MINSIZE 2048
 
+/* A huge page (x86-64's and AArch64's usual transparent one): result memory
+ * this large is mapped in whole rather than a 4 KiB page at a time. */
+#define HUGE_PAGE ((size_t)2 << 20)
+
 #if PY_VERSION_HEX < 0x030A0000 /* 3.9 */
 static inline PyObject *Py_NewRef(PyObject *obj) {
     Py_INCREF(obj);

@@ -41,10 +41,8 @@ struct digests {
     void *offsets;           /* hex: count + 1 offsets (int32, or int64 if large) */
 };
 
-/* Buffers this large are asked for in huge pages: a fresh 4 KiB page costs a
- * fault each, about as much as hashing a short row. */
-#define HUGE_PAGE ((size_t)2 << 20)
-
+/* Buffers of two huge pages or more are asked for in them (capi.h): a fresh
+ * 4 KiB page costs a fault each, about as much as hashing a short row. */
 static void *aligned(size_t size) {
     void *memory = NULL;
     const size_t alignment = size >= 2 * HUGE_PAGE ? HUGE_PAGE : ALIGNMENT;

@@ -159,7 +159,6 @@ static void sort_window(struct window *w, int algorithm, PyObject *const *items,
  * the last arena is mapped in, which a small result would not fill */
 #define PREFAULT_ROWS 65536
 #if defined(__linux__) && defined(MADV_POPULATE_WRITE) && !defined(Py_GIL_DISABLED)
-#define HUGE_PAGE ((size_t)2 << 20)
 
 static PyObjectArenaAllocator prefault_wrapped;
 static int prefault_cpython; /* prefault_wrapped is CPython's own */
