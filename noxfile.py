@@ -122,6 +122,7 @@ def lint(session: nox.Session) -> None:
     session.run("mypy")
     session.run("python", "tools/gen_streamlined.py", "--check")
     session.run("python", "tools/gen_constants.py", "--check")
+    session.run("python", "tools/gen_sha512_amd64.py", "--check")
 
 
 @nox.session(python=False)

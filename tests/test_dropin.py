@@ -176,7 +176,9 @@ def test_environment_pin_to_unknown_variant_fails_loudly() -> None:
     assert "unknown variant" in result.stderr
 
 
-@pytest.mark.parametrize("generator", ["gen_streamlined.py", "gen_constants.py"])
+@pytest.mark.parametrize(
+    "generator", ["gen_streamlined.py", "gen_constants.py", "gen_sha512_amd64.py"]
+)
 def test_generated_sources_are_up_to_date(generator: str) -> None:
     path = SOURCE_ROOT / "tools" / generator
     if not path.exists():

@@ -11,8 +11,9 @@ against ``md5sum``, ``sha1sum``, ``sha256sum`` and ``sha512sum`` and ``-j 2`` ag
 (wall clock, the files in the page cache), with the peak RSS (GNU time); the ``variants-sum``
 of this environment, whose start an editable install slows (the note says so). Each target,
 the least speed, is in the code here and in the table's "target" column.
-``bench/product/bench_many.c`` is the same batch check from C, against OpenSSL (its header says
-how to build it).
+``bench/product/bench_many.c`` is the same batch check from C, against OpenSSL, and
+``bench/product/bench_kernels.c`` times each single-message kernel against OpenSSL's block
+function (their headers say how to build them).
 """
 
 from __future__ import annotations

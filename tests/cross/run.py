@@ -155,7 +155,7 @@ def _host_sha() -> Sha:
     has_avx2, has_avx512 = "avx2" in flags, _has_avx512(flags)
     return Sha(
         sha1="shani" if has_sha_ni else "portable",
-        sha512="avx2" if has_avx2 and "bmi1" in flags and "bmi2" in flags else "portable",
+        sha512="avx2-asm" if has_avx2 and "bmi1" in flags and "bmi2" in flags else "portable",
         sha1_many=_sha_lanes_kernel(flags, "avx512-x16", "avx2-x8"),
         sha512_many="avx512-x8" if has_avx512 else "avx2-x4" if has_avx2 else "portable",
     )
@@ -173,7 +173,7 @@ def runs() -> List[Run]:
     matrix: List[Run] = []
     if _host_is_x86_64():
         host, host_sha = _host_kernels(), _host_sha()
-        haswell = Sha(sha512="avx2", sha1_many="avx2-x8", sha512_many="avx2-x4")
+        haswell = Sha(sha512="avx2-asm", sha1_many="avx2-x8", sha512_many="avx2-x4")
         matrix += [
             Run(
                 "x86-64",
@@ -200,6 +200,9 @@ def runs() -> List[Run]:
             if host_sha.sha1_many in ("shani-x2", "avx512-shani") and "avx2" in _host_flags():
                 kernels += ",sha1-many=avx2-x8"
                 sha = replace(host_sha, sha1_many="avx2-x8")
+            if host_sha.sha512 == "avx2-asm":
+                kernels += ",sha512=avx2"
+                sha = replace(sha, sha512="avx2")
             if host_sha.sha512_many == "avx512-x8":
                 kernels += ",sha512-many=avx2-x4"
                 sha = replace(sha, sha512_many="avx2-x4")
@@ -279,7 +282,7 @@ def _host_family_kernels() -> Tuple[str, ...]:
     if "avx2" in flags:
         required += ["sha1 avx2-x8", "sha512 avx2-x4"]
         if "bmi2" in flags and "bmi1" in flags:
-            required.append("sha512 x86-64 AVX2")
+            required += ["sha512 x86-64 AVX2", "sha512 x86-64 AVX2 assembly"]
         if _has_avx512(flags):
             required += ["sha1 avx512-x16", "sha512 avx512-x8"]
             if _has_sha_ni(flags):
@@ -289,7 +292,7 @@ def _host_family_kernels() -> Tuple[str, ...]:
 
 def family_runs() -> List[FamilyRun]:
     """sha_family's matrix: each target on CPU models with and without the extensions."""
-    avx2 = ("sha1 avx2-x8", "sha512 avx2-x4", "sha512 x86-64 AVX2")
+    avx2 = ("sha1 avx2-x8", "sha512 avx2-x4", "sha512 x86-64 AVX2", "sha512 x86-64 AVX2 assembly")
     matrix: List[FamilyRun] = []
     if _host_is_x86_64():
         matrix += [

@@ -100,6 +100,9 @@ static const struct single singles[] = {
 #if defined(VN_AMD64)
     {"sha1 x86-64 SHA-NI", vn_sha1_amd64_shani, NULL, SHANI},
     {"sha512 x86-64 AVX2", NULL, vn_sha512_amd64_avx2, AVX2 | BMI2},
+#if defined(VN_AMD64_ASM)
+    {"sha512 x86-64 AVX2 assembly", NULL, vn_sha512_amd64_asm, AVX2 | BMI2},
+#endif
 #elif defined(VN_ARM64)
     {"sha1 AArch64 SHA1", vn_sha1_arm64_sha1, NULL, ARM_SHA1},
     {"sha512 AArch64 SHA512", NULL, vn_sha512_arm64_sha512, ARM_SHA512},

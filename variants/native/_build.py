@@ -78,6 +78,7 @@ HEADERS = (
     "sha512_many_lanes.h",
     "sha1_many_lanes.h",
     "lanes_amd64.h",
+    "sha512_amd64_asm.h",
     "sha256_shani.h",
     "sha256_sha2.h",
     "sha256_pairs.h",

@@ -22,6 +22,7 @@
  *   sha256_pairs.h                    the rounds of two interleaved streams, SHA-NI's and SHA2's
  *   sha1_*.c, sha512_*.c              SHA-1 and the SHA-512 core likewise: portable C, x86-64
  *   sha1_shani.h, sha512_avx2.h       (SHA-NI SHA-1, AVX2/BMI2 SHA-512) and their many-kernels
+ *   sha512_amd64_asm.h                SHA-512 for x86-64 in assembly (tools/gen_sha512_amd64.py)
  *   dispatch.c                        CPU features, the kernel tables, the choice
  *   hash.c                            the state machine: init, update with buffering, digest
  *   many.c                            the scheduler that keeps the lanes of a many-kernel full
@@ -50,6 +51,10 @@ typedef void vn_blocks_fn(uint32_t *state, const unsigned char *data, size_t blo
 /* The architectures with kernels of their own. */
 #if defined(__x86_64__)
 #define VN_AMD64 1
+#if defined(__ELF__) && !defined(_WIN32)
+/* The System V ABI and ELF: what the kernels written in assembly assume. */
+#define VN_AMD64_ASM 1
+#endif
 #elif defined(__aarch64__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 #define VN_ARM64 1
 #elif defined(__riscv) && __riscv_xlen == 64
@@ -233,6 +238,7 @@ vn_blocks64_fn vn_sha512_generic;
 #if defined(VN_AMD64)
 vn_blocks_fn vn_sha1_amd64_shani;
 vn_blocks64_fn vn_sha512_amd64_avx2;
+vn_blocks64_fn vn_sha512_amd64_asm; /* where VN_AMD64_ASM */
 vn_blocks64_fn vn_sha512_amd64_sha512;
 vn_many_fn vn_sha1_many_shani_x2;
 vn_many_fn vn_sha1_many_avx2_x8;

@@ -1,0 +1,181 @@
+/*
+ * Benchmark of the single-message kernels (one core's blocks, the
+ * compression function alone) against OpenSSL's libcrypto, from C: how each
+ * kernel this CPU runs compares with the code hashlib calls, with no Python
+ * in between. The kernels' tables are dispatch.c's.
+ *
+ * Build and run from the repository root (libcrypto is linked here only, as
+ * the baseline; the kernels' sources are the ones _build.py lists):
+ *
+ *   mkdir -p build && gcc -O2 -Ivariants/native bench/product/bench_kernels.c \
+ *     $(python3 -c 'import sys; sys.path.insert(0, "variants/native"); import _build; \
+ *       print(" ".join("variants/native/" + s for s in _build.KERNEL_SOURCES))') \
+ *     -lcrypto -o build/bench_kernels && build/bench_kernels
+ *
+ *   build/bench_kernels [--rounds N] [--core md5|sha256|sha1|sha512]
+ *
+ * For each core and each size (one block, 16 KiB, 1 MiB of whole blocks), it
+ * times every usable kernel and OpenSSL's low-level Update over the same
+ * bytes (its block function, with its call's small overhead) in interleaved
+ * rounds, each sample at least 0.1 s of this thread's CPU time, and prints
+ * the median MB/s and the median, first and third quartile of each round's
+ * ratio to OpenSSL's in that same round. Every kernel's state after the
+ * bytes is checked against the portable kernel's first.
+ */
+#define _POSIX_C_SOURCE 200809L
+#define OPENSSL_SUPPRESS_DEPRECATED /* the low-level API is the fast one */
+
+#include <openssl/md5.h>
+#include <openssl/sha.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "native.h"
+
+#define MAX_ROUNDS 31
+#define MAX_KERNELS 8
+#define MIN_SAMPLE 0.1 /* seconds */
+
+static double now(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static const struct {
+    const char *name;
+    int core;
+    size_t block;
+} cores[] = {
+    {"md5", VN_CORE_MD5, 64},
+    {"sha256", VN_CORE_SHA256, 64},
+    {"sha1", VN_CORE_SHA1, 64},
+    {"sha512", VN_CORE_SHA512, 128},
+};
+
+/* One run over `n` bytes: kernel `k` of `core`, or OpenSSL (k < 0). */
+static void run(int core, int k, const unsigned char *data, size_t n, size_t block) {
+    static uint64_t state64[8];
+    static uint32_t state32[8];
+    if (k >= 0) {
+        if (vn_core_is_wide(core)) {
+            vn_kernel64(core, k)(state64, data, n / block);
+        } else {
+            vn_kernel(core, k)(state32, data, n / block);
+        }
+        return;
+    }
+    union {
+        MD5_CTX md5;
+        SHA256_CTX sha256;
+        SHA_CTX sha1;
+        SHA512_CTX sha512;
+    } c;
+    if (core == VN_CORE_MD5) MD5_Init(&c.md5), MD5_Update(&c.md5, data, n);
+    if (core == VN_CORE_SHA256) SHA256_Init(&c.sha256), SHA256_Update(&c.sha256, data, n);
+    if (core == VN_CORE_SHA1) SHA1_Init(&c.sha1), SHA1_Update(&c.sha1, data, n);
+    if (core == VN_CORE_SHA512) SHA512_Init(&c.sha512), SHA512_Update(&c.sha512, data, n);
+}
+
+/* Each kernel's state after `n` bytes equals the portable kernel's (index 0). */
+static int agree(int core, const unsigned char *data, size_t n, size_t block, int k) {
+    uint64_t a64[8] = {1, 2, 3, 4, 5, 6, 7, 8}, b64[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+    uint32_t a32[8] = {1, 2, 3, 4, 5, 6, 7, 8}, b32[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+    if (vn_core_is_wide(core)) {
+        vn_kernel64(core, 0)(a64, data, n / block);
+        vn_kernel64(core, k)(b64, data, n / block);
+        return memcmp(a64, b64, sizeof a64) == 0;
+    }
+    vn_kernel(core, 0)(a32, data, n / block);
+    vn_kernel(core, k)(b32, data, n / block);
+    return memcmp(a32, b32, sizeof a32) == 0;
+}
+
+static int by_value(const void *a, const void *b) {
+    const double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double quantile(double *v, int n, int q) { /* q: 1, 2 or 3 quarters */
+    qsort(v, (size_t)n, sizeof *v, by_value);
+    return v[(n - 1) * q / 4];
+}
+
+static int measure(int c, size_t n, const unsigned char *data, int rounds) {
+    const int core = cores[c].core;
+    const size_t block = cores[c].block;
+    int ks[MAX_KERNELS], count = 0;
+    for (int k = 0; k < vn_kernel_count(core) && count < MAX_KERNELS; k++) {
+        if (!vn_kernel_usable(core, k)) continue;
+        if (!agree(core, data, n, block, k)) {
+            printf("%s %s: a different state from the portable kernel's\n", cores[c].name,
+                   vn_kernel_id(core, k));
+            return 1;
+        }
+        ks[count++] = k;
+    }
+    /* runs per sample, from one OpenSSL run */
+    double t = now();
+    long reps = 1;
+    for (; now() - t < 0.01; reps *= 2) {
+        for (long r = 0; r < reps; r++) run(core, -1, data, n, block);
+    }
+    reps = reps * 10 + 1;
+    double seconds[MAX_KERNELS + 1][MAX_ROUNDS];
+    for (int round = 0; round < rounds; round++) {
+        for (int i = -1; i < count; i++) {
+            const double t0 = now();
+            for (long r = 0; r < reps; r++) run(core, i < 0 ? -1 : ks[i], data, n, block);
+            seconds[i + 1][round] = now() - t0;
+        }
+    }
+    for (int i = -1; i < count; i++) {
+        double mbs[MAX_ROUNDS], ratio[MAX_ROUNDS];
+        for (int round = 0; round < rounds; round++) {
+            mbs[round] = (double)n * (double)reps / seconds[i + 1][round] / 1e6;
+            ratio[round] = seconds[0][round] / seconds[i + 1][round];
+        }
+        const char *label = i < 0 ? "OpenSSL" : vn_kernel_id(core, ks[i]);
+        const double median = quantile(ratio, rounds, 2);
+        printf("%-7s %8zu B  %-14s %8.1f MB/s  %.3fx (%.3f-%.3f)%s\n", cores[c].name, n, label,
+               quantile(mbs, rounds, 2), median, quantile(ratio, rounds, 1),
+               quantile(ratio, rounds, 3),
+               i >= 0 && ks[i] == vn_kernel_chosen(core) ? "  (chosen)" : "");
+    }
+    return 0;
+}
+
+int main(int argc, char **argv) {
+    int rounds = 15;
+    const char *only = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--rounds") == 0 && i + 1 < argc) {
+            rounds = atoi(argv[++i]);
+        } else if (strcmp(argv[i], "--core") == 0 && i + 1 < argc) {
+            only = argv[++i];
+        } else {
+            fprintf(stderr, "usage: %s [--rounds N] [--core md5|sha256|sha1|sha512]\n", argv[0]);
+            return 2;
+        }
+    }
+    if (rounds < 1) rounds = 1;
+    if (rounds > MAX_ROUNDS) rounds = MAX_ROUNDS;
+    vn_setup();
+    if (vn_setup_problem()) fprintf(stderr, "warning: %s\n", vn_setup_problem());
+    const size_t most = (size_t)1 << 20;
+    unsigned char *data = malloc(most);
+    if (!data) return 2;
+    for (size_t i = 0; i < most; i++) data[i] = (unsigned char)(i * 7 + (i >> 11));
+    printf("%d interleaved rounds; medians; the ratio is OpenSSL's time over the kernel's\n",
+           rounds);
+    int failed = 0;
+    for (size_t c = 0; c < sizeof cores / sizeof cores[0]; c++) {
+        if (only && strcmp(only, cores[c].name) != 0) continue;
+        const size_t sizes[] = {cores[c].block, (size_t)16 << 10, most};
+        for (size_t s = 0; s < 3; s++) failed |= measure((int)c, sizes[s], data, rounds);
+    }
+    free(data);
+    return failed;
+}
