@@ -130,7 +130,11 @@ def expected_on_x86(flags: List[str]) -> Dict[str, str]:
         "md5-many": "avx512-x32" if avx512 else "avx2-x16" if avx2 else "portable",
         "sha256-many": many_sha or ("avx512-x16" if avx512 else "avx2-x8" if avx2 else "portable"),
         "sha1": "shani" if sha_ni else "portable",
-        "sha512": "avx2-asm" if avx2 and {"bmi1", "bmi2"} <= set(flags) else "portable",
+        "sha512": "sha512"
+        if avx2 and "sha512" in flags
+        else "avx2-asm"
+        if avx2 and {"bmi1", "bmi2"} <= set(flags)
+        else "portable",
         "sha1-many": many_sha or ("avx512-x16" if avx512 else "avx2-x8" if avx2 else "portable"),
         "sha512-many": "avx512-x8" if avx512 else "avx2-x4" if avx2 else "portable",
     }

@@ -53,7 +53,7 @@ static void check(int ok, const char *what, const char *kernel, const char *algo
 
 /* ---- the CPU's features ---------------------------------------------------- */
 
-enum { SHANI = 1, AVX2 = 2, BMI2 = 4, ARM_SHA1 = 8, ARM_SHA512 = 16, AVX512 = 32 };
+enum { SHANI = 1, AVX2 = 2, BMI2 = 4, ARM_SHA1 = 8, ARM_SHA512 = 16, AVX512 = 32, X86_SHA512 = 64 };
 
 static unsigned features(void) {
     unsigned found = 0;
@@ -73,6 +73,10 @@ static unsigned features(void) {
     if (((ebx >> 29) & 1) && sse41 && ssse3) found |= SHANI;
     if (((ebx >> 5) & 1) && ymm) found |= AVX2;
     if (((ebx >> 8) & 1) && ((ebx >> 3) & 1)) found |= BMI2;
+    if ((found & AVX2) && eax >= 1) { /* leaf 7 sub-leaf 1, eax bit 0: SHA512 */
+        unsigned a1, b1, c1, d1;
+        if (__get_cpuid_count(7, 1, &a1, &b1, &c1, &d1) && (a1 & 1)) found |= X86_SHA512;
+    }
     /* AVX-512 F, BW and VL, as dispatch.c asks */
     if ((found & AVX2) && ((ebx >> 16) & 1) && ((ebx >> 30) & 1) && ((ebx >> 31) & 1) && zmm) {
         found |= AVX512;
@@ -102,6 +106,11 @@ static const struct single singles[] = {
     {"sha512 x86-64 AVX2", NULL, vn_sha512_amd64_avx2, AVX2 | BMI2},
 #if defined(VN_AMD64_ASM)
     {"sha512 x86-64 AVX2 assembly", NULL, vn_sha512_amd64_asm, AVX2 | BMI2},
+#endif
+#if defined(VN_SHA512_MODEL) /* its three instructions in C (sha512_amd64_sha512.c) */
+    {"sha512 x86-64 SHA512", NULL, vn_sha512_amd64_sha512, AVX2},
+#else
+    {"sha512 x86-64 SHA512", NULL, vn_sha512_amd64_sha512, X86_SHA512},
 #endif
 #elif defined(VN_ARM64)
     {"sha1 AArch64 SHA1", vn_sha1_arm64_sha1, NULL, ARM_SHA1},
@@ -455,6 +464,13 @@ int main(int argc, char **argv) {
         if (k->short32 || k->short64) check_short(k);
     }
     if (expected) check_expected(expected, usable);
+#if defined(VN_SHA512_MODEL)
+    /* dispatch runs the kernel on known blocks before it chooses it (.verify), and chooses it */
+    vn_setup();
+    const char *chosen = vn_kernel_id(VN_CORE_SHA512, vn_kernel_chosen(VN_CORE_SHA512));
+    check(strcmp(chosen, "sha512") == 0 && !vn_setup_problem(), "dispatch's choice", chosen,
+          "sha512", 0);
+#endif
     printf("%s: %d checks, %d failures\n", failures ? "FAILED" : "ok", checks, failures);
     return failures ? 1 : 0;
 }

@@ -44,6 +44,7 @@ KERNEL_SOURCES = (
     "sha1_arm64.c",
     "sha512_generic.c",
     "sha512_amd64.c",
+    "sha512_amd64_sha512.c",
     "sha512_arm64.c",
     "md5_many_amd64.c",
     "md5_many_arm64.c",

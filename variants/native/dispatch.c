@@ -62,6 +62,10 @@ struct kernel {
     vn_blocks64_fn *blocks64;
     vn_many64_fn *many64;
     vn_short64_fn *shorts64;
+    /* 1: a kernel that no machine of the project's could run (an instruction set none
+     * has); vn_setup runs it on known blocks first and leaves it unused if its state
+     * differs from the portable kernel's */
+    int verify;
 };
 
 /* Each core's kernels, slowest first: the choice is the last one usable. */
@@ -160,6 +164,15 @@ static const struct kernel sha512_kernels[] = {
      * one block (bench/product/bench_kernels.c) */
     {.id = "avx2-asm", .name = "x86-64 AVX2 and BMI2 (assembly)", .blocks64 = vn_sha512_amd64_asm,
      .lanes = 1, .needs = NEEDS_AVX2 | NEEDS_BMI2},
+#endif
+    /* the SHA512 extension; with VN_SHA512_MODEL (the cross driver's test build) its three
+     * instructions are C, and AVX2 runs it */
+#if defined(VN_SHA512_MODEL)
+    {.id = "sha512", .name = "x86-64 SHA512 (modelled in C)", .blocks64 = vn_sha512_amd64_sha512,
+     .lanes = 1, .needs = NEEDS_AVX2, .verify = 1},
+#else
+    {.id = "sha512", .name = "x86-64 SHA512", .blocks64 = vn_sha512_amd64_sha512, .lanes = 1,
+     .needs = NEEDS_SHA512, .verify = 1},
 #endif
 #elif defined(VN_ARM64)
     {.id = "sha512", .name = "AArch64 SHA512", .blocks64 = vn_sha512_arm64_sha512, .lanes = 1,
@@ -364,6 +377,29 @@ static int valid(int core, int index) {
     return core >= 0 && core < VN_CORES && index >= 0 && index < cores[core].count;
 }
 
+/* The kernels with .verify whose state on known blocks was wrong (set by vn_setup only). */
+#define MOST_KERNELS 16
+static unsigned char wrong[VN_CORES][MOST_KERNELS];
+
+/* Whether kernel `index` of `core` ends three known blocks in the portable kernel's state. */
+static int agrees_with_portable(int core, int index) {
+    unsigned char data[3 * 128];
+    for (size_t i = 0; i < sizeof data; i++) data[i] = (unsigned char)(i * 167 + (i >> 5));
+    const struct kernel *k = &cores[core].kernels[index], *portable = &cores[core].kernels[0];
+    if (k->blocks64) {
+        uint64_t a[8], b[8];
+        for (int i = 0; i < 8; i++) a[i] = b[i] = 0x0123456789abcdefull * (uint64_t)(i + 1);
+        portable->blocks64(a, data, 3);
+        k->blocks64(b, data, 3);
+        return memcmp(a, b, sizeof a) == 0;
+    }
+    uint32_t a[8], b[8];
+    for (int i = 0; i < 8; i++) a[i] = b[i] = 0x01234567u * (uint32_t)(i + 1);
+    portable->blocks(a, data, 6);
+    k->blocks(b, data, 6);
+    return memcmp(a, b, sizeof a) == 0;
+}
+
 
 /* Append a sentence to what vn_setup_problem reports (cut short if long). */
 static void report(const char *first, const char *second, size_t second_length,
@@ -434,6 +470,17 @@ void vn_setup(void) {
     const int force_portable = portable && *portable && strcmp(portable, "0") != 0;
     features = detect();
     problem[0] = 0;
+    memset(wrong, 0, sizeof wrong);
+    for (int core = 0; core < VN_CORES; core++) {
+        for (int i = 0; i < cores[core].count && i < MOST_KERNELS; i++) {
+            if (!cores[core].kernels[i].verify || !vn_kernel_usable(core, i)) continue;
+            if (!agrees_with_portable(core, i)) {
+                wrong[core][i] = 1;
+                const char *id = cores[core].kernels[i].id;
+                report("kernel \"", id, strlen(id), "\" gave a wrong state on known blocks: not used");
+            }
+        }
+    }
     for (int core = 0; core < VN_CORES; core++) {
         chosen[core] = 0;
         if (force_portable) continue;
@@ -467,7 +514,7 @@ int vn_kernel_find(int core, const char *id) {
 int vn_kernel_usable(int core, int index) {
     if (!valid(core, index)) return 0;
     const unsigned needs = cores[core].kernels[index].needs;
-    return (features & needs) == needs;
+    return (features & needs) == needs && !(index < MOST_KERNELS && wrong[core][index]);
 }
 
 int vn_kernel_chosen(int core) { return core >= 0 && core < VN_CORES ? chosen[core] : -1; }

@@ -1,0 +1,147 @@
+/*
+ * The SHA-512 core for x86-64 with the SHA512 extension (VSHA512RNDS2,
+ * VSHA512MSG1, VSHA512MSG2: Intel's Arrow Lake and Lunar Lake on), as
+ * SHA-NI's SHA-256 kernel: the state in two ymm registers, ABEF (A in the
+ * top quadword, F in the bottom) and CDGH; VSHA512RNDS2 runs two rounds
+ * from one register's pair of W + K words and turns CDGH into the next ABEF;
+ * four words of the message schedule a step from MSG1 (σ0), the words seven
+ * back and MSG2 (σ1).
+ *
+ * No CPU of the project's machines has the extension and neither qemu nor
+ * the project's compilers (GCC 12, binutils 2.40) know it, so:
+ * - the three instructions are written as their bytes, with their operands
+ *   in fixed registers (the encodings checked by disassembling them with
+ *   binutils 2.47, and against GCC 16's intrinsics: docs/development.md);
+ * - with VN_SHA512_MODEL defined they are C functions instead, written from
+ *   the Operation sections of Intel's SDM (vol. 2C), which the cross driver
+ *   builds and runs on any x86-64 (tests/cross/run.py): the kernel's use of
+ *   the instructions is checked there, against the portable kernel;
+ * - dispatch.c runs the kernel once on a known block before it chooses it
+ *   (.verify), and keeps the next kernel if the state differs.
+ */
+#include "native.h"
+
+#if defined(VN_AMD64)
+#include <immintrin.h>
+
+#include "sha512_avx2.h"
+
+#define TARGET __attribute__((target("avx2")))
+
+#if defined(VN_SHA512_MODEL)
+
+static inline uint64_t rotr(uint64_t x, int n) { return x >> n | x << (64 - n); }
+static inline uint64_t sigma0(uint64_t x) { return rotr(x, 1) ^ rotr(x, 8) ^ x >> 7; }
+static inline uint64_t sigma1(uint64_t x) { return rotr(x, 19) ^ rotr(x, 61) ^ x >> 6; }
+
+/* VSHA512MSG1 ymm1, xmm2: each word plus σ0 of the next, the last's next xmm2's low word. */
+TARGET static __m256i sha512msg1(__m256i w, __m128i next) {
+    uint64_t x[4];
+    _mm256_storeu_si256((__m256i *)x, w);
+    const uint64_t n = (uint64_t)_mm_cvtsi128_si64(next);
+    const uint64_t y0 = x[0] + sigma0(x[1]), y1 = x[1] + sigma0(x[2]), y2 = x[2] + sigma0(x[3]);
+    return _mm256_set_epi64x((long long)(x[3] + sigma0(n)), (long long)y2, (long long)y1,
+                             (long long)y0);
+}
+
+/* VSHA512MSG2 ymm1, ymm2: σ1 of ymm2's top two words, then of the two new ones. */
+TARGET static __m256i sha512msg2(__m256i w, __m256i last) {
+    uint64_t x[4], l[4];
+    _mm256_storeu_si256((__m256i *)x, w);
+    _mm256_storeu_si256((__m256i *)l, last);
+    x[0] += sigma1(l[2]);
+    x[1] += sigma1(l[3]);
+    x[2] += sigma1(x[0]);
+    x[3] += sigma1(x[1]);
+    return _mm256_loadu_si256((const __m256i *)x);
+}
+
+/* VSHA512RNDS2 ymm1, ymm2, xmm3: two rounds; ymm1 is CDGH, ymm2 ABEF, xmm3 W + K of
+ * the first round (low) and the second; the result is the new ABEF. */
+TARGET static __m256i sha512rnds2(__m256i cdgh, __m256i abef, __m128i wk) {
+    uint64_t s1[4], s2[4], k[2];
+    _mm256_storeu_si256((__m256i *)s1, cdgh);
+    _mm256_storeu_si256((__m256i *)s2, abef);
+    _mm_storeu_si128((__m128i *)k, wk);
+    uint64_t a = s2[3], b = s2[2], c = s1[3], d = s1[2], e = s2[1], f = s2[0], g = s1[1],
+             h = s1[0];
+    for (int i = 0; i < 2; i++) {
+        const uint64_t t1 = h + (rotr(e, 14) ^ rotr(e, 18) ^ rotr(e, 41)) + ((e & f) ^ (~e & g)) +
+                            k[i];
+        const uint64_t t2 = (rotr(a, 28) ^ rotr(a, 34) ^ rotr(a, 39)) + ((a & b) ^ (a & c) ^ (b & c));
+        h = g, g = f, f = e, e = d + t1, d = c, c = b, b = a, a = t1 + t2;
+    }
+    return _mm256_set_epi64x((long long)a, (long long)b, (long long)e, (long long)f);
+}
+
+#else /* the instructions themselves */
+
+/* vsha512msg1 %xmm1, %ymm0 */
+__attribute__((target("avx2"), always_inline)) static inline __m256i sha512msg1(__m256i w,
+                                                                                 __m128i next) {
+    register __m256i x __asm__("ymm0") = w;
+    register __m128i y __asm__("xmm1") = next;
+    __asm__(".byte 0xc4, 0xe2, 0x7f, 0xcc, 0xc1" : "+x"(x) : "x"(y));
+    return x;
+}
+
+/* vsha512msg2 %ymm1, %ymm0 */
+__attribute__((target("avx2"), always_inline)) static inline __m256i sha512msg2(__m256i w,
+                                                                                 __m256i last) {
+    register __m256i x __asm__("ymm0") = w;
+    register __m256i y __asm__("ymm1") = last;
+    __asm__(".byte 0xc4, 0xe2, 0x7f, 0xcd, 0xc1" : "+x"(x) : "x"(y));
+    return x;
+}
+
+/* vsha512rnds2 %xmm2, %ymm1, %ymm0 */
+__attribute__((target("avx2"), always_inline)) static inline __m256i
+sha512rnds2(__m256i cdgh, __m256i abef, __m128i wk) {
+    register __m256i x __asm__("ymm0") = cdgh;
+    register __m256i y __asm__("ymm1") = abef;
+    register __m128i z __asm__("xmm2") = wk;
+    __asm__(".byte 0xc4, 0xe2, 0x77, 0xcb, 0xc2" : "+x"(x) : "x"(y), "x"(z));
+    return x;
+}
+
+#endif
+
+TARGET void vn_sha512_amd64_sha512(uint64_t *state, const unsigned char *data, size_t blocks) {
+    const __m256i bswap = SHA512_AVX2_BSWAP;
+    __m256i abef = _mm256_set_epi64x((long long)state[0], (long long)state[1], (long long)state[4],
+                                     (long long)state[5]);
+    __m256i cdgh = _mm256_set_epi64x((long long)state[2], (long long)state[3], (long long)state[6],
+                                     (long long)state[7]);
+    for (; blocks; blocks--, data += 128) {
+        const __m256i abef0 = abef, cdgh0 = cdgh;
+        __m256i m[4];
+#pragma GCC unroll 4
+        for (int q = 0; q < 4; q++) {
+            m[q] = _mm256_shuffle_epi8(_mm256_loadu_si256((const __m256i *)(data + 32 * q)), bswap);
+        }
+#pragma GCC unroll 20
+        for (int k = 0; k < 20; k++) {
+            const __m256i wk = _mm256_add_epi64(
+                m[k & 3], _mm256_loadu_si256((const __m256i *)(vn_sha512_k + 4 * k)));
+            cdgh = sha512rnds2(cdgh, abef, _mm256_castsi256_si128(wk));
+            abef = sha512rnds2(abef, cdgh, _mm256_extracti128_si256(wk, 1));
+            if (k < 16) {
+                /* W[t..t+3] from W[t-16..t-13] (m[k]), W[t-15..t-12], W[t-7..t-4] and σ1 of
+                 * W[t-2], W[t-1], then of the new W[t], W[t+1] */
+                const __m256i w7 = _mm256_permute4x64_epi64(
+                    _mm256_blend_epi32(m[(k + 2) & 3], m[(k + 3) & 3], 0x03), 0x39);
+                const __m256i p = sha512msg1(m[k & 3], _mm256_castsi256_si128(m[(k + 1) & 3]));
+                m[k & 3] = sha512msg2(_mm256_add_epi64(p, w7), m[(k + 3) & 3]);
+            }
+        }
+        abef = _mm256_add_epi64(abef, abef0);
+        cdgh = _mm256_add_epi64(cdgh, cdgh0);
+    }
+    uint64_t x[4], y[4];
+    _mm256_storeu_si256((__m256i *)x, abef);
+    _mm256_storeu_si256((__m256i *)y, cdgh);
+    state[0] = x[3], state[1] = x[2], state[4] = x[1], state[5] = x[0];
+    state[2] = y[3], state[3] = y[2], state[6] = y[1], state[7] = y[0];
+}
+
+#endif
