@@ -271,12 +271,13 @@ class FamilyRun:
     target: str
     cpu: Optional[str]  # qemu's -cpu; None: this machine's CPU, natively
     required: Tuple[str, ...]
-    #: built with VN_SHA512_MODEL: x86-64's SHA512 instructions as C, which AVX2 runs
-    model: bool = False
+    #: "right": built with VN_SHA512_MODEL, x86-64's SHA512 instructions as C, which AVX2
+    #: runs; "wrong": a model one bit off, which dispatch must find and leave unused
+    model: str = ""
 
     def label(self) -> str:
         where = f"qemu -cpu {self.cpu}" if self.cpu else "native"
-        model = ", the SHA512 instructions modelled" if self.model else ""
+        model = f", the SHA512 instructions modelled {self.model}" if self.model else ""
         return f"{self.target:8s} {where} (SHA-1, SHA-512{model})"
 
 
@@ -310,7 +311,8 @@ def family_runs() -> List[FamilyRun]:
             FamilyRun("x86-64", "Haswell", avx2),
         ]
         if "avx2" in _host_flags():  # no machine here has the SHA512 extension: its C model
-            matrix.append(FamilyRun("x86-64", None, ("sha512 x86-64 SHA512",), model=True))
+            matrix.append(FamilyRun("x86-64", None, ("sha512 x86-64 SHA512",), model="right"))
+            matrix.append(FamilyRun("x86-64", None, (), model="wrong"))
     matrix += [
         FamilyRun("aarch64", "max", ("sha1 AArch64 SHA1", "sha512 AArch64 SHA512")),
         FamilyRun("aarch64", "cortex-a53", ("sha1 AArch64 SHA1",)),
@@ -324,13 +326,15 @@ def kernel_sources() -> List[str]:
     return list(load("variants/native/_build.py").KERNEL_SOURCES)
 
 
-def build(target: Target, main: Path = DRIVER, model: bool = False) -> Path:
+def build(target: Target, main: Path = DRIVER, model: str = "") -> Path:
     """Compile a test program (the driver) with every native source for ``target`` (with
-    ``model``, x86-64's SHA512 instructions as C: VN_SHA512_MODEL)."""
-    out = BUILD / target.name / (main.stem + ("-model" if model else ""))
+    ``model``, x86-64's SHA512 instructions as C: FamilyRun.model)."""
+    out = BUILD / target.name / (main.stem + (f"-model-{model}" if model else ""))
     out.parent.mkdir(parents=True, exist_ok=True)
     sources = [str(main), *(str(NATIVE / name) for name in kernel_sources())]
-    defines = ["-DVN_SHA512_MODEL"] if model else []
+    defines = {"": [], "right": ["-DVN_SHA512_MODEL"]}.get(model)
+    if defines is None:
+        defines = ["-DVN_SHA512_MODEL", "-DVN_SHA512_MODEL_WRONG"]
     command = [target.compiler, *CFLAGS, *defines, f"-I{NATIVE}", *sources, "-o", str(out)]
     if target.static:
         command.insert(1, "-static")

@@ -107,7 +107,8 @@ static const struct single singles[] = {
 #if defined(VN_AMD64_ASM)
     {"sha512 x86-64 AVX2 assembly", NULL, vn_sha512_amd64_asm, AVX2 | BMI2},
 #endif
-#if defined(VN_SHA512_MODEL) /* its three instructions in C (sha512_amd64_sha512.c) */
+#if defined(VN_SHA512_MODEL_WRONG) /* a wrong model: dispatch must leave it unused, below */
+#elif defined(VN_SHA512_MODEL) /* its three instructions in C (sha512_amd64_sha512.c) */
     {"sha512 x86-64 SHA512", NULL, vn_sha512_amd64_sha512, AVX2},
 #else
     {"sha512 x86-64 SHA512", NULL, vn_sha512_amd64_sha512, X86_SHA512},
@@ -465,11 +466,19 @@ int main(int argc, char **argv) {
     }
     if (expected) check_expected(expected, usable);
 #if defined(VN_SHA512_MODEL)
-    /* dispatch runs the kernel on known blocks before it chooses it (.verify), and chooses it */
+    /* dispatch runs the kernel on known blocks before it chooses it (.verify): it chooses
+     * the right one, and leaves the wrong one unused and says so */
     vn_setup();
     const char *chosen = vn_kernel_id(VN_CORE_SHA512, vn_kernel_chosen(VN_CORE_SHA512));
-    check(strcmp(chosen, "sha512") == 0 && !vn_setup_problem(), "dispatch's choice", chosen,
-          "sha512", 0);
+    const char *problem = vn_setup_problem();
+#if defined(VN_SHA512_MODEL_WRONG)
+    check(strcmp(chosen, "sha512") != 0 && problem && strstr(problem, "\"sha512\" gave a wrong"),
+          "dispatch's refusal", chosen, "sha512", 0);
+    check(!vn_kernel_usable(VN_CORE_SHA512, vn_kernel_find(VN_CORE_SHA512, "sha512")),
+          "the wrong kernel unusable", chosen, "sha512", 0);
+#else
+    check(strcmp(chosen, "sha512") == 0 && !problem, "dispatch's choice", chosen, "sha512", 0);
+#endif
 #endif
     printf("%s: %d checks, %d failures\n", failures ? "FAILED" : "ok", checks, failures);
     return failures ? 1 : 0;

@@ -71,6 +71,9 @@ TARGET static __m256i sha512rnds2(__m256i cdgh, __m256i abef, __m128i wk) {
         const uint64_t t2 = (rotr(a, 28) ^ rotr(a, 34) ^ rotr(a, 39)) + ((a & b) ^ (a & c) ^ (b & c));
         h = g, g = f, f = e, e = d + t1, d = c, c = b, b = a, a = t1 + t2;
     }
+#if defined(VN_SHA512_MODEL_WRONG) /* the cross driver's check of dispatch's .verify */
+    f ^= 1;
+#endif
     return _mm256_set_epi64x((long long)a, (long long)b, (long long)e, (long long)f);
 }
 
