@@ -22,7 +22,8 @@ import and holds them to it:
   and ``bench.stability`` (do two runs agree? the report's rerun line is its answer);
 * ``product``: the product's benchmarks: ``peers`` and ``engines`` (digest_column against
   DuckDB, polars-hash, chdb), ``checks`` (the drop-in, batches, columns, the command line),
-  ``bench_many.c`` (the many-kernels against OpenSSL, from C);
+  ``bench_many.c`` and ``bench_kernels.c`` (the many-kernels and the single-message kernels
+  against OpenSSL, from C, sharing ``bench_c.h``);
 * ``check``: quick A-against-B checks, the study's and the product's;
 * ``__main__``: the entry point, over them all.
 """

@@ -19,44 +19,29 @@
  * bytes (its block function, with its call's small overhead) in interleaved
  * rounds, each sample at least 0.1 s of this thread's CPU time, and prints
  * the median MB/s and the median, first and third quartile of each round's
- * ratio to OpenSSL's in that same round. Every kernel's state after the
+ * ratio to OpenSSL's in that same round (bench_c.h: the clock, OpenSSL's
+ * calls, the medians, shared with bench_many.c). Every kernel's state after the
  * bytes is checked against the portable kernel's first.
  */
-#define _POSIX_C_SOURCE 200809L
-#define OPENSSL_SUPPRESS_DEPRECATED /* the low-level API is the fast one */
+#include "bench_c.h"
 
-#include <openssl/md5.h>
-#include <openssl/sha.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <time.h>
-
-#include "native.h"
-
-#define MAX_ROUNDS 31
 #define MAX_KERNELS 8
-#define MIN_SAMPLE 0.1 /* seconds */
-
-static double now(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
 
 static const struct {
     const char *name;
-    int core;
+    int core, algorithm; /* the algorithm of OpenSSL's that runs the core */
     size_t block;
 } cores[] = {
-    {"md5", VN_CORE_MD5, 64},
-    {"sha256", VN_CORE_SHA256, 64},
-    {"sha1", VN_CORE_SHA1, 64},
-    {"sha512", VN_CORE_SHA512, 128},
+    {"md5", VN_CORE_MD5, VN_MD5, 64},
+    {"sha256", VN_CORE_SHA256, VN_SHA256, 64},
+    {"sha1", VN_CORE_SHA1, VN_SHA1, 64},
+    {"sha512", VN_CORE_SHA512, VN_SHA512, 128},
 };
 
-/* One run over `n` bytes: kernel `k` of `core`, or OpenSSL (k < 0). */
-static void run(int core, int k, const unsigned char *data, size_t n, size_t block) {
+/* One run over `n` bytes: kernel `k` of cores[c], or OpenSSL (k < 0). */
+static void run(int c, int k, const unsigned char *data, size_t n) {
+    const int core = cores[c].core;
+    const size_t block = cores[c].block;
     static uint64_t state64[8];
     static uint32_t state32[8];
     if (k >= 0) {
@@ -67,16 +52,9 @@ static void run(int core, int k, const unsigned char *data, size_t n, size_t blo
         }
         return;
     }
-    union {
-        MD5_CTX md5;
-        SHA256_CTX sha256;
-        SHA_CTX sha1;
-        SHA512_CTX sha512;
-    } c;
-    if (core == VN_CORE_MD5) MD5_Init(&c.md5), MD5_Update(&c.md5, data, n);
-    if (core == VN_CORE_SHA256) SHA256_Init(&c.sha256), SHA256_Update(&c.sha256, data, n);
-    if (core == VN_CORE_SHA1) SHA1_Init(&c.sha1), SHA1_Update(&c.sha1, data, n);
-    if (core == VN_CORE_SHA512) SHA512_Init(&c.sha512), SHA512_Update(&c.sha512, data, n);
+    union openssl_ctx ctx;
+    openssl_init(cores[c].algorithm, &ctx);
+    openssl_update(cores[c].algorithm, &ctx, data, n);
 }
 
 /* Each kernel's state after `n` bytes equals the portable kernel's (index 0). */
@@ -91,16 +69,6 @@ static int agree(int core, const unsigned char *data, size_t n, size_t block, in
     vn_kernel(core, 0)(a32, data, n / block);
     vn_kernel(core, k)(b32, data, n / block);
     return memcmp(a32, b32, sizeof a32) == 0;
-}
-
-static int by_value(const void *a, const void *b) {
-    const double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double quantile(double *v, int n, int q) { /* q: 1, 2 or 3 quarters */
-    qsort(v, (size_t)n, sizeof *v, by_value);
-    return v[(n - 1) * q / 4];
 }
 
 static int measure(int c, size_t n, const unsigned char *data, int rounds) {
@@ -120,14 +88,14 @@ static int measure(int c, size_t n, const unsigned char *data, int rounds) {
     double t = now();
     long reps = 1;
     for (; now() - t < 0.01; reps *= 2) {
-        for (long r = 0; r < reps; r++) run(core, -1, data, n, block);
+        for (long r = 0; r < reps; r++) run(c, -1, data, n);
     }
     reps = reps * 10 + 1;
     double seconds[MAX_KERNELS + 1][MAX_ROUNDS];
     for (int round = 0; round < rounds; round++) {
         for (int i = -1; i < count; i++) {
             const double t0 = now();
-            for (long r = 0; r < reps; r++) run(core, i < 0 ? -1 : ks[i], data, n, block);
+            for (long r = 0; r < reps; r++) run(c, i < 0 ? -1 : ks[i], data, n);
             seconds[i + 1][round] = now() - t0;
         }
     }
@@ -138,10 +106,9 @@ static int measure(int c, size_t n, const unsigned char *data, int rounds) {
             ratio[round] = seconds[0][round] / seconds[i + 1][round];
         }
         const char *label = i < 0 ? "OpenSSL" : vn_kernel_id(core, ks[i]);
-        const double median = quantile(ratio, rounds, 2);
         printf("%-7s %8zu B  %-14s %8.1f MB/s  %.3fx (%.3f-%.3f)%s\n", cores[c].name, n, label,
-               quantile(mbs, rounds, 2), median, quantile(ratio, rounds, 1),
-               quantile(ratio, rounds, 3),
+               median(mbs, rounds), median(ratio, rounds), quartile(ratio, rounds, 1),
+               quartile(ratio, rounds, 3),
                i >= 0 && ks[i] == vn_kernel_chosen(core) ? "  (chosen)" : "");
     }
     return 0;

@@ -29,31 +29,7 @@
  * the thread's CPU time (--wall for the wall clock), except in the threads
  * case, which needs the wall clock.
  */
-#define _POSIX_C_SOURCE 200809L
-#define OPENSSL_SUPPRESS_DEPRECATED /* the low-level API is the fast one */
-
-#include <openssl/md5.h>
-#include <openssl/sha.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <time.h>
-
-#include "native.h"
-
-#define MAX_ROUNDS 31
-#define MIN_SAMPLE 0.1 /* seconds */
-
-/* The clock: this thread's CPU time, so that time the shared machine gives
- * to other processes is not counted (--wall: the wall clock, which the
- * threads case always uses). */
-static clockid_t clock_id = CLOCK_THREAD_CPUTIME_ID;
-
-static double now(void) {
-    struct timespec t;
-    clock_gettime(clock_id, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
+#include "bench_c.h"
 
 /* ---- the work of one case ---------------------------------------------------- */
 
@@ -85,34 +61,6 @@ static const char *algorithm_name(int algorithm) {
     return algorithm == VN_MD5 ? "md5" : algorithm == VN_SHA256 ? "sha256"
                                      : algorithm == VN_SHA1     ? "sha1"
                                                                 : "sha512";
-}
-
-union openssl_ctx {
-    MD5_CTX md5;
-    SHA256_CTX sha256;
-    SHA_CTX sha1;
-    SHA512_CTX sha512;
-};
-
-static void openssl_init(int algorithm, union openssl_ctx *c) {
-    if (algorithm == VN_MD5) MD5_Init(&c->md5);
-    if (algorithm == VN_SHA256) SHA256_Init(&c->sha256);
-    if (algorithm == VN_SHA1) SHA1_Init(&c->sha1);
-    if (algorithm == VN_SHA512) SHA512_Init(&c->sha512);
-}
-
-static void openssl_update(int algorithm, union openssl_ctx *c, const unsigned char *p, size_t n) {
-    if (algorithm == VN_MD5) MD5_Update(&c->md5, p, n);
-    if (algorithm == VN_SHA256) SHA256_Update(&c->sha256, p, n);
-    if (algorithm == VN_SHA1) SHA1_Update(&c->sha1, p, n);
-    if (algorithm == VN_SHA512) SHA512_Update(&c->sha512, p, n);
-}
-
-static void openssl_final(int algorithm, union openssl_ctx *c, unsigned char *out) {
-    if (algorithm == VN_MD5) MD5_Final(out, &c->md5);
-    if (algorithm == VN_SHA256) SHA256_Final(out, &c->sha256);
-    if (algorithm == VN_SHA1) SHA1_Final(out, &c->sha1);
-    if (algorithm == VN_SHA512) SHA512_Final(out, &c->sha512);
 }
 
 static void openssl_digest(int algorithm, const unsigned char *data, size_t length,
@@ -181,18 +129,6 @@ static int agree(const struct work *w, struct contender *cs, int n) {
     }
     free(expected);
     return ok;
-}
-
-static int compare_doubles(const void *a, const void *b) {
-    const double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-static double median(const double *values, int n) {
-    double sorted[MAX_ROUNDS];
-    memcpy(sorted, values, (size_t)n * sizeof *values);
-    qsort(sorted, (size_t)n, sizeof *sorted, compare_doubles);
-    return n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
 }
 
 static void measure(const char *name, const struct work *w, struct contender *cs, int n,
