@@ -85,6 +85,7 @@ HEADERS = (
     "sha256_pairs.h",
     "sha1_shani.h",
     "sha512_avx2.h",
+    "sha512_functions.h",
 )
 
 #: What the Python side of the cffi bridge sees of native.h. ``vn_hash`` is

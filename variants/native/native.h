@@ -24,6 +24,7 @@
  *   sha1_shani.h, sha512_avx2.h       (SHA-NI SHA-1, AVX2/BMI2 SHA-512) and their many-kernels
  *   sha512_amd64_asm.h                SHA-512 for x86-64 in assembly (tools/gen_sha512_amd64.py)
  *   sha512_amd64_sha512.c             SHA-512 with x86-64's SHA512 extension (and its C model)
+ *   sha512_functions.h                SHA-512's functions on one word, for the scalar C kernels
  *   dispatch.c                        CPU features, the kernel tables, the choice
  *   hash.c                            the state machine: init, update with buffering, digest
  *   many.c                            the scheduler that keeps the lanes of a many-kernel full

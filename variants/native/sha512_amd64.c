@@ -26,8 +26,7 @@
 #include <immintrin.h>
 
 #include "sha512_avx2.h"
-
-static inline uint64_t rotr(uint64_t x, int n) { return x >> n | x << (64 - n); }
+#include "sha512_functions.h"
 
 /* One round, the caller naming the variables in the order it rotates them;
  * `bc` holds b ^ c and leaves with a ^ b, the next round's. h becomes the

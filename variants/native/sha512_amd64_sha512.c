@@ -30,17 +30,15 @@
 
 #if defined(VN_SHA512_MODEL)
 
-static inline uint64_t rotr(uint64_t x, int n) { return x >> n | x << (64 - n); }
-static inline uint64_t sigma0(uint64_t x) { return rotr(x, 1) ^ rotr(x, 8) ^ x >> 7; }
-static inline uint64_t sigma1(uint64_t x) { return rotr(x, 19) ^ rotr(x, 61) ^ x >> 6; }
+#include "sha512_functions.h"
 
 /* VSHA512MSG1 ymm1, xmm2: each word plus σ0 of the next, the last's next xmm2's low word. */
 TARGET static __m256i sha512msg1(__m256i w, __m128i next) {
     uint64_t x[4];
     _mm256_storeu_si256((__m256i *)x, w);
     const uint64_t n = (uint64_t)_mm_cvtsi128_si64(next);
-    const uint64_t y0 = x[0] + sigma0(x[1]), y1 = x[1] + sigma0(x[2]), y2 = x[2] + sigma0(x[3]);
-    return _mm256_set_epi64x((long long)(x[3] + sigma0(n)), (long long)y2, (long long)y1,
+    const uint64_t y0 = x[0] + SSIG0(x[1]), y1 = x[1] + SSIG0(x[2]), y2 = x[2] + SSIG0(x[3]);
+    return _mm256_set_epi64x((long long)(x[3] + SSIG0(n)), (long long)y2, (long long)y1,
                              (long long)y0);
 }
 
@@ -49,10 +47,10 @@ TARGET static __m256i sha512msg2(__m256i w, __m256i last) {
     uint64_t x[4], l[4];
     _mm256_storeu_si256((__m256i *)x, w);
     _mm256_storeu_si256((__m256i *)l, last);
-    x[0] += sigma1(l[2]);
-    x[1] += sigma1(l[3]);
-    x[2] += sigma1(x[0]);
-    x[3] += sigma1(x[1]);
+    x[0] += SSIG1(l[2]);
+    x[1] += SSIG1(l[3]);
+    x[2] += SSIG1(x[0]);
+    x[3] += SSIG1(x[1]);
     return _mm256_loadu_si256((const __m256i *)x);
 }
 
@@ -66,9 +64,7 @@ TARGET static __m256i sha512rnds2(__m256i cdgh, __m256i abef, __m128i wk) {
     uint64_t a = s2[3], b = s2[2], c = s1[3], d = s1[2], e = s2[1], f = s2[0], g = s1[1],
              h = s1[0];
     for (int i = 0; i < 2; i++) {
-        const uint64_t t1 = h + (rotr(e, 14) ^ rotr(e, 18) ^ rotr(e, 41)) + ((e & f) ^ (~e & g)) +
-                            k[i];
-        const uint64_t t2 = (rotr(a, 28) ^ rotr(a, 34) ^ rotr(a, 39)) + ((a & b) ^ (a & c) ^ (b & c));
+        const uint64_t t1 = h + BSIG1(e) + CH(e, f, g) + k[i], t2 = BSIG0(a) + MAJ(a, b, c);
         h = g, g = f, f = e, e = d + t1, d = c, c = b, b = a, a = t1 + t2;
     }
 #if defined(VN_SHA512_MODEL_WRONG) /* the cross driver's check of dispatch's .verify */

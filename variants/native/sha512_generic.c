@@ -8,6 +8,7 @@
  */
 #include "constants.h"
 #include "native.h"
+#include "sha512_functions.h"
 
 const uint64_t vn_sha512_k[80] = VN_SHA512_K;
 
@@ -16,16 +17,6 @@ static inline uint64_t load_be64(const unsigned char *p) {
            (uint64_t)p[3] << 32 | (uint64_t)p[4] << 24 | (uint64_t)p[5] << 16 |
            (uint64_t)p[6] << 8 | (uint64_t)p[7];
 }
-
-static inline uint64_t rotr(uint64_t x, int n) { return x >> n | x << (64 - n); }
-
-/* The functions of 4.1.3, Ch and Maj in forms with one operation fewer. */
-#define CH(x, y, z) ((z) ^ ((x) & ((y) ^ (z))))
-#define MAJ(x, y, z) (((x) & (y)) | ((z) & ((x) | (y))))
-#define BSIG0(x) (rotr(x, 28) ^ rotr(x, 34) ^ rotr(x, 39))
-#define BSIG1(x) (rotr(x, 14) ^ rotr(x, 18) ^ rotr(x, 41))
-#define SSIG0(x) (rotr(x, 1) ^ rotr(x, 8) ^ ((x) >> 7))
-#define SSIG1(x) (rotr(x, 19) ^ rotr(x, 61) ^ ((x) >> 6))
 
 /* Word t + i of the schedule (t a multiple of 16 in the loop below). */
 #define W0(i) (w[i] = load_be64(data + 8 * (i)))
