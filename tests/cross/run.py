@@ -326,15 +326,21 @@ def kernel_sources() -> List[str]:
     return list(load("variants/native/_build.py").KERNEL_SOURCES)
 
 
+#: FamilyRun.model: the compiler's definitions for it.
+MODEL_DEFINES = {
+    "": [],
+    "right": ["-DVN_SHA512_MODEL"],
+    "wrong": ["-DVN_SHA512_MODEL", "-DVN_SHA512_MODEL_WRONG"],
+}
+
+
 def build(target: Target, main: Path = DRIVER, model: str = "") -> Path:
     """Compile a test program (the driver) with every native source for ``target`` (with
     ``model``, x86-64's SHA512 instructions as C: FamilyRun.model)."""
     out = BUILD / target.name / (main.stem + (f"-model-{model}" if model else ""))
     out.parent.mkdir(parents=True, exist_ok=True)
     sources = [str(main), *(str(NATIVE / name) for name in kernel_sources())]
-    defines = {"": [], "right": ["-DVN_SHA512_MODEL"]}.get(model)
-    if defines is None:
-        defines = ["-DVN_SHA512_MODEL", "-DVN_SHA512_MODEL_WRONG"]
+    defines = MODEL_DEFINES[model]
     command = [target.compiler, *CFLAGS, *defines, f"-I{NATIVE}", *sources, "-o", str(out)]
     if target.static:
         command.insert(1, "-static")
