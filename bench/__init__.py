@@ -12,14 +12,17 @@ import and holds them to it:
   study's columns), ``targets`` and ``cases`` (the rows and the benchmarks), ``columns`` (a
   mode and what its worker lists), ``comparisons`` (the one list of the ratios that matter),
   ``tables`` (every table of the report, in those words);
-* ``store``: every result file, written and read there only: a run's one typed record, and
-  the other kinds' records (``bench.store``'s ``FORMAT``);
+* ``store``: every result file, written and read there only: a run's one typed record, the
+  other kinds' records (``bench.store``'s ``FORMAT``), and the runs kept in the repository
+  (``bench.store.kept``: ``python -m bench runs keep|list|drop``);
 * ``conduct``: ``envs`` (each runtime's environment), ``launch`` (starting a process in a
   mode), ``worker`` (the measuring process it starts: core and catalog only, under every
   interpreter), ``conductor`` (the run: passes over stretches of time);
 * ``profile``: ``callgrind``, ``bytecode``, ``memory``;
-* ``report``: ``answers`` (verdicts, trust), ``figures``, ``pages``, ``plots``, ``publish``,
-  and ``bench.stability`` (do two runs agree? the report's rerun line is its answer);
+* ``report``: ``answers`` (verdicts, trust), ``figures``, ``pages`` (a run's page and
+  docs/study.md's), ``readme`` (the README's sections), ``machines`` (the answer across every
+  kept machine), ``plots``, ``stability`` (do two runs agree? on one machine, the report's
+  rerun line; on two, what the CPU moves) and ``publish`` (writing them);
 * ``product``: the product's benchmarks: ``peers`` and ``engines`` (digest_column against
   DuckDB, polars-hash, chdb), ``checks`` (the drop-in, batches, columns, the command line),
   ``bench_many.c`` and ``bench_kernels.c`` (the many-kernels and the single-message kernels
@@ -28,8 +31,7 @@ import and holds them to it:
 * ``__main__``: the entry point, over them all.
 """
 
-#: The parts, each importing only those before it; a top-level module is its own part, but
-#: ``stability`` belongs to ``report``.
+#: The parts, each importing only those before it; a top-level module is its own part.
 LAYERS = ("core", "catalog", "store", "conduct", "profile", "report", "product", "check")
-#: The top-level modules that belong to a part of another name.
-PART_OF = {"stability": "report"}
+#: The top-level modules that belong to a part of another name (none now).
+PART_OF: dict[str, str] = {}

@@ -7,6 +7,7 @@
     python -m bench report results/bench/RUN      # rewrite a run's report
     python -m bench docs --write                  # the README's and docs/study.md's results
     python -m bench stability RUN_A RUN_B         # do two runs agree? (ratios or instructions)
+    python -m bench runs keep|list|drop           # the runs kept in the repository (runs/)
     python -m bench check native --python 3.11=...   # a quick check of a promise, in each mode
     python -m bench bytecode --python 3.14=...    # bytecode and machine instructions per mode
     python -m bench memory --python 3.11=...      # memray: peak memory and allocations
@@ -47,7 +48,8 @@ OWN: Dict[str, Tuple[str, str, str]] = {
     "envs": ("conduct.envs", "main", "parser"),
     "report": ("report.publish", "report_main", "report_parser"),
     "docs": ("report.publish", "docs_main", "docs_parser"),
-    "stability": ("stability", "main", "parser"),
+    "stability": ("report.stability", "main", "parser"),
+    "runs": ("store.kept", "main", "parser"),
     "peers": ("product.peers", "main", "parser"),
 }
 
@@ -63,7 +65,23 @@ def measure(args: argparse.Namespace) -> int:
 
         for problem in callgrind.count_run(folder, args.results, reuse=not args.recount):
             print(f"instructions not counted under {problem}")
-    return 0 if args.no_report else publish.report_main([str(folder)])
+    done = 0 if args.no_report else publish.report_main([str(folder)])
+    if keeps(args):
+        from bench.store import kept
+
+        print(f"kept the run as data: {kept.keep(folder, {}).relative_to(kept.KEPT.parent)}")
+    return done
+
+
+def keeps(args: argparse.Namespace) -> bool:
+    """Whether a run is kept in the repository (``bench.store.kept``): a default or rigorous
+    run of the whole study (every mode, variant, algorithm, benchmark and length) into the
+    checkout's own results folder."""
+    from bench.catalog.cases import BENCHMARKS
+
+    whole = not (args.modes or args.variants or args.lengths) and args.algorithms == "md5,sha256"
+    return (args.effort in ("default", "rigorous") and whole and args.results == RESULTS
+            and args.benchmarks == ",".join(BENCHMARKS))  # fmt: skip
 
 
 def common() -> argparse.ArgumentParser:

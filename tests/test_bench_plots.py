@@ -95,29 +95,40 @@ def test_the_headline_has_a_row_a_mode_grouped_by_kind(report: answers.Report) -
     assert plots.kind_of(report.run, "3.11") == "CPython, no JIT"
 
 
-def test_the_headline_s_axis_marks_and_title(report: answers.Report) -> None:
-    fig = plots.styles(report)
+def test_the_headline_marks_each_cpu_and_keeps_its_footer_apart(report: answers.Report) -> None:
+    long = "Intel Xeon Platinum 8480+ 6/143 (Sapphire Rapids, a long name to crowd the legend)"
+    fig = plots.styles([report, report], ["AMD EPYC 25/1 (Zen 3)", long])
     assert fig is not None
-    (ax,) = fig.axes
-    assert ax.get_xscale() == "log"
-    low, high = ax.get_xlim()
-    assert low <= 0.9 and high >= 8
-    at = [numpy.asarray(line.get_xdata(), dtype=float).tolist() for line in ax.get_lines()]
-    assert [1.0, 1.0] in at  # the line at 1, "no cost"
-    bands = [p for p in ax.patches if isinstance(p, Rectangle) and p.get_width() > 0]
-    assert any(abs(p.get_x() - 4) < 1e-9 and abs(p.get_x() + p.get_width() - 5) < 1e-9
-               for p in bands)  # fmt: skip
+    axes = [ax for ax in fig.axes if ax.get_visible()]
+    assert [ax.get_title() for ax in axes] == ["MD5", "SHA-256"]  # a panel an algorithm
+    for ax in axes:
+        assert ax.get_xscale() == "log"
+        low, high = ax.get_xlim()
+        assert low <= 0.9 and high >= 8
+        at = [numpy.asarray(line.get_xdata(), dtype=float).tolist() for line in ax.get_lines()]
+        assert [1.0, 1.0] in at  # the line at 1, "no cost"
+        bands = [p for p in ax.patches if isinstance(p, Rectangle) and p.get_width() > 0]
+        assert any(abs(p.get_x() - 4) < 1e-9 and abs(p.get_x() + p.get_width() - 5) < 1e-9
+                   for p in bands)  # fmt: skip
+        # each machine its own mark, both colours (Python, the JVM) drawn
+        marks = {line.get_marker() for line in ax.get_lines()}
+        assert {plots.MACHINE_MARKS[0], plots.MACHINE_MARKS[1]} <= marks
+        colours = {line.get_color() for line in ax.get_lines() if line.get_marker() in marks
+                   and line.get_marker() != "None"}  # fmt: skip
+        assert {plots.PYTHON, plots.JVM} <= colours
     words = " ".join(texts(fig))
-    effort = f"effort {report.run.header.effort}"
-    assert "8256523" in words and "no cost" in words and effort in words
-    title = ax.get_title(loc="left")
-    rows = plots.style_rows(report)
-    assert title.replace("\n", " ") == plots.headline_title(rows)
+    assert "8256523" in words and "no cost" in words and "2 CPUs" in words
+    assert f"effort {report.run.header.effort}" in words
+    title = fig._suptitle.get_text().replace("\n", " ") if fig._suptitle else ""
+    assert title.startswith(plots.headline_title(plots.style_rows(report)))
     assert title.startswith("Helper functions cost CPython")
-    labels = {t for t in texts(fig)}
-    assert {"Python", "the JVM", "MD5", "SHA-256"} <= labels
-    colours = {line.get_color() for line in ax.get_lines() if line.get_marker() in ("o", "D")}
-    assert colours == {plots.PYTHON, plots.JVM}
+    (legend,) = fig.legends
+    shown = {t.get_text() for t in legend.get_texts()}
+    assert {"Python", "the JVM", "AMD EPYC 25/1 (Zen 3)", long} <= shown
+    box = legend_box(fig)
+    footer = next(t for t in fig.texts if "effort" in t.get_text())
+    assert not box.overlaps(footer.get_window_extent(fig.canvas.get_renderer()))
+    assert not any(box.overlaps(ax.get_window_extent()) for ax in axes)
 
 
 def test_throughput_legends_every_line_outside_the_data(report: answers.Report) -> None:

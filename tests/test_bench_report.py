@@ -16,14 +16,15 @@ import pytest
 
 bench_package.load()
 
-from bench import stability, store  # noqa: E402
+from bench import store  # noqa: E402
 from bench.catalog import comparisons  # noqa: E402
 from bench.catalog.cases import Case  # noqa: E402
 from bench.catalog.columns import Column, Listing  # noqa: E402
 from bench.catalog.modes import Mode  # noqa: E402
 from bench.catalog.targets import VariantInfo  # noqa: E402
 from bench.core import stats  # noqa: E402
-from bench.report import answers, pages, publish  # noqa: E402
+from bench.report import answers, machines, pages, publish, stability  # noqa: E402
+from bench.report import readme as sections  # noqa: E402
 from bench.report.figures import Figure, Shown  # noqa: E402
 
 #: Seconds per byte of each row under the first mode.
@@ -243,7 +244,8 @@ def test_a_verdict_whose_interval_spans_two_classes_names_both(tmp_path: Path) -
     assert low < high and verdict.word().startswith(
         f"{answers.CLASSES[low]} or {answers.CLASSES[high]}"
     )
-    assert "†" not in (tmp_path / "x").as_posix() + "".join(pages.readme_section(r))
+    section = sections.readme_section(machines.Across.one(r))
+    assert "†" not in (tmp_path / "x").as_posix() + section
 
 
 def test_what_compiling_and_the_jits_buy(calm: answers.Report) -> None:
@@ -339,11 +341,11 @@ def test_report_files_and_docs_sections(tmp_path: Path) -> None:
     summary = json.loads((folder / "summary.json").read_text())
     assert summary["verdicts"] and summary["trust"]["readme_ratios"] > 0
     r = publish.load_report(folder, bytecode)
-    readme = pages.readme_section(r)
+    readme = sections.readme_section(machines.Across.one(r))
     assert readme.startswith(pages.START) and readme.endswith(pages.END)
     body = readme.splitlines()[1:-1]
-    assert len(body) <= pages.RESULTS_LINES and "†" not in readme and "settle" not in readme
-    assert pages.prose_length(body) <= pages.RESULTS_PROSE
+    assert len(body) <= sections.RESULTS_LINES and "†" not in readme and "settle" not in readme
+    assert sections.prose_length(body) <= sections.RESULTS_PROSE
     # the styles table and what compiling buys back, one baseline each (twins; typed and C)
     assert sum(1 for line in body if line.startswith("| --")) == 3
     rows = [line for line in body if line.startswith("| ") and "--" not in line
@@ -421,7 +423,7 @@ def test_memory_counts_allocations_per_block_and_says_so() -> None:
     per = memory.objects_per_block(data)
     assert per[("helpers", "md5")] == pytest.approx(2500.0)  # the fixed 40 cancel out
     assert per[("native", "md5")] == 0.0
-    said = pages.memory_sentence(data)
+    said = sections.memory_sentence(data)
     assert "the helper style 2500 allocations for MD5, streamlined 1500 for MD5" in said
     assert "no variant's peak grows with the input" in said
     table = pages.memory_section(data)
@@ -429,7 +431,7 @@ def test_memory_counts_allocations_per_block_and_says_so() -> None:
 
 
 def test_the_two_styles_are_read_from_their_sources() -> None:
-    code = pages.styles_code_section(bench_package.ROOT)
+    code = sections.styles_code_section(bench_package.ROOT)
     helpers = (bench_package.ROOT / "variants" / "helpers" / "md5.py").read_text()
     assert "def step(" in code and "0xD76AA478" in code and '"""' not in code
     assert (
@@ -449,10 +451,10 @@ def test_the_readme_s_column_figures_from_a_peers_run() -> None:
     run = {"threads": 1, "rows": rows, "cases": cases}
     data = {"machine": {"date": "2026-01-02"},
             "classes": [{"name": "AVX2 and SHA-NI", "forced": "", "runs": [run]}]}  # fmt: skip
-    glance = pages.columns_glance(data)
+    glance = sections.columns_glance(data)
     assert glance is not None
     assert "in C 40x as fast as a hashlib loop and 10x as fast as DuckDB's `md5`" in glance
     assert "(SHA-256: 40x and 10x; one thread" in glance
-    table = pages.columns_table(data)
+    table = sections.columns_table(data)
     assert table is not None and "| 32 B   | MD5" in table and "40x faster" in table
-    assert pages.columns_glance(None) is None and pages.columns_table(None) is None
+    assert sections.columns_glance(None) is None and sections.columns_table(None) is None

@@ -24,7 +24,7 @@ import pytest
 bench_package.load()
 
 from bench import __main__ as entry  # noqa: E402
-from bench import stability, store  # noqa: E402
+from bench import store  # noqa: E402
 from bench.catalog import modes  # noqa: E402
 from bench.catalog.cases import Case  # noqa: E402
 from bench.catalog.columns import Column, Listing  # noqa: E402
@@ -33,7 +33,7 @@ from bench.conduct import conductor, launch  # noqa: E402
 from bench.core import stats  # noqa: E402
 from bench.core.protocol import WorkerError  # noqa: E402
 from bench.profile import callgrind  # noqa: E402
-from bench.report import answers, publish  # noqa: E402
+from bench.report import answers, publish, stability  # noqa: E402
 
 
 def test_a_quick_study_on_this_interpreter_reaches_the_report(tmp_path: Path) -> None:

@@ -17,7 +17,7 @@ bench_package.load()
 
 from bench.__main__ import parse  # noqa: E402
 from bench.conduct import envs  # noqa: E402
-from bench.report import pages  # noqa: E402
+from bench.report import readme as sections  # noqa: E402
 
 DOCS = ("README.md", "docs/study.md", "docs/columns.md", "docs/development.md")
 #: ``python -m bench ...`` in a code block's line or between backticks; ``nox -s bench -- ...``.
@@ -82,9 +82,9 @@ def test_the_pages_keep_their_length() -> None:
     readme = (bench_package.ROOT / "README.md").read_text().splitlines()
     assert len(readme) <= 250
     results = readme[readme.index("## Results") : readme.index("<!-- results:end -->")]
-    assert len(results) <= pages.RESULTS_LINES
-    words = pages.prose_length(results)
-    assert words <= pages.RESULTS_PROSE, f"the Results section has {words} characters of prose"
+    assert len(results) <= sections.RESULTS_LINES
+    words = sections.prose_length(results)
+    assert words <= sections.RESULTS_PROSE, f"the Results section has {words} characters of prose"
     study = (bench_package.ROOT / "docs" / "study.md").read_text().splitlines()
     assert len(study) <= 1000
     long = [line[:60] for line in prose("docs/study.md") if len(line) > 120]

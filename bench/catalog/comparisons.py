@@ -4,7 +4,7 @@ A cell of a table is a ratio of two cases' times (``Cell.a`` over ``Cell.b``, ea
 ``(mode label, case name)``), a throughput of one case (the seeds' ops/ms) or a ratio of
 instruction counts. ``bench.catalog.tables`` says every table of the report in its order in
 these words; the conductor measures what they need (the README's first), the report computes
-and shows them (``bench.report``) and ``bench.stability`` compares two runs' cells, by table,
+and shows them (``bench.report``) and ``bench.report.stability`` compares two runs' cells, by table,
 row and column.
 """
 

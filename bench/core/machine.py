@@ -7,6 +7,7 @@ test of whether this process is PyPy, ``jit_on()`` of whether a JIT compiles its
 from __future__ import annotations
 
 import datetime
+import hashlib
 import os
 import platform
 import re
@@ -14,7 +15,7 @@ import subprocess
 import sys
 import sysconfig
 from pathlib import Path
-from typing import Dict, Tuple, Union
+from typing import Any, Dict, List, Tuple, Union
 
 PYPY = sys.implementation.name == "pypy"
 FREE_THREADED = bool(sysconfig.get_config_var("Py_GIL_DISABLED"))
@@ -153,3 +154,102 @@ def tree(folder: Path) -> str:
         "status", "--porcelain", "--", ":/", ":(top,exclude)README.md", ":(top,exclude)docs"
     )
     return f"{commit}-dirty" if commit and changed else commit
+
+
+#: The flags that pick the native kernels (x86-64's /proc/cpuinfo names), kept with a run.
+KERNEL_FLAGS = ("avx2", "bmi1", "bmi2", "avx512f", "avx512vl", "avx512bw", "avx512dq",
+                "sha_ni", "sha512", "asimd", "sha2")  # fmt: skip
+#: What a CPU's vendor_id says of its maker.
+VENDORS = {"AuthenticAMD": "AMD", "GenuineIntel": "Intel"}
+
+
+def _first_line(path: str, prefix: str = "") -> str:
+    try:
+        lines = Path(path).read_text().splitlines()
+    except OSError:
+        return ""
+    return next((x for x in lines if x.startswith(prefix)), "")
+
+
+def _hypervisor(flags: List[str]) -> str:
+    """The hypervisor this runs under, as systemd-detect-virt names it; "" on bare metal."""
+    try:
+        done = subprocess.run(["systemd-detect-virt", "--vm"], capture_output=True, text=True)
+        found = done.stdout.strip()
+    except OSError:
+        found = ""
+    if found and found != "none":
+        return found
+    return "yes (CPUID)" if "hypervisor" in flags else ""
+
+
+def machine_facts() -> Dict[str, Any]:
+    """What a kept run says of its machine (``bench.store``): CPU vendor, family, model and
+    name, the flags that pick kernels, cores, hypervisor, OS and kernel."""
+    try:
+        text = Path("/proc/cpuinfo").read_text()
+    except OSError:
+        text = ""
+    fields = dict(re.findall(r"^(vendor_id|cpu family|model)\s*:\s*(\S+)$", text, re.M))
+    flags = _first_line("/proc/cpuinfo", "flags") or _first_line("/proc/cpuinfo", "Features")
+    have = flags.split(":", 1)[1].split() if ":" in flags else []
+    pretty = _first_line("/etc/os-release", "PRETTY_NAME=").split("=", 1)[-1].strip('"')
+    debian = _first_line("/etc/debian_version")
+    return {
+        "vendor": VENDORS.get(fields.get("vendor_id", ""), fields.get("vendor_id", "")),
+        "family": fields.get("cpu family", ""),
+        "model": fields.get("model", ""),
+        "name": cpu_model(),
+        "flags": [f for f in KERNEL_FLAGS if f in have],
+        "cores": os.cpu_count() or 0,
+        "hypervisor": _hypervisor(have),
+        "os": f"{pretty} ({debian})" if pretty and debian else pretty or platform.system(),
+        "kernel": platform.release(),
+        "label": cpu_label(),
+    }
+
+
+#: What a run measures, beyond the interpreters: the study's sources and the code that times
+#: them. Two runs whose files here are the same measured the same code (``measured``).
+MEASURED = ("variants/helpers", "variants/streamlined", "variants/cython", "bench/jdk",
+            "bench/core/timing.py", "bench/conduct/worker.py",
+            "bench/catalog/cases.py")  # fmt: skip
+
+
+def _digest(blobs: List[Tuple[str, str]]) -> str:
+    lines = "".join(f"{path} {blob}\n" for path, blob in sorted(blobs))
+    return "sha256:" + hashlib.sha256(lines.encode()).hexdigest()[:16]
+
+
+def measured(root: Path, commit: str = "") -> str:
+    """A digest of the code a run measures (``MEASURED``): of the files in the checkout at
+    ``root``, or of a commit of its history (git's blob ids either way, so both agree);
+    "" where the commit is not to be had."""
+    if commit:
+        try:
+            command = ["git", "ls-tree", "-r", commit.removesuffix("-dirty"), "--", *MEASURED]
+            done = subprocess.run(command, cwd=root, capture_output=True, text=True)
+        except OSError:
+            return ""
+        if done.returncode != 0 or not done.stdout.strip():
+            return ""
+        rows = [line.split("\t", 1) for line in done.stdout.splitlines()]
+        return _digest([(path, meta.split()[2]) for meta, path in rows])
+    blobs = []
+    for name in MEASURED:
+        top = root / name
+        files = [top] if top.is_file() else sorted(p for p in top.rglob("*") if p.is_file())
+        for f in files:
+            path = f.relative_to(root).as_posix()
+            if _tracked(path):
+                data = f.read_bytes()
+                blob = hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()
+                blobs.append((path, blob))
+    return _digest(blobs)
+
+
+def _tracked(path: str) -> bool:
+    """Whether a file under MEASURED is source, not what a build or a run left beside it."""
+    return not any(
+        part.startswith((".", "__pycache__")) for part in path.split("/")
+    ) and path.endswith((".py", ".pyx", ".pxd", ".java"))

@@ -30,7 +30,7 @@ process one ``σ²_p``; ``Var(mean) = σ²_s · Σn_s² / n² + σ²_p / n``, wi
 degrees of freedom, at most S - 1: a rerun is S new stretches, however alike this run's
 were. The interval is that of a rerun with as many processes: ``exp(mean ± t(df) · sqrt(2 ·
 Var(mean)))``, with a between-run term (``RUN_TERM``) added in quadrature, so that a second
-run lands inside it 95 % of the time (``bench.stability`` checks exactly that share).
+run lands inside it 95 % of the time (``bench.report.stability`` checks exactly that share).
 Times and ratios use the one estimator, so that a row's throughputs and its ratio agree
 (exactly where no process is pulled in). With one process the interval is a bootstrap over
 its rounds (scaled the same way, the same term added).

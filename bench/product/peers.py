@@ -40,8 +40,8 @@ from bench.core.fmt import DASH, table
 from bench.core.machine import cpu_flags, cpu_model, interpreter_title, today
 from bench.core.stats import ratio, time, time_of
 from bench.product.engines import ALGORITHMS, ENGINES, SHAPES, run_threads
-from bench.report.pages import ALGORITHM_NAMES
 from bench.report.publish import COLUMNS, README, peers_sections, splice, write_sections
+from bench.report.readme import ALGORITHM_NAMES
 from bench.store import (
     RESULTS,
     cases_of,

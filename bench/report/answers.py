@@ -119,34 +119,54 @@ def by_family(run: Run, jit: bool) -> Dict[str, List[str]]:
     return found
 
 
-def style_costs(styles: Shown, families: Dict[str, List[str]], under: bool = False) -> List[str]:
+#: One run's part in pooled findings: its run, its styles table and its buys table.
+Part = Tuple[Run, Optional[Shown], Optional[Shown]]
+
+
+def style_costs(parts: Sequence[Tuple[Shown, Dict[str, List[str]]]], under: bool = False
+                ) -> List[str]:  # fmt: skip
     """``CPython 1.8-2.5x slower`` (``under``: ``1.8-2.5x slower under CPython``): each
-    family's helpers ÷ streamlined, both algorithms."""
+    family's helpers ÷ streamlined, both algorithms, over every (styles table, families) of
+    ``parts`` (one a machine)."""
+    pooled: Dict[str, List[float]] = {}
+    for styles, families in parts:
+        for name, modes in families.items():
+            values = [f.value for m in modes for a in NAMES.values() if (f := styles.at((m,), a))]
+            if values:
+                pooled.setdefault(name, []).extend(values)
     said = []
-    for name, modes in families.items():
-        figures = [f for m in modes for a in NAMES.values() if (f := styles.at((m,), a))]
-        if figures:
-            cost = direction([f.value for f in figures])
-            said.append(f"{cost} under {name}" if under else f"{name} {cost}")
+    for name, values in pooled.items():
+        cost = direction(values)
+        said.append(f"{cost} under {name}" if under else f"{name} {cost}")
     return said
 
 
 def findings(run: Run, styles: Optional[Shown], buys: Optional[Shown]) -> List[str]:
     """At most five short sentences, each from the data: the style without a JIT and with
     one, the nearest JDK, what compiling buys back, and what the JITs do."""
-    if styles is None:
+    return pooled_findings([(run, styles, buys)])
+
+
+def pooled_findings(parts: Sequence[Part], counterparts: bool = True) -> List[str]:
+    """``findings`` over the runs of several machines, every range covering them all (the
+    nearest JDK, a run's own, only where ``counterparts``)."""
+    shown = [(run, styles, buys) for run, styles, buys in parts if styles is not None]
+    if not shown:
         return []
-    lay, out = run.layout, []
+    out = []
     for jit, head in ((False, "Without a JIT, helper functions run"),
                       (True, "With one, they run")):  # fmt: skip
-        costs = style_costs(styles, by_family(run, jit), under=True)
+        costs = style_costs([(s, by_family(run, jit)) for run, s, _ in shown if s], under=True)
         if costs:
             out.append(f"{head} {', '.join(costs)}.")
-    out.append(counterpart(run, styles))
-    if buys is not None:
+    if counterparts and len(shown) == 1 and shown[0][1] is not None:
+        out.append(counterpart(shown[0][0], shown[0][1]))
+    built_rows = [(run, buys) for run, _, buys in shown if buys is not None]
+    if built_rows:
 
         def built(name: str) -> List[Figure]:
-            return [c for r in buys.rows if r.labels[0] == name for c in r.cells if c]
+            return [c for _, b in built_rows for r in b.rows if r.labels[0] == name
+                    for c in r.cells if c]  # fmt: skip
 
         twins = [f"{label} {direction(v, 'faster', 'slower')}"
                  for b, label in (("mypyc", "mypyc"), ("cython", "Cython"))
@@ -161,24 +181,25 @@ def findings(run: Run, styles: Optional[Shown], buys: Optional[Shown]) -> List[s
         if said:
             out.append(f"{'; '.join(said)}.")
         gains: Dict[str, List[Figure]] = {}
-        for r in (r for r in buys.rows if r.labels[0] == "the JIT"):
-            for column, f in zip(buys.columns, r.cells):
-                if f:
-                    impl = lay.by[column].implementation
-                    name = "the JDK's" if impl == "OpenJDK" else f"{impl}'s"
-                    gains.setdefault(name, []).append(f)
-        said = []
+        for run, buys in built_rows:
+            for r in (r for r in buys.rows if r.labels[0] == "the JIT"):
+                for column, f in zip(buys.columns, r.cells):
+                    if f:
+                        impl = run.layout.by[column].implementation
+                        name = "the JDK's" if impl == "OpenJDK" else f"{impl}'s"
+                        gains.setdefault(name, []).append(f)
+        jits = []
         for name, figs in gains.items():
             noise = sum(1 for f in figs if not f.estimate.excludes(1.0))
             faster = direction([f.value for f in figs], "faster", "slower")
             if noise == len(figs):
-                said.append(f"{name} changes nothing measurable ({faster})")
+                jits.append(f"{name} changes nothing measurable ({faster})")
             elif noise:
-                said.append(f"{name} {faster} ({noise} of {len(figs)} intervals hold 1)")
+                jits.append(f"{name} {faster} ({noise} of {len(figs)} intervals hold 1)")
             else:
-                said.append(f"{name} {faster}")
-        if said:
-            out.append(f"A JIT on the same source: {', '.join(said)}.")
+                jits.append(f"{name} {faster}")
+        if jits:
+            out.append(f"A JIT on the same source: {', '.join(jits)}.")
     return [x for x in out if x][:5]
 
 
@@ -235,7 +256,7 @@ def trust(run: Run, tables: Sequence[Shown]) -> Trust:
 
 @dataclass(frozen=True)
 class Rerun:
-    """How a second run of the same tree held against this one (``bench.stability``)."""
+    """How a second run of the same tree held against this one (``bench.report.stability``)."""
 
     name: str
     ratios: int  # ratios in common

@@ -23,16 +23,6 @@ from bench.report.figures import Figure, Shown
 from bench.store import Measured, Run
 
 START, END = "<!-- results:start -->", "<!-- results:end -->"
-#: What the README's Results section may hold: lines, and characters of prose (its lines
-#: outside the tables, joined); the tests hold the generated and the committed section to it.
-RESULTS_LINES, RESULTS_PROSE = 60, 1500
-
-
-def prose_length(lines: Sequence[str]) -> int:
-    """The characters of prose among ``lines``: those outside tables, joined by newlines."""
-    return len("\n".join(line for line in lines if not line.startswith("|")))
-
-
 #: The headline picture's file name, in a run's folder and in docs/bench/.
 HEADLINE = "styles.png"
 
@@ -177,47 +167,6 @@ def styles_lines(r: Report, caption: str = "") -> List[str]:
     return [head, "", grid(header, body, len(t.spec.header), 2), ""]
 
 
-#: The README's compact tables of what compiling buys back: (title, which rows); what a
-#: JIT buys is a finding's sentence there, a table in docs/study.md.
-BUYS = (
-    ("Compiled twins against their interpreted source", "twins"),
-    ("Typed Cython and native C against streamlined", "built"),
-)
-
-
-def buys_lines(r: Report) -> List[str]:
-    """What compiling buys back in tables of one baseline each, MD5 and SHA-256 apart, each
-    cell the range over the modes of one implementation (the whole table: docs/study.md)."""
-    t = r.table("buys")
-    if t is None:
-        return []
-    lay = r.run.layout
-    out: List[str] = []
-    for title, which in BUYS:
-        rows: Dict[Tuple[str, str, str], Dict[str, List[float]]] = {}
-        where: Dict[Tuple[str, str, str], Dict[str, None]] = {}
-        for row in t.rows:
-            build, source, alg = row.labels
-            if build == "the JIT" or (build in comparisons.BUILT) != (which == "built"):
-                continue
-            for column, f in zip(t.columns, row.cells):
-                if f is not None:
-                    key = (build, source, lay.by[column].implementation)
-                    rows.setdefault(key, {}).setdefault(alg, []).append(f.value)
-                    where.setdefault(key, {})[column] = None
-        if not rows:
-            continue
-        algs = [a for a in answers.NAMES if any(a in v for v in rows.values())]
-        body = [[build, source, span_of(list(where[(build, source, impl)])),
-                 *(answers.direction(by_alg[a], "faster", "slower") if a in by_alg else None
-                   for a in algs)]
-                for (build, source, impl), by_alg in rows.items()]  # fmt: skip
-        header = ["build", "source", "modes", *(answers.NAMES[a] for a in algs)]
-        out += [f"**{title}**, {size_label(lay.length(LONG))}:", ""]
-        out += [grid(header, body, 3), ""]
-    return out
-
-
 def span_of(modes: Sequence[str]) -> str:
     """``3.10-3.15``: the first and last of the modes' labels (``a, b`` for two, and
     ``a to z`` where a label has a hyphen of its own, as ``pypy3-nojit`` has)."""
@@ -334,40 +283,6 @@ def page(r: Report, figures: Sequence[str] = (), full: bool = True) -> List[str]
     return out + variants_lines(run)
 
 
-def readme_section(r: Optional[Report]) -> str:
-    """The README's results: the styles table, what compiling buys back, the findings and
-    how far to trust them, every ratio said one way."""
-    lines = [START, "## Results", ""]
-    if r is None:
-        return "\n".join([*lines, "No run of `nox -s bench` yet.", END])
-    lines += [f"{run_line(r.run, brief=True)}. [Terms]({GLOSSARY}), "
-              "[every table](docs/study.md#results).", ""]  # fmt: skip
-    jdk25 = any(c.startswith("jdk25") for c in r.run.layout.columns)
-    why = f"; JDK 25's `-Xint`: [JDK-8072070]({REVIEWS['8072070']})" if jdk25 else ""
-    caption = (
-        f"**What the coding style costs**: helpers against streamlined, "
-        f"{size_label(r.run.layout.length(LONG))}, 95% rerun interval; the JDK's "
-        f"[8256523]({REVIEWS['8256523']}): 4-5x under `-Xint` and Zero, none compiled{why}:"
-    )
-    lines += [*styles_lines(r, caption), *buys_lines(r)]
-    styles = r.table("styles")
-    shown = answers.counterpart(r.run, styles) if styles else ""  # the table's last column
-    lines += [*(f"- {x}" for x in r.findings if x != shown), "", trust_line(r)]
-    return "\n".join([*lines, END])
-
-
-#: The OpenJDK reviews the study reproduces, and the change that halved JDK 25's -Xint cost.
-REVIEWS = {
-    "8256523": "https://github.com/openjdk/jdk/pull/1283",
-    "8250902": "https://bugs.openjdk.org/browse/JDK-8250902",
-    "8251216": "https://bugs.openjdk.org/browse/JDK-8251216",
-    "8299158": "https://github.com/openjdk/jdk/pull/11748",
-    "8307555": "https://github.com/openjdk/jdk/pull/13845",
-    "8319184": "https://github.com/openjdk/jdk/pull/16453",
-    "8072070": "https://bugs.openjdk.org/browse/JDK-8072070",
-}
-
-
 def memory_lines(data: Dict[str, Any]) -> List[str]:
     """The ``nox -s memory`` run's table as docs/study.md shows it."""
     info = data["info"]
@@ -405,12 +320,15 @@ def bytecode_lines(name: str, text: str) -> List[str]:
     return [*out, ""]
 
 
-def study_section(r: Optional[Report], figures: Sequence[str]) -> str:
-    """docs/study.md's results from a ``nox -s bench`` run: the tables it shows."""
+def study_section(r: Optional[Report], figures: Sequence[str], across: Sequence[str] = ()
+                  ) -> str:  # fmt: skip
+    """docs/study.md's results: the table ``across`` the kept machines, then the tables of
+    one run (the newest kept) that docs/study.md shows."""
     lines = [START, "## Results", ""]
     if r is not None:
-        page_of = f"`results/bench/{r.run.name}/report.md`"
-        lines += [f"Generated by `nox -s bench`; the run's page: {page_of}.", ""]
+        lines += [f"Generated by `python -m bench docs` from the runs kept in `runs/`; the "
+                  f"tables after the first are of the newest, run {r.run.name}, and its page "
+                  f"is `python -m bench report` of it.", "", *across]  # fmt: skip
         lines += page(r, figures, full=False)
     return "\n".join([*wrapped(lines), END])
 
@@ -437,9 +355,6 @@ def wrapped(lines: Sequence[str], width: int = 120) -> List[str]:
     return out
 
 
-# --- the README's other generated sections: the glance, the answer, the two styles, memory ---
-
-
 def marked(name: str, lines: Sequence[str]) -> str:
     """``lines`` between the markers of the section ``name``."""
     return "\n".join([f"<!-- {name}:start -->", *lines, f"<!-- {name}:end -->"])
@@ -447,198 +362,3 @@ def marked(name: str, lines: Sequence[str]) -> str:
 
 def markers(name: str) -> Tuple[str, str]:
     return f"<!-- {name}:start -->", f"<!-- {name}:end -->"
-
-
-def one_message(r: Report) -> str:
-    """The drop-in against hashlib on one message, from the run: ``native`` ÷ ``hashlib`` per
-    CPython mode without a JIT, at each length the report has a table of."""
-    lay = r.run.layout
-    cpython = [c for c in lay.columns if lay.by[c].implementation == "CPython"
-               and not lay.by[c].mode.jit and lay.folded(c) is None]  # fmt: skip
-    said = []
-    for key in (f"hashlib-{lay.length(64)}", f"hashlib-{lay.length(LONG)}"):
-        t = r.table(key)
-        if t is None:
-            continue
-        values = [f.value for a in answers.NAMES for c in cpython
-                  if (f := t.at(("native", a), c))]  # fmt: skip
-        if values:
-            length = size_label(int(key.split("-")[1]))
-            said.append(f"{answers.direction(values, 'slower', 'faster')} on {length}")
-    if not said or not cpython:
-        return ""
-    return (
-        f"**One message**: `variants.md5(m)` and `variants.sha256(m)` against hashlib's: "
-        f"{', '.join(said)} (CPython {span_of(cpython)}, `nox -s bench` run {r.run.name})."
-    )
-
-
-def glance_section(r: Optional[Report]) -> str:
-    """The README's first figure: one message against hashlib (``nox -s bench``)."""
-    line = one_message(r) if r is not None else ""
-    return marked("glance", [line or "One message: no run of `nox -s bench` yet."])
-
-
-def answer_section(r: Optional[Report], picture: str) -> str:
-    """The study's answer in one sentence beside its headline picture."""
-    styles = r.table("styles") if r is not None else None
-    if r is None or styles is None:
-        return marked("answer", ["No run of `nox -s bench` yet."])
-    said = [", ".join(answers.style_costs(styles, answers.by_family(r.run, jit), under=True))
-            for jit in (False, True)]  # fmt: skip
-    sentence = (
-        f"**The study's answer**: written as helper functions, MD5 and SHA-256 run {said[0]} "
-        f"without a JIT; with one, {said[1]}. The JDK measured 4-5x and none "
-        f"([8256523]({REVIEWS['8256523']}))."
-    )
-    return marked("answer", [sentence, "", f"![What helper functions cost, per mode]({picture})"])
-
-
-def code_lines(path: Path, names: Sequence[str], loop: str = "") -> List[str]:
-    """The source of the functions ``names`` of ``path`` without their docstrings, and of the
-    function ``loop``'s first ``for`` statement's header and first two statements."""
-    import ast
-
-    text = path.read_text()
-    lines = text.splitlines()
-    tree = ast.parse(text)
-    found = {n.name: n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)}
-    out: List[str] = []
-    for name in names:
-        node = found[name]
-        body = node.body
-        doc = ast.get_docstring(node) is not None
-        skipped = range(body[0].lineno, (body[0].end_lineno or 0) + 1) if doc else range(0)
-        last = node.end_lineno or node.lineno
-        kept = [i for i in range(node.lineno, last + 1) if i not in skipped]
-        out += [lines[i - 1] for i in kept] + ["", ""]  # top-level code: two blank lines
-    if loop:
-        node = found[loop]
-        first = next(n for n in ast.walk(node) if isinstance(n, ast.For))
-        steps = [s for s in first.body if not isinstance(s, ast.Expr)]
-        shown = [lines[first.lineno - 1], *(lines[s.lineno - 1] for s in steps[:3])]
-        indent = " " * (len(shown[1]) - len(shown[1].lstrip()))
-        shown += [f"{indent}..."] if len(steps) > 3 else []
-        out += textwrap.dedent("\n".join(shown)).splitlines()
-    while out and not out[-1]:
-        out.pop()
-    return out
-
-
-def styles_code_section(root: Path) -> str:
-    """The same MD5 step in the two styles, side by side, read from the sources."""
-    helpers = code_lines(root / "variants/helpers/md5.py", ["rotate_left", "f", "step"],
-                         "compress_block")  # fmt: skip
-    streamlined = code_lines(root / "variants/streamlined/md5_words.py", [], "compress")
-    cells = [
-        ("helpers", "variants/helpers/md5.py", helpers),
-        ("streamlined", "variants/streamlined/md5_words.py", streamlined),
-    ]
-    out = ["<table><tr>"]
-    for name, path, code in cells:
-        out += [f'<td valign="top"><b>{name}</b> (<a href="{path}">{path}</a>)', "",
-                "```python", *code, "```", "", "</td>"]  # fmt: skip
-    return marked("styles-code", [*out, "</tr></table>"])
-
-
-def memory_sentence(data: Optional[Dict[str, Any]]) -> str:
-    """What the two styles allocate per block (``nox -s memory``), in a sentence."""
-    if not data:
-        return marked("memory", ["Memory: no run of `nox -s memory` yet."])
-    per = profiled.objects_per_block(data)
-    info = data["info"]
-    version = f"{info['interpreter']['implementation']} {info['interpreter']['version']}"
-
-    def of(variant: str, noun: str = "") -> str:
-        found = [(a, per[(variant, a)]) for a in answers.NAMES if (variant, a) in per]
-        said = [f"{n:.0f}{noun if i == 0 else ''} for {answers.NAMES[a]}"
-                for i, (a, n) in enumerate(found)]  # fmt: skip
-        return " and ".join(said) or "none measured"
-
-    native = [n for (v, _), n in per.items() if v == "native"]
-    tail = f"; the native variant {max(native):.0f}" if native else ""
-    grown = [f"{v} {answers.NAMES.get(a, a)}" for (v, a), r in profiled.by_row(data).items()
-             if any(f.startswith("FLAG") for f in profiled.flags(r))]  # fmt: skip
-    growth = (f"peaks that grow with the input: {', '.join(grown)}" if grown
-              else "no variant's peak grows with the input")  # fmt: skip
-    return marked("memory", [
-        f"**Memory** (`nox -s memory`, memray, {version}, {info['date']}): a 64-byte block "
-        f"costs the helper style {of('helpers', ' allocations')}, streamlined "
-        f"{of('streamlined')}{tail}; {growth} ([the table](docs/study.md#memory)).",
-    ])  # fmt: skip
-
-
-# --- from a `nox -s peers` run: a column against the hashlib loop and DuckDB ----------------
-
-#: The one-thread candidates the README compares: (key in peers.json, how the README names it).
-COLUMN, LOOP, DUCKDB = "digest_column/hex", "hashlib/hex", "duckdb/hex"
-#: The product's algorithms as the pages name them (the study's two and the rest of the family
-#: that the peers measure).
-ALGORITHM_NAMES = {**answers.NAMES, "sha1": "SHA-1", "sha512": "SHA-512"}
-
-
-def column_figures(data: Dict[str, Any]) -> List[Dict[str, Any]]:
-    """This CPU's own kernel class, one thread: per (shape, algorithm), ns a row of the column,
-    the hashlib loop and DuckDB (hex digests), and the column's speed against the two."""
-    from bench.core.stats import ratio as speed_of
-    from bench.core.stats import time_of
-    from bench.store import cases_of, rounds
-
-    own = data["classes"][0]
-    run = next((r for r in own["runs"] if r["threads"] == 1), None)
-    if run is None:
-        return []
-    found = []
-    for (shape, alg), values in cases_of(run).items():
-        mine, loop, duckdb = (values.get(k) for k in (COLUMN, LOOP, DUCKDB))
-        if not (mine and loop and duckdb):
-            continue
-        ns = {k: time_of(v) / run["rows"] * 1e9 for k, v in
-              ((COLUMN, mine), (LOOP, loop), (DUCKDB, duckdb))}  # fmt: skip
-        against = {
-            k: speed_of(rounds(v), rounds(mine)) for k, v in ((LOOP, loop), (DUCKDB, duckdb))
-        }
-        found.append({"shape": shape, "algorithm": alg, "ns": ns, "rows": run["rows"],
-                      "against": {k: e.value for k, e in against.items() if e},
-                      "class": own["name"], "date": data["machine"]["date"]})  # fmt: skip
-    return found
-
-
-def columns_glance(data: Optional[Dict[str, Any]]) -> Optional[str]:
-    """The README's column sentence (None: no peers run, the README keeps its own)."""
-    figures = column_figures(data) if data else []
-    flat = [f for f in figures if f["shape"] == "32 B" and len(f["against"]) == 2]
-    if not flat:
-        return None
-    first, *others = flat
-    more = "; ".join(f"{ALGORITHM_NAMES[f['algorithm']]}: {answers.brief(f['against'][LOOP])}x and "
-                     f"{answers.brief(f['against'][DUCKDB])}x" for f in others)  # fmt: skip
-    return marked("columns-glance", [
-        f"**A column**: `variants.{first['algorithm']}_column(column, hexdigest=True)` hashes "
-        f"{first['rows']:,} rows of {first['shape']} in C "
-        f"{answers.brief(first['against'][LOOP])}x as fast as a hashlib loop and "
-        f"{answers.brief(first['against'][DUCKDB])}x as fast as DuckDB's `{first['algorithm']}` "
-        f"({more + '; ' if more else ''}one thread, {first['class']} kernels, {first['date']}, "
-        "`nox -s peers`)."
-    ])  # fmt: skip
-
-
-def columns_table(data: Optional[Dict[str, Any]]) -> Optional[str]:
-    """The README's one small Columns table (None: no peers run)."""
-    figures = column_figures(data) if data else []
-    if not figures:
-        return None
-    header = ["rows", "algorithm", "`digest_column`", "hashlib loop", "DuckDB's",
-              "against the loop", "against DuckDB"]  # fmt: skip
-    body = [[f["shape"], ALGORITHM_NAMES[f["algorithm"]],
-             *(f"{f['ns'][k]:.1f} ns" for k in (COLUMN, LOOP, DUCKDB)),
-             *(f"{ratio(f['against'][k])}x faster" if k in f["against"] else None
-               for k in (LOOP, DUCKDB))] for f in figures]  # fmt: skip
-    f = figures[0]
-    return marked("columns", [
-        f"One thread, ns a row of {f['rows']:,} hex digests, this machine's kernels "
-        f"({f['class']}), {f['date']} (`nox -s peers`; every engine and thread count: "
-        "[docs/columns.md](docs/columns.md)):",
-        "",
-        grid(header, body, 2),
-    ])  # fmt: skip

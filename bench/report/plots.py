@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 import textwrap
 from pathlib import Path
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import matplotlib
 
@@ -119,70 +119,96 @@ def headline_title(rows: Sequence[Row]) -> str:
     return "Helper functions cost " + ", ".join([*words[:-2], tail])
 
 
-def styles(r: Report) -> Optional[Figure]:
-    """The headline: helpers ÷ streamlined per mode with its 95% interval, on a log axis."""
-    rows = style_rows(r)
-    if not rows:
+#: Each machine's mark in the headline picture, in the kept machines' order.
+MACHINE_MARKS = ("o", "D", "s", "^", "v", "P", "X", "*")
+
+
+def styles(reports: Sequence[Report], cpus: Sequence[str] = ()) -> Optional[Figure]:
+    """The headline: helpers ÷ streamlined per mode with its 95% interval, on a log axis, a
+    panel an algorithm, each machine its own mark (named in the legend by its CPU)."""
+    per = [style_rows(r) for r in reports]
+    if not any(per):
         return None
-    run = r.run
-    fig, ax = plt.subplots(figsize=(9.0, 2.4 + 0.3 * len(rows)))
-    ys: List[float] = []
-    y, previous = 0.0, rows[0][0]
-    ticks: List[Tuple[float, str]] = []
+    cpus = list(cpus) or [r.run.header.cpu for r in reports]
+    order = [k[0] for k in KINDS]
+    modes: Dict[str, str] = {}
+    for rows in per:
+        for kind, mode, _ in rows:
+            modes.setdefault(mode, kind)
+    listed = sorted(modes.items(), key=lambda x: order.index(x[1]))  # stable within a kind
+    y, previous, ys = 0.0, listed[0][1], {}
     groups: List[Tuple[str, float, float]] = []  # (kind, first y, last y)
-    for kind, mode, cells in rows:
+    for mode, kind in listed:
         if kind != previous:
             y += 0.7  # a gap between kinds
             previous = kind
-        ys.append(y)
-        ticks.append((y, mode))
+        ys[mode] = y
         if groups and groups[-1][0] == kind:
             groups[-1] = (kind, groups[-1][1], y)
         else:
             groups.append((kind, y, y))
-        colour = JVM if run.layout.by[mode].implementation == "OpenJDK" else PYTHON
-        for i, (alg, f) in enumerate(sorted(cells.items())):
-            offset = (i - (len(cells) - 1) / 2) * 0.28
-            ax.errorbar(
-                [f.value], [y + offset], xerr=[[f.value - f.low], [f.high - f.value]],
-                fmt=MARKS.get(alg, "o"), color=colour, markersize=5, capsize=2, linewidth=1,
-            )  # fmt: skip
         y += 1
-    values = [v for _, _, cells in rows for f in cells.values() for v in (f.low, f.high)]
-    low = min(0.9, min(values) / 1.1)
-    high = max(8.0, max(values) * 1.1)
-    ax.set_xscale("log")
-    ax.set_xlim(low, high)
-    ax.axvspan(*SEEDS, color="0.88", zorder=0)
-    ax.text(math.sqrt(SEEDS[0] * SEEDS[1]), -1.5, "OpenJDK 8256523:\n4-5x (-Xint, Zero)",
-            ha="center", va="top", fontsize=7.5, color="0.3")  # fmt: skip
-    ax.axvline(1.0, color="0.3", linewidth=1, zorder=1)
-    ax.text(1.02, -1.5, "no cost", ha="left", va="top", fontsize=7.5, color="0.3")
-    ax.set_yticks([t[0] for t in ticks])
-    ax.set_yticklabels([t[1] for t in ticks], fontsize=8)
-    ax.set_ylim(y - 0.3, -1.6)
-    for kind, first, last in groups:
-        ax.text(1.01, (first + last) / 2, kind, transform=ax.get_yaxis_transform(),
-                va="center", fontsize=8, color="0.25")  # fmt: skip
-    ticks_x = [
-        t for t in (0.25, 0.5, 0.7, 1, 1.5, 2, 3, 4, 5, 6, 8, 10, 15, 20) if low <= t <= high
-    ]
-    ax.set_xticks(ticks_x)
-    ax.set_xticklabels([f"{t:g}x" for t in ticks_x])
-    ax.minorticks_off()
-    ax.grid(True, axis="x", alpha=0.3)
-    n = size_label(run.layout.length(LONG))
-    ax.set_xlabel(f"time of helpers ÷ time of streamlined, {n} digests (95% rerun interval)")
-    ax.set_title(textwrap.fill(headline_title(rows), 80), fontsize=11, loc="left")
+    algorithms = [a for a in NAMES if any(a in cells for rows in per for _, _, cells in rows)]
+    fig, axes = plt.subplots(1, len(algorithms), figsize=(11.0, 2.6 + 0.3 * len(listed)),
+                             sharey=True, squeeze=False)  # fmt: skip
+    values = [v for rows in per for _, _, cells in rows for f in cells.values()
+              for v in (f.low, f.high)]  # fmt: skip
+    low, high = min(0.9, min(values) / 1.1), max(8.0, max(values) * 1.1)
+    for ax, alg in zip(axes[0], algorithms):
+        for i, rows in enumerate(per):
+            offset = (i - (len(per) - 1) / 2) * min(0.25, 0.8 / len(per))
+            for _, mode, cells in rows:
+                f = cells.get(alg)
+                if f is None:
+                    continue
+                jvm = reports[i].run.layout.by[mode].implementation == "OpenJDK"
+                ax.errorbar([f.value], [ys[mode] + offset],
+                            xerr=[[f.value - f.low], [f.high - f.value]],
+                            fmt=MACHINE_MARKS[i % len(MACHINE_MARKS)], color=JVM if jvm else PYTHON,
+                            markersize=4.5, capsize=2, linewidth=1)  # fmt: skip
+        ax.set_xscale("log")
+        ax.set_xlim(low, high)
+        ax.axvspan(*SEEDS, color="0.88", zorder=0)
+        ax.text(math.sqrt(SEEDS[0] * SEEDS[1]), -1.5, "OpenJDK 8256523:\n4-5x (-Xint, Zero)",
+                ha="center", va="top", fontsize=7.5, color="0.3")  # fmt: skip
+        ax.axvline(1.0, color="0.3", linewidth=1, zorder=1)
+        ax.text(1.02, -1.5, "no cost", ha="left", va="top", fontsize=7.5, color="0.3")
+        ticks_x = [t for t in (0.25, 0.5, 0.7, 1, 1.5, 2, 3, 4, 5, 6, 8, 10, 15, 20)
+                   if low <= t <= high]  # fmt: skip
+        ax.set_xticks(ticks_x)
+        ax.set_xticklabels([f"{t:g}x" for t in ticks_x])
+        ax.minorticks_off()
+        ax.grid(True, axis="x", alpha=0.3)
+        ax.set_title(NAMES[alg], fontsize=10)
+        ax.set_xlabel("time of helpers ÷ time of streamlined", fontsize=9)
+    first = axes[0][0]
+    first.set_yticks(list(ys.values()))
+    first.set_yticklabels(list(ys), fontsize=8)
+    first.set_ylim(y - 0.3, -1.6)
+    last = axes[0][-1]
+    for kind, top, bottom in groups:
+        last.text(1.01, (top + bottom) / 2, kind, transform=last.get_yaxis_transform(),
+                  va="center", fontsize=8, color="0.25")  # fmt: skip
+    n = size_label(reports[0].run.layout.length(LONG))
+    title = headline_title([row for rows in per for row in rows])
+    fig.suptitle(textwrap.fill(f"{title} ({n} digests, 95% rerun interval)", 110), fontsize=11,
+                 x=0.01, ha="left")  # fmt: skip
     legend = [
         Line2D([], [], color=PYTHON, linewidth=4, label="Python"),
         Line2D([], [], color=JVM, linewidth=4, label="the JVM"),
-        *(Line2D([], [], color="0.3", marker=m, linestyle="", label=NAMES[a])
-          for a, m in MARKS.items()),
+        *(Line2D([], [], color="0.3", marker=MACHINE_MARKS[i % len(MACHINE_MARKS)],
+                 linestyle="", label=cpu) for i, cpu in enumerate(cpus)),
     ]  # fmt: skip
-    fig.legend(handles=legend, loc="lower right", ncol=4, fontsize=8, frameon=False)
-    footer(run, fig, f"{len(rows)} modes")
-    fig.tight_layout(rect=(0, 0.05, 0.86, 1))
+    # the legend on a row of its own under the panels, the footer under it: a long CPU name
+    # widens the legend, never into the footer
+    fig.legend(handles=legend, loc="lower center", bbox_to_anchor=(0.5, 0.035),
+               ncol=min(len(legend), 5), fontsize=8, frameon=False)  # fmt: skip
+    dates = sorted(r.run.header.started[:10] for r in reports)
+    when = dates[0] if dates[0] == dates[-1] else f"{dates[0]} to {dates[-1]}"
+    efforts = ", ".join(sorted({r.run.header.effort for r in reports}))
+    fig.text(0.01, 0.005, f"{len(reports)} CPU{'s' if len(reports) > 1 else ''} · {len(listed)} "
+             f"modes · {when} · effort {efforts}", fontsize=8, color="0.35")  # fmt: skip
+    fig.tight_layout(rect=(0, 0.1, 0.9, 0.97))
     return fig
 
 
@@ -290,7 +316,7 @@ def speedup(run: Run) -> Optional[Figure]:
 def figures(r: Report) -> Dict[str, Figure]:
     """Every figure of the report's run by its file name, the headline first."""
     run = r.run
-    drawn = {HEADLINE: styles(r)}
+    drawn = {HEADLINE: styles([r])}
     drawn.update({f"throughput-{m}.png": throughput(run, m) for m in run.layout.columns})
     drawn["speedup.png"] = speedup(run)
     return {name: fig for name, fig in drawn.items() if fig is not None}
@@ -303,4 +329,41 @@ def draw_all(r: Report, folder: Path) -> List[Path]:
         fig.savefig(folder / name, dpi=110)
         plt.close(fig)
         paths.append(folder / name)
+    return paths
+
+
+def page_names(across: Any) -> List[str]:
+    """The pages' figures' names (``draw_pages``'s), without drawing them."""
+    r = newest_of(across)
+    if r is None:
+        return []
+    return [HEADLINE, "speedup.png", *(f"throughput-{c}.png" for c in last_cpython(r))]
+
+
+def newest_of(across: Any) -> Optional[Report]:
+    reports: Sequence[Report] = across.reports
+    return max(reports, key=lambda r: r.run.header.started, default=None)
+
+
+def last_cpython(r: Report) -> List[str]:
+    lay = r.run.layout
+    found = [c for c in lay.columns if lay.by[c].implementation == "CPython"
+             and lay.folded(c) is None]  # fmt: skip
+    return found[-1:]
+
+
+def draw_pages(across: Any, folder: Path) -> List[Path]:
+    """The pages' figures into ``folder``: the headline across every kept machine, and the
+    newest run's speed bars and throughput under its newest CPython."""
+    r = newest_of(across)
+    if r is None:
+        return []
+    drawn = {HEADLINE: styles(across.reports, across.cpus), "speedup.png": speedup(r.run)}
+    drawn.update({f"throughput-{c}.png": throughput(r.run, c) for c in last_cpython(r)})
+    paths = []
+    for name, fig in drawn.items():
+        if fig is not None:
+            fig.savefig(folder / name, dpi=110)
+            plt.close(fig)
+            paths.append(folder / name)
     return paths

@@ -4,26 +4,26 @@ docs/study.md.
     python -m bench report [RUN] [--bytecode RUN] [--no-plots]   # report.md, summary.json, figures
     python -m bench docs [--write]    # the README's and docs/study.md's results sections
 
-``docs`` takes a ``nox -s bench`` run (the newest) and a second run of the same tree to say
-how far to trust it, the newest ``nox -s memory`` run and the newest ``nox -s bytecode``
-run's own page; each generated section sits between its
-markers (``splice``: the one marker splicer, which ``bench.product.peers`` uses too).
+``docs`` takes every kept run of the code this checkout measures (``runs/``, ``bench.store.
+kept``), a report a machine and its rerun (``bench.report.machines``), the newest ``nox -s
+memory`` run and the newest ``nox -s bytecode`` run's own page; each generated section sits
+between its markers (``splice``: the one marker splicer, which ``bench.product.peers`` uses
+too).
 """
 
 from __future__ import annotations
 
 import argparse
-import shutil
 import sys
-from dataclasses import replace
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence
 
-from bench import stability, store
-from bench.report import answers, pages
+from bench import store
+from bench.core.machine import measured
+from bench.report import answers, machines, pages, readme
 from bench.report.answers import Report
 from bench.report.pages import HEADLINE
-from bench.store import RESULTS, ROOT, newest
+from bench.store import RESULTS, ROOT, kept, newest
 
 DOCS = ROOT / "docs"
 README = ROOT / "README.md"
@@ -68,7 +68,12 @@ def report_main(argv: Sequence[str]) -> int:
     folder: Optional[Path] = args.folder or newest("bench", "values.json")
     if folder is None:
         raise SystemExit(f"no run under {RESULTS / 'bench'}")
-    r = load_report(folder, args.bytecode)
+    if (folder / kept.FILE).exists():  # a kept run: its page written beside this clone's runs
+        r = answers.build(kept.read(folder))
+        folder = RESULTS / "bench" / folder.name
+        folder.mkdir(parents=True, exist_ok=True)
+    else:
+        r = load_report(folder, args.bytecode)
     store.write_record(folder / "summary.json", answers.summary(r))
     figures: List[str] = []
     if not args.no_plots:
@@ -85,29 +90,12 @@ def report_main(argv: Sequence[str]) -> int:
     return 0
 
 
-def rerun_of(folder: Path) -> Optional[Path]:
-    """The run before ``folder`` of the same tree and effort, if any: its rerun."""
-    mine = store.load(folder).header
-    earlier = sorted(p.parent for p in folder.parent.glob("2*/study.json") if p.parent < folder)
-    for other in reversed(earlier):
-        theirs = store.load(other).header
-        if (theirs.tree, theirs.effort) == (mine.tree, mine.effort) and mine.tree:
-            return other
-    return None
-
-
 def docs_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python -m bench docs", description=__doc__.splitlines()[0]
     )
     parser.add_argument("--write", action="store_true", help="update README.md, docs/study.md")
-    parser.add_argument("--run", type=Path, help="the run shown (default: the newest)")
-    parser.add_argument(
-        "--rerun",
-        type=Path,
-        help="a second run of the same tree, for the "
-        "trust line (default: the run before it of the same tree and effort)",
-    )
+    parser.add_argument("--kept", type=Path, default=kept.KEPT, help="the kept runs' folder")
     return parser
 
 
@@ -131,57 +119,71 @@ def write_sections(path: Path, sections: Sequence[Optional[str]]) -> None:
 
 def peers_sections(data: Optional[Dict[str, Any]]) -> List[Optional[str]]:
     """The README's sections from a ``nox -s peers`` run (None where there is none)."""
-    return [pages.columns_glance(data), pages.columns_table(data)]
+    return [readme.columns_glance(data), readme.columns_table(data)]
+
+
+def gather(folder: Path = kept.KEPT) -> machines.Across:
+    """The kept runs of the code this checkout measures, a report a machine."""
+    return machines.gather(kept.every(folder), measured(ROOT))
+
+
+def pictures(across: machines.Across, write: bool) -> List[str]:
+    """The pages' figures from the kept runs, drawn into docs/bench/ where ``write`` (those of
+    modes since left out removed): their names (matplotlib missing: none)."""
+    try:
+        from bench.report import plots
+    except ImportError as exc:
+        print(f"(no figures: {exc})")
+        return []
+    if not write:
+        return plots.page_names(across)
+    FIGURES.mkdir(parents=True, exist_ok=True)
+    names = [p.name for p in plots.draw_pages(across, FIGURES)]
+    for old in FIGURES.glob("*.png"):
+        if old.name not in names:
+            old.unlink()
+    return names
 
 
 def docs_main(argv: Sequence[str]) -> int:
-    """``python -m bench docs``: the README's and docs/study.md's generated sections."""
+    """``python -m bench docs``: the README's and docs/study.md's generated sections, from
+    every kept run of this code (``bench.report.machines``)."""
     args = docs_parser().parse_args(argv)
-    folder = args.run or newest("bench", "values.json")
-    r = load_report(folder) if folder else None
-    again = args.rerun or (rerun_of(folder) if folder else None)
-    if r is not None and again is not None:
-        r = replace(r, rerun=stability.rerun(r, load_report(again)))
+    across = gather(args.kept)
+    newest_report = max(across.reports, key=lambda r: r.run.header.started, default=None)
     memory_folder = newest("memory", "memory.json")
     memory = store.read_record(memory_folder / "memory.json") if memory_folder else None
-    pictures = [folder / HEADLINE, folder / "speedup.png"] if folder else []
-    if folder is not None and r is not None:
-        cpythons = [c.label for c in r.run.columns if c.implementation == "CPython"
-                    and r.run.layout.folded(c.label) is None]  # fmt: skip
-        pictures += [folder / f"throughput-{c}.png" for c in cpythons[-1:]]
-    pictures = [p for p in pictures if p.exists()]
-    if args.write and pictures:
-        FIGURES.mkdir(parents=True, exist_ok=True)
-        for old in FIGURES.glob("*.png"):  # a figure of a mode since left out
-            if old.name not in {p.name for p in pictures}:
-                old.unlink()
-        for picture in pictures:
-            shutil.copyfile(picture, FIGURES / picture.name)
+    drawn = pictures(across, args.write) if across.reports else []
     counted = newest("bytecode", "bytecode.md")
     bytecode = (counted.name, (counted / "bytecode.md").read_text()) if counted else None
-    figures = [f"bench/{p.name}" for p in pictures]
+    figures = [f"bench/{name}" for name in drawn]
     study = [
-        pages.study_section(r, figures) if r is not None else None,
+        pages.study_section(newest_report, figures, machines.study_lines(across))
+        if newest_report is not None else None,
         pages.memory_section(memory) if memory else None,
         pages.bytecode_section(*bytecode) if bytecode else None,
+    ]  # fmt: skip
+    readme_sections = [
+        readme.glance_section(across),
+        readme.answer_section(across, f"docs/bench/{HEADLINE}"),
+        readme.readme_section(across),
     ]
-    bench_sections = [
-        pages.glance_section(r),
-        pages.answer_section(r, f"docs/bench/{HEADLINE}"),
-        pages.readme_section(r),
-    ]
-    readme = [
-        *(bench_sections if r is not None else []),  # no run here: the README keeps its own
-        pages.styles_code_section(ROOT),
-        pages.memory_sentence(memory) if memory else None,
+    sections = [
+        *(readme_sections if across.reports else []),  # none kept: the README keeps its own
+        readme.styles_code_section(ROOT),
+        readme.memory_sentence(memory) if memory else None,
         *peers_sections(peers_data()),
     ]
+    for line in across.left_out:
+        print(f"left out: {line}")
     if args.write:
-        write_sections(README, readme)
+        write_sections(README, sections)
         write_sections(STUDY, study)
-        print(f"{README.relative_to(ROOT)}, {STUDY.relative_to(ROOT)}: results from {folder}")
+        print(f"{README.relative_to(ROOT)}, {STUDY.relative_to(ROOT)}: results from "
+              f"{sum(len(n) for n in across.runs)} kept runs on {len(across.reports)} "
+              "machines")  # fmt: skip
     else:
-        print(*(s for s in [*readme, *study] if s), sep="\n\n")
+        print(*(s for s in [*sections, *study] if s), sep="\n\n")
     return 0
 
 

@@ -1,6 +1,7 @@
 """Do two runs of the study agree? Every ratio of one run against the other's, and its verdicts.
 
     python -m bench stability results/bench/RUN_A results/bench/RUN_B
+    python -m bench stability runs/RUN_A runs/RUN_B   # kept runs (or their names alone)
     python -m bench stability A B --strict      # exit 1 if a target is missed
     python -m bench stability A B --floor 0.05  # and with a further 5% between-run term in A's
     python -m bench stability results/bytecode/RUN_A results/bytecode/RUN_B   # instructions
@@ -12,6 +13,11 @@ ratios, 95% of them within 10% of each other) and decided verdicts (none whose c
 two runs do not share: a "between X and Y" may become X). It also says where the variance
 came from, level by level (rounds, processes, stretches of time), in the first run. Given
 two ``bench bytecode`` runs it compares their instruction counts (equal within 0.5%).
+
+Runs of two machines are not reruns: for them it prints, per mode and algorithm, the helpers
+÷ streamlined ratio in time and in machine instructions on each, and whether the times differ
+beyond both runs' rerun intervals (``machines``): the same code executes the same
+instructions on both, and where the times still differ, the CPU moved them.
 """
 
 from __future__ import annotations
@@ -24,10 +30,11 @@ from pathlib import Path
 from typing import Dict, List, Mapping, Sequence, Tuple
 
 from bench import store
-from bench.core.fmt import table
+from bench.core.fmt import interval, ratio, table
 from bench.core.stats import Estimate, by_process, components, time_of
 from bench.report import answers
-from bench.report.answers import Report, Rerun
+from bench.report.answers import NAMES, Report, Rerun
+from bench.store import kept
 
 Key = Tuple[str, Tuple[str, ...], str]
 #: The targets: (what, at least or at most, the bound).
@@ -113,11 +120,15 @@ def levels(r: Report) -> List[List[str]]:
                          for p in common if min(len(pa[p]), len(pb[p])) > 1]  # fmt: skip
                 logs = [math.log(time_of(pa[p]) / time_of(pb[p])) for p in common]
                 c = components(logs, [a.stretches.get(p, 0) for p in common])
-                spreads.append((statistics.fmean(inner or [0.0]), math.sqrt(c.within),
+                spreads.append((statistics.fmean(inner) if inner else math.nan, math.sqrt(c.within),
                                 math.sqrt(c.between)))  # fmt: skip
         if spreads:
-            medians = [statistics.median(s[i] for s in spreads) for i in range(3)]
-            rows.append([f"{name} ({len(spreads)})", *(f"{m:.1%}" for m in medians)])
+            # a kept run keeps the rounds of the README's cases only: no spread between the
+            # rounds of the others ("—")
+            medians = [statistics.median([x for s in spreads if not math.isnan(x := s[i])] or
+                                         [math.nan]) for i in range(3)]  # fmt: skip
+            rows.append([f"{name} ({len(spreads)})",
+                         *("—" if math.isnan(m) else f"{m:.1%}" for m in medians)])  # fmt: skip
     return rows
 
 
@@ -159,8 +170,8 @@ def by_table(a: Mapping[Key, Estimate], b: Mapping[Key, Estimate]) -> str:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("first", type=Path)
-    parser.add_argument("second", type=Path)
+    parser.add_argument("first", type=Path, help="a run's folder, a kept run's or its name")
+    parser.add_argument("second", type=Path, help="another")
     parser.add_argument("--show", type=int, default=15, help="list this many largest changes")
     parser.add_argument("--strict", action="store_true", help="exit 1 if a target is missed")
     parser.add_argument(
@@ -170,10 +181,72 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )  # fmt: skip
 
 
+def run_at(path: Path) -> store.Run:
+    """A run's folder (``results/bench/RUN``), a kept run's (``runs/RUN``) or a kept run's name."""
+    if (path / kept.FILE).exists():
+        return kept.read(path)
+    if not (path / "study.json").exists() and (kept.KEPT / path.name / kept.FILE).exists():
+        return kept.read(kept.KEPT / path.name)
+    return store.load(path)
+
+
+def machine_of(run: store.Run) -> str:
+    """The machine a run was measured on (its CPU label where its header says no more)."""
+    h = run.header
+    return kept.machine_key(h.machine) if h.machine else h.cpu
+
+
+#: Two instruction ratios this close are the same code executed (callgrind's counts are exact).
+SAME_INSTRUCTIONS = 0.01
+
+
+def machines(a: Report, b: Report) -> Tuple[List[List[str]], int, int, int]:
+    """Per mode and algorithm, helpers ÷ streamlined in time and in instructions on each
+    machine, and whether the times differ beyond both rerun intervals; with the count of
+    ratios, of those that differ, and of those whose instruction ratios are the same."""
+    ta, tb = a.table("styles"), b.table("styles")
+    rows = [["mode", "algorithm", "time, A", "time, B", "B ÷ A", "instr., A", "instr., B",
+             "differs"]]  # fmt: skip
+    n = moved = same = 0
+    if ta is None or tb is None:
+        return rows, 0, 0, 0
+    for row in ta.rows:
+        for name in NAMES.values():
+            x, y = ta.at(row.labels, name), tb.at(row.labels, name)
+            if x is None or y is None:
+                continue
+            ix, iy = (t.at(row.labels, f"{name} instr.") if t else None for t in (ta, tb))
+            apart = x.high < y.low or y.high < x.low
+            n, moved = n + 1, moved + apart
+            counted = [f"{i.value:.3g}" if i else "—" for i in (ix, iy)]
+            same += bool(ix and iy and abs(iy.value / ix.value - 1) <= SAME_INSTRUCTIONS)
+            rows.append([row.labels[0], name, f"{ratio(x.value)} ({interval(x.low, x.high)})",
+                         f"{ratio(y.value)} ({interval(y.low, y.high)})",
+                         f"{y.value / x.value:.2f}", *counted,
+                         "beyond both intervals" if apart else "no"])  # fmt: skip
+    return rows, n, moved, same
+
+
+def across(first: Report, second: Report) -> int:
+    """``stability`` on runs of two machines: what the CPU moves, mode by mode."""
+    rows, n, moved, same = machines(first, second)
+    print(f"A: {first.run.name} on {machine_of(first.run)}\nB: {second.run.name} on "
+          f"{machine_of(second.run)}\nruns of two machines: not reruns of each other; "
+          "helpers ÷ streamlined, 16 KiB, in time (95% rerun interval) and in machine "
+          "instructions (callgrind)\n")  # fmt: skip
+    print(table(rows, "llrrrrrl"))
+    print(f"\n{moved} of {n} time ratios differ beyond both runs' intervals; {same} of the "
+          f"instruction ratios counted on both are the same within {SAME_INSTRUCTIONS:.0%}: "
+          "the same code, another CPU")  # fmt: skip
+    return 0
+
+
 def command(args: argparse.Namespace) -> int:
     if (args.first / "bytecode.json").exists():
         return compare_instructions(args.first, args.second, args.strict)
-    first, second = (answers.build(store.load(f)) for f in (args.first, args.second))
+    first, second = (answers.build(run_at(f)) for f in (args.first, args.second))
+    if machine_of(first.run) != machine_of(second.run):
+        return across(first, second)
     a, b = estimates(first), estimates(second)
     ra, rb = estimates(first, True), estimates(second, True)
     moved = changes(a, b)

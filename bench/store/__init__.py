@@ -28,7 +28,7 @@ from bench.catalog.columns import Column, Layout, Member
 from bench.core import stats
 from bench.core.machine import stamp
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parent.parent.parent
 RESULTS = ROOT / "results"
 Key = Tuple[int, int]  # (pass, round)
 #: Instruction counts by (mode label, variant, algorithm): instructions per byte.
@@ -139,6 +139,10 @@ class Header:
     #: The study's modes this run left out, their interpreter not here: mode -> why, and how
     #: to add it (``bench.conduct.launch.left_out``).
     left_out: Mapping[str, str] = field(default_factory=dict)
+    #: The machine (``bench.core.machine.machine_facts``), and a digest of the code measured
+    #: (``bench.core.machine.measured``): what a kept run is compared by (``bench.store.kept``).
+    machine: Mapping[str, Any] = field(default_factory=dict)
+    measured: str = ""
 
     @property
     def clock(self) -> str:

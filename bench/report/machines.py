@@ -1,0 +1,194 @@
+"""The study's answer across every kept machine: one report a machine, and what the CPU moves.
+
+The README answers from the runs kept in the repository (``bench.store.kept``), not from the
+newest run alone: every kept run of the code this checkout measures (``machine.measured``),
+a report of each machine's newest run, that machine's run before it as its rerun (how far to
+trust it on that machine), and per mode the range across machines. A kept run of other code
+is named and left out, never mixed in. A helpers ÷ streamlined ratio *holds* where every
+machine's value lies within ``HOLDS`` of every other's; elsewhere it moves with the CPU (the
+instructions executed are the same on every machine: ``stability`` on runs of two machines
+shows both).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Dict, List, Optional, Sequence, Tuple
+
+from bench.catalog.comparisons import LONG
+from bench.core.fmt import grid, size_label
+from bench.report import answers, stability
+from bench.report.answers import NAMES, Report
+from bench.report.figures import Figure
+from bench.report.pages import said
+from bench.store import Run, kept
+
+#: Values within this of each other (largest ÷ smallest - 1) hold on every machine.
+HOLDS = 0.10
+
+
+def cpu_of(run: Run) -> str:
+    """The machine's CPU in a few words (its CPU label where the header says no more)."""
+    h = run.header
+    return kept.cpu_name(h.machine) if h.machine else h.cpu
+
+
+@dataclass(frozen=True)
+class Across:
+    """The kept runs the answer is made of: a report a machine (its newest run, its rerun the
+    run before it there), oldest machine first; the runs left out and why."""
+
+    reports: Tuple[Report, ...]
+    runs: Tuple[Tuple[str, ...], ...]  # each machine's kept runs used, oldest first
+    left_out: Tuple[str, ...] = ()
+
+    @property
+    def cpus(self) -> List[str]:
+        return [cpu_of(r.run) for r in self.reports]
+
+    @classmethod
+    def one(cls, r: Report) -> Across:
+        """One run's report alone (a machine, no rerun kept)."""
+        return cls((r,), ((r.run.name,),))
+
+
+def gather(runs: Sequence[Run], code: str) -> Across:
+    """The answer's runs: those of ``code`` (the measured code's digest) by machine."""
+    by: Dict[str, List[Run]] = {}
+    left: List[str] = []
+    for run in runs:
+        if run.header.measured != code:
+            code_of = run.header.measured or "not recorded"
+            left.append(f"{run.name} ({cpu_of(run)}): other code ({code_of}, commit "
+                        f"{run.header.tree or 'not recorded'})")  # fmt: skip
+            continue
+        by.setdefault(stability.machine_of(run), []).append(run)
+    reports, names = [], []
+    for found in by.values():
+        found.sort(key=lambda r: (r.header.started, r.name))
+        report = answers.build(found[-1])
+        if len(found) > 1:
+            report = replace(report, rerun=stability.rerun(report, answers.build(found[-2])))
+        reports.append(report)
+        names.append(tuple(r.name for r in found))
+    return Across(tuple(reports), tuple(names), tuple(left))
+
+
+Spread = Tuple[str, str, List[Optional[Figure]]]  # (mode, algorithm name, a figure a machine)
+
+
+def spreads(reports: Sequence[Report]) -> List[Spread]:
+    """Per mode (in the first machine's order, then the others') and algorithm: each
+    machine's helpers ÷ streamlined (None where it has not the mode)."""
+    modes: Dict[str, None] = {}
+    for r in reports:
+        t = r.table("styles")
+        modes.update({row.labels[0]: None for row in (t.rows if t else ())})
+    out: List[Spread] = []
+    for mode in modes:
+        for name in NAMES.values():
+            cells = [t.at((mode,), name) if (t := r.table("styles")) else None for r in reports]
+            if any(cells):
+                out.append((mode, name, cells))
+    return out
+
+
+def apart(cells: Sequence[Optional[Figure]]) -> float:
+    """Largest ÷ smallest value across machines (1.0: one machine)."""
+    values = [c.value for c in cells if c is not None]
+    return max(values) / min(values) if values else 1.0
+
+
+def moved(reports: Sequence[Report]) -> List[Spread]:
+    """The ratios that move with the CPU: over ``HOLDS`` apart across machines."""
+    return [s for s in spreads(reports) if apart(s[2]) > 1 + HOLDS]
+
+
+def holds_line(reports: Sequence[Report]) -> str:
+    """Which parts of the answer hold on every machine and which move with the CPU."""
+    if len(reports) < 2:
+        return "One machine kept so far: no part of the answer is known to hold on another."
+    every = spreads(reports)
+    move = moved(reports)
+    modes: Dict[str, List[str]] = {}
+    for mode, name, cells in move:
+        modes.setdefault(mode, []).append(f"{name} {answers.span([c for c in cells if c])}")
+    said = "; ".join(f"{m} ({', '.join(x)})" for m, x in modes.items())
+    return (f"**Across the {len(reports)} CPUs**: {len(every) - len(move)} of the {len(every)} "
+            f"helpers ÷ streamlined ratios hold on every one (within {HOLDS:.0%}); these move "
+            f"with the CPU: {said or 'none'}.")  # fmt: skip
+
+
+def cell_of(f: Optional[Figure]) -> Optional[str]:
+    return said(f) if f is not None else None
+
+
+def styles_lines(reports: Sequence[Report], cpus: Sequence[str], caption: str) -> List[str]:
+    """The README's table across machines: per mode, each machine's helpers ÷ streamlined
+    with its rerun interval, the instructions (the same on every CPU: the first's), how far
+    apart the machines are, and the verdicts."""
+    rows: Dict[str, Dict[str, List[Optional[Figure]]]] = {}
+    for mode, name, cells in spreads(reports):
+        rows.setdefault(mode, {})[name] = cells
+    names = list(NAMES.values())
+    header = ["mode", *(f"{n}, {cpu}" for n in names for cpu in cpus), "instr.", "across CPUs",
+              "verdict"]  # fmt: skip
+    body = []
+    for mode, by_name in rows.items():
+        empty: List[Optional[Figure]] = [None] * len(cpus)
+        shown = [cell_of(c) for n in names for c in by_name.get(n, empty)]
+        counted: List[Optional[str]] = []
+        for n in names:
+            t = next((t for r in reports if (t := r.table("styles"))), None)
+            f = t.at((mode,), f"{n} instr.") if t else None
+            counted.append(f"{f.value:.2f}x" if f else None)
+        instr = " / ".join(c for c in counted if c) or None
+        far = [f"{apart(c):.2f}x" for c in by_name.values()]
+        spread = ("within 10%" if all(apart(c) <= 1 + HOLDS for c in by_name.values())
+                  else " / ".join(far) + " apart")  # fmt: skip
+        words = [answers.mode_word(r.verdicts, mode) for r in reports]
+        verdict = words[0] if len(set(words)) == 1 else "; ".join(
+            f"{w} ({cpu})" for w, cpu in zip(words, cpus))  # fmt: skip
+        body.append([mode, *shown, instr, spread if len(cpus) > 1 else "—", verdict])
+    return [caption, "", grid(header, body, 1, 1), ""]
+
+
+def disjoint(cells: Sequence[Optional[Figure]]) -> bool:
+    """Whether two machines' intervals share no value: apart beyond both reruns."""
+    shown = [c for c in cells if c is not None]
+    return any(a.high < b.low for a in shown for b in shown)
+
+
+def study_lines(across: Across) -> List[str]:
+    """docs/study.md's table across the machines: per mode and algorithm, helpers ÷
+    streamlined in time (each machine's, with its rerun interval) and in instructions (each
+    machine's count), and whether the times differ beyond the intervals."""
+    reports, cpus = across.reports, across.cpus
+    if len(reports) < 2:
+        return []
+    header = ["mode", "algorithm", *(f"time, {c}" for c in cpus),
+              *(f"instr., {c}" for c in cpus), "differs"]  # fmt: skip
+    body: List[List[Optional[str]]] = []
+    n = move = same = 0
+    for mode, name, cells in spreads(reports):
+        counts = [t.at((mode,), f"{name} instr.") if (t := r.table("styles")) else None
+                  for r in reports]  # fmt: skip
+        values = [c.value for c in counts if c is not None]
+        if len(values) > 1:
+            same += max(values) / min(values) - 1 <= stability.SAME_INSTRUCTIONS
+        n, move = n + 1, move + disjoint(cells)
+        body.append([mode, name, *(c.text() if c else None for c in cells),
+                     *(f"{c.value:.3g}" if c else None for c in counts),
+                     "beyond the intervals" if disjoint(cells) else "no"])  # fmt: skip
+    counted = sum(1 for row in body if all(x is not None for x in row[2 + len(cpus) : -1]))
+    return [
+        f"**The same code on {len(cpus)} CPUs** (helpers ÷ streamlined, "
+        f"{size_label(reports[0].run.layout.length(LONG))}, time with its 95% rerun interval, "
+        f"and machine instructions by callgrind; `python -m bench stability` on two kept runs "
+        f"prints it for a pair): {move} of {n} time ratios differ beyond the machines' "
+        f"intervals, while {same} of the {counted} instruction ratios counted on every machine "
+        f"are the same within {stability.SAME_INSTRUCTIONS:.0%}.",
+        "",
+        grid(header, body, 2, 1),
+        "",
+    ]

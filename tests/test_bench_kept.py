@@ -1,0 +1,145 @@
+"""Kept runs (``bench.store.kept``) and the answer across machines (``bench.report.machines``).
+
+A kept run is the run made compact; it must read back as the same figures, refuse a format it
+does not know, say which machine and code it is of, and be left out of the answer when it is
+of other code. The runs kept in the repository are held to their size.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gzip
+import io
+import json
+from dataclasses import replace
+from pathlib import Path
+from typing import Any, Dict
+
+import bench_package
+import pytest
+
+bench_package.load()
+
+from bench import store  # noqa: E402
+from bench.core import machine  # noqa: E402
+from bench.report import answers, machines, stability  # noqa: E402
+from bench.report import readme as sections  # noqa: E402
+from bench.store import kept  # noqa: E402
+
+RUN = bench_package.ROOT / "tests" / "data" / "bench-run"
+XEON = {"vendor": "Intel", "family": "6", "model": "167", "name": "Intel(R) Xeon(R) Processor",
+        "flags": ["avx2", "avx512f", "sha_ni"], "cores": 2, "hypervisor": "kvm",
+        "os": "Debian 12.11", "kernel": "6.18", "label": "Intel Xeon"}  # fmt: skip
+ZEN3 = {**XEON, "vendor": "AMD", "family": "25", "model": "1", "name": "AMD EPYC",
+        "flags": ["avx2", "sha_ni"]}  # fmt: skip
+
+
+def kept_as(tmp: Path, facts: Dict[str, Any], code: str = "sha256:one", name: str = "") -> Path:
+    run = store.load(RUN)
+    header = replace(run.header, machine=facts, measured=code)
+    return kept.write(replace(run, header=header, name=name or run.name), tmp)
+
+
+def test_a_kept_run_reads_back_as_the_same_figures(tmp_path: Path) -> None:
+    folder = kept_as(tmp_path, ZEN3)
+    again = kept.read(folder)
+    first, second = answers.build(store.load(RUN)), answers.build(again)
+    a, b = stability.estimates(first), stability.estimates(second)
+    assert a and a.keys() == b.keys()
+    assert all(
+        (a[k].value, a[k].low, a[k].high, a[k].processes)
+        == (b[k].value, b[k].low, b[k].high, b[k].processes)
+        for k in a
+    )  # exactly
+    assert [v.word() for v in first.verdicts] == [v.word() for v in second.verdicts]
+    assert again.header.machine == ZEN3 and again.header.measured == "sha256:one"
+    assert again.counts == store.load(RUN).counts
+    # the record itself round-trips: written again, byte for byte the same
+    assert (
+        kept.write(again, tmp_path / "again").joinpath(kept.FILE).read_bytes()
+        == (folder / kept.FILE).read_bytes()
+    )
+
+
+def test_a_kept_run_of_an_unknown_format_is_refused_with_a_clear_error(tmp_path: Path) -> None:
+    folder = kept_as(tmp_path, ZEN3)
+    data = json.loads(gzip.decompress((folder / kept.FILE).read_bytes()))
+    data["format"] = kept.FORMAT + 1
+    (folder / kept.FILE).write_bytes(gzip.compress(json.dumps(data).encode()))
+    with pytest.raises(store.FormatError, match=f"kept format {kept.FORMAT}"):
+        kept.read(folder)
+
+
+def test_keep_list_and_drop_from_the_command_line(tmp_path: Path) -> None:
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        told = ["--machine", "hypervisor=kvm", "--machine", "flags=avx2,sha_ni"]
+        assert kept.main(["--kept", str(tmp_path), "keep", str(RUN), *told]) == 0
+        assert kept.main(["--kept", str(tmp_path), "list"]) == 0
+    run = kept.read(tmp_path / RUN.name)
+    facts = run.header.machine
+    assert facts["hypervisor"] == "kvm" and facts["flags"] == ["avx2", "sha_ni"]
+    assert facts["family"] == "25" and facts["model"] == "1" and facts["cores"] == 2
+    assert run.header.measured == machine.measured(bench_package.ROOT, run.header.tree)
+    assert "AMD EPYC 25/1 (Zen 3), 2 cores" in out.getvalue() and run.header.tree in out.getvalue()
+    with contextlib.redirect_stdout(io.StringIO()):
+        assert kept.main(["--kept", str(tmp_path), "drop", RUN.name]) == 0
+    assert kept.every(tmp_path) == []
+
+
+def test_the_measured_code_s_digest_is_the_same_from_the_tree_and_from_git() -> None:
+    root = bench_package.ROOT
+    here = machine.measured(root)
+    assert here.startswith("sha256:")
+    head = machine.measured(root, "HEAD")
+    if head:  # a checkout with history; from a tree with changes to those files they differ
+        changed = machine.tree(root).endswith("-dirty")
+        assert head == here or changed
+
+
+def test_the_answer_leaves_out_a_run_of_other_code_and_names_it(tmp_path: Path) -> None:
+    kept_as(tmp_path, ZEN3, name="20260101-000000")
+    kept_as(tmp_path, XEON, name="20260102-000000")
+    kept_as(tmp_path, XEON, code="sha256:other", name="20260103-000000")
+    across = machines.gather(kept.every(tmp_path), "sha256:one")
+    assert across.cpus == ["AMD EPYC 25/1 (Zen 3)", "Intel Xeon 6/167"]
+    assert len(across.left_out) == 1 and "20260103-000000" in across.left_out[0]
+    assert "other code (sha256:other" in across.left_out[0]
+    section = sections.readme_section(across)
+    assert "Left out: 20260103-000000" in section
+    assert "MD5, AMD EPYC 25/1 (Zen 3)" in section and "MD5, Intel Xeon 6/167" in section
+    # the same figures on both: every ratio holds across the CPUs
+    assert "hold on every one" in section and "move with the CPU: none" in section
+    answer = sections.answer_section(across, "x.png")
+    assert "on 2 CPUs: AMD EPYC 25/1 (Zen 3), Intel Xeon 6/167" in answer
+
+
+def test_a_machine_s_older_run_is_its_rerun(tmp_path: Path) -> None:
+    kept_as(tmp_path, ZEN3, name="20260101-000000")
+    kept_as(tmp_path, ZEN3, name="20260102-000000")
+    across = machines.gather(kept.every(tmp_path), "sha256:one")
+    (report,) = across.reports
+    assert report.rerun is not None and report.rerun.name == "20260101-000000"
+    assert across.runs == (("20260101-000000", "20260102-000000"),)
+
+
+def test_stability_on_two_machines_prints_the_per_mode_table(tmp_path: Path) -> None:
+    a, b = kept_as(tmp_path, ZEN3, name="a"), kept_as(tmp_path, XEON, name="b")
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert stability.main([str(a), str(b)]) == 0
+    text = out.getvalue()
+    assert "runs of two machines: not reruns" in text
+    assert "| mode" in text and "instr., A" in text and "beyond both" not in text.split("\n")[0]
+    rows, n, moved, _ = stability.machines(*(answers.build(kept.read(f)) for f in (a, b)))
+    assert n == len(rows) - 1 and moved == 0  # the same run twice: nothing moved
+
+
+@pytest.mark.parametrize("folder", sorted(kept.KEPT.glob(f"*/{kept.FILE}")), ids=str)
+def test_each_run_kept_in_the_repository_is_small_and_says_its_machine(folder: Path) -> None:
+    assert folder.stat().st_size <= kept.MOST
+    run = kept.read(folder.parent)
+    facts = run.header.machine
+    assert {"vendor", "family", "model", "name", "flags", "cores", "os", "kernel"} <= set(facts)
+    assert run.header.measured.startswith("sha256:") and run.header.effort != "quick"
+    assert str(Path.home()) not in gzip.decompress(folder.read_bytes()).decode()
