@@ -143,3 +143,16 @@ def test_each_run_kept_in_the_repository_is_small_and_says_its_machine(folder: P
     assert {"vendor", "family", "model", "name", "flags", "cores", "os", "kernel"} <= set(facts)
     assert run.header.measured.startswith("sha256:") and run.header.effort != "quick"
     assert str(Path.home()) not in gzip.decompress(folder.read_bytes()).decode()
+
+
+def test_a_comment_keeps_the_measured_code_s_digest_and_code_changes_it(tmp_path: Path) -> None:
+    source = tmp_path / "variants" / "helpers" / "md5.py"
+    source.parent.mkdir(parents=True)
+    source.write_text("def f(x):\n    return x + 1\n")
+    first = machine.measured(tmp_path)
+    source.write_text("# a comment\n\ndef f(x):\n    #: and another\n    return x + 1\n")
+    assert machine.measured(tmp_path) == first
+    source.write_text("def f(x):\n    return x + 2\n")
+    assert machine.measured(tmp_path) != first
+    (tmp_path / "variants" / "helpers" / "md5.c").write_text("built beside it")
+    assert machine.measured(tmp_path) == machine.measured(tmp_path)  # not a source: left out

@@ -214,42 +214,49 @@ def machine_facts() -> Dict[str, Any]:
 MEASURED = ("variants/helpers", "variants/streamlined", "variants/cython", "bench/jdk",
             "bench/core/timing.py", "bench/conduct/worker.py",
             "bench/catalog/cases.py")  # fmt: skip
+#: The files of MEASURED that are code (not what a build or a run leaves beside it).
+SOURCES = (".py", ".pyx", ".pxd", ".java")
+#: Lines that say nothing to the interpreter: blank ones and whole-line comments (Python's,
+#: Cython's and Java's), left out of the digest so that a comment's fix keeps runs comparable.
+SILENT = re.compile(r"^\s*($|#|//|/\*|\*)")
 
 
-def _digest(blobs: List[Tuple[str, str]]) -> str:
-    lines = "".join(f"{path} {blob}\n" for path, blob in sorted(blobs))
-    return "sha256:" + hashlib.sha256(lines.encode()).hexdigest()[:16]
+def _code(text: str) -> str:
+    return "\n".join(line.rstrip() for line in text.splitlines() if not SILENT.match(line))
+
+
+def _digest(files: Dict[str, str]) -> str:
+    whole = hashlib.sha256()
+    for path in sorted(files):
+        whole.update(f"{path}\n{_code(files[path])}\n".encode())
+    return "sha256:" + whole.hexdigest()[:16]
 
 
 def measured(root: Path, commit: str = "") -> str:
-    """A digest of the code a run measures (``MEASURED``): of the files in the checkout at
-    ``root``, or of a commit of its history (git's blob ids either way, so both agree);
-    "" where the commit is not to be had."""
-    if commit:
+    """A digest of the code a run measures (``MEASURED``, its comments and blank lines left
+    out): of the files in the checkout at ``root``, or of a commit of its history (both
+    agree for the same files); "" where the commit is not to be had."""
+
+    def git(*args: str) -> str:
         try:
-            command = ["git", "ls-tree", "-r", commit.removesuffix("-dirty"), "--", *MEASURED]
-            done = subprocess.run(command, cwd=root, capture_output=True, text=True)
+            done = subprocess.run(["git", *args], cwd=root, capture_output=True, text=True)
         except OSError:
             return ""
-        if done.returncode != 0 or not done.stdout.strip():
-            return ""
-        rows = [line.split("\t", 1) for line in done.stdout.splitlines()]
-        return _digest([(path, meta.split()[2]) for meta, path in rows])
-    blobs = []
+        return done.stdout if done.returncode == 0 else ""
+
+    files: Dict[str, str] = {}
+    if commit:
+        named = git("ls-tree", "-r", "--name-only", commit.removesuffix("-dirty"), "--", *MEASURED)
+        for path in named.split():
+            if path.endswith(SOURCES):
+                files[path] = git("show", f"{commit.removesuffix('-dirty')}:{path}")
+        return _digest(files) if files else ""
     for name in MEASURED:
         top = root / name
-        files = [top] if top.is_file() else sorted(p for p in top.rglob("*") if p.is_file())
-        for f in files:
+        found = [top] if top.is_file() else sorted(p for p in top.rglob("*") if p.is_file())
+        for f in found:
             path = f.relative_to(root).as_posix()
-            if _tracked(path):
-                data = f.read_bytes()
-                blob = hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()
-                blobs.append((path, blob))
-    return _digest(blobs)
-
-
-def _tracked(path: str) -> bool:
-    """Whether a file under MEASURED is source, not what a build or a run left beside it."""
-    return not any(
-        part.startswith((".", "__pycache__")) for part in path.split("/")
-    ) and path.endswith((".py", ".pyx", ".pxd", ".java"))
+            parts = path.split("/")
+            if path.endswith(SOURCES) and not any(x.startswith((".", "__")) for x in parts[:-1]):
+                files[path] = f.read_text()
+    return _digest(files)

@@ -160,35 +160,44 @@ def disjoint(cells: Sequence[Optional[Figure]]) -> bool:
 
 
 def study_lines(across: Across) -> List[str]:
-    """docs/study.md's table across the machines: per mode and algorithm, helpers ÷
-    streamlined in time (each machine's, with its rerun interval) and in instructions (each
-    machine's count), and whether the times differ beyond the intervals."""
+    """docs/study.md's table across the machines: per mode, helpers ÷ streamlined in time
+    (each machine's, with its rerun interval) and in instructions (each machine's count: one
+    figure where every machine counted the same), and which algorithms' times differ beyond
+    the machines' intervals."""
     reports, cpus = across.reports, across.cpus
     if len(reports) < 2:
         return []
-    header = ["mode", "algorithm", *(f"time, {c}" for c in cpus),
-              *(f"instr., {c}" for c in cpus), "differs"]  # fmt: skip
-    body: List[List[Optional[str]]] = []
-    n = move = same = 0
+    rows: Dict[str, Dict[str, List[Optional[Figure]]]] = {}
     for mode, name, cells in spreads(reports):
-        counts = [t.at((mode,), f"{name} instr.") if (t := r.table("styles")) else None
-                  for r in reports]  # fmt: skip
-        values = [c.value for c in counts if c is not None]
-        if len(values) > 1:
-            same += max(values) / min(values) - 1 <= stability.SAME_INSTRUCTIONS
-        n, move = n + 1, move + disjoint(cells)
-        body.append([mode, name, *(c.text() if c else None for c in cells),
-                     *(f"{c.value:.3g}" if c else None for c in counts),
-                     "beyond the intervals" if disjoint(cells) else "no"])  # fmt: skip
-    counted = sum(1 for row in body if all(x is not None for x in row[2 + len(cpus) : -1]))
+        rows.setdefault(mode, {})[name] = cells
+    names = list(NAMES.values())
+    header = ["mode", *(f"{n}, {c}" for n in names for c in cpus), "instr.", "differs"]
+    body: List[List[Optional[str]]] = []
+    n = move = same = counted = 0
+    for mode, by_name in rows.items():
+        instr = []
+        for name in names:
+            counts = [f.value for r in reports if (t := r.table("styles"))
+                      and (f := t.at((mode,), f"{name} instr."))]  # fmt: skip
+            if len(counts) == len(reports):
+                counted += 1
+                alike = max(counts) / min(counts) - 1 <= stability.SAME_INSTRUCTIONS
+                same += alike
+                instr.append(f"{counts[0]:.2f}" if alike else "; ".join(f"{c:.2f}" for c in counts))
+        moved_here = [name for name, cells in by_name.items() if disjoint(cells)]
+        n, move = n + len(by_name), move + len(moved_here)
+        empty: List[Optional[Figure]] = [None] * len(cpus)
+        shown = [c.text() if c else None for name in names for c in by_name.get(name, empty)]
+        body.append([mode, *shown, " / ".join(instr) or None, ", ".join(moved_here) or "no"])
     return [
-        f"**The same code on {len(cpus)} CPUs** (helpers ÷ streamlined, "
-        f"{size_label(reports[0].run.layout.length(LONG))}, time with its 95% rerun interval, "
-        f"and machine instructions by callgrind; `python -m bench stability` on two kept runs "
-        f"prints it for a pair): {move} of {n} time ratios differ beyond the machines' "
-        f"intervals, while {same} of the {counted} instruction ratios counted on every machine "
-        f"are the same within {stability.SAME_INSTRUCTIONS:.0%}.",
+        f"**The same code on {len(cpus)} CPUs**: helpers ÷ streamlined, "
+        f"{size_label(reports[0].run.layout.length(LONG))}, in time with its 95% rerun interval "
+        f"and in machine instructions (callgrind: MD5 / SHA-256, one figure where every CPU "
+        f"counted the same); `differs`: the algorithms whose times differ beyond the machines' "
+        f"intervals. {move} of {n} time ratios differ so, while {same} of the {counted} "
+        f"instruction ratios counted on every CPU are the same within "
+        f"{stability.SAME_INSTRUCTIONS:.0%}.",
         "",
-        grid(header, body, 2, 1),
+        grid(header, body, 1, 1),
         "",
     ]
