@@ -110,13 +110,10 @@ def holds_line(reports: Sequence[Report]) -> str:
         return "One machine kept so far: no part of the answer is known to hold on another."
     every = spreads(reports)
     move = moved(reports)
-    modes: Dict[str, List[str]] = {}
-    for mode, name, cells in move:
-        modes.setdefault(mode, []).append(f"{name} {answers.span([c for c in cells if c])}")
-    said = "; ".join(f"{m} ({', '.join(x)})" for m, x in modes.items())
+    modes = ", ".join(dict.fromkeys(mode for mode, _, _ in move))
     return (f"**Across the {len(reports)} CPUs**: {len(every) - len(move)} of the {len(every)} "
-            f"helpers ÷ streamlined ratios hold on every one (within {HOLDS:.0%}); these move "
-            f"with the CPU: {said or 'none'}.")  # fmt: skip
+            f"helpers ÷ streamlined ratios hold on every one (within {HOLDS:.0%}); the CPU "
+            f"moves those of {modes or 'none'} (the table's `across CPUs`).")  # fmt: skip
 
 
 def cell_of(f: Optional[Figure]) -> Optional[str]:

@@ -18,7 +18,7 @@ from bench.core.fmt import grid, ratio, size_label
 from bench.profile import memory as profiled
 from bench.report import answers, machines
 from bench.report.answers import Report
-from bench.report.pages import END, GLOSSARY, START, marked, run_line, span_of, trust_line
+from bench.report.pages import END, GLOSSARY, START, marked, span_of
 
 #: What the README's Results section may hold: lines, and characters of prose (its lines
 #: outside the tables, joined); the tests hold the generated and the committed section to it.
@@ -75,22 +75,25 @@ def buys_lines(reports: Sequence[Report]) -> List[str]:
 def runs_line(across: machines.Across) -> str:
     """Which kept runs the results are made of, a machine each, and what was left out."""
     said = []
-    for r, names, cpu in zip(across.reports, across.runs, across.cpus):
-        again = f" (its rerun: {names[-2]})" if len(names) > 1 else ""
-        line = run_line(r.run, brief=True).replace("Run ", "run ", 1)
-        said.append(f"**{cpu}**: {line}{again}")
+    for r, cpu, names in zip(across.reports, across.cpus, across.runs):
+        h = r.run.header
+        again = f", rerun {names[-2]}" if len(names) > 1 else ""
+        said.append(f"{cpu}: run {r.run.name} ({h.passes} passes, "
+                    f"{h.measure_seconds / 60:.1f} min{again})")  # fmt: skip
     left = f" Left out: {'; '.join(across.left_out)}." if across.left_out else ""
-    return (f"The runs kept in [runs/](runs/) of this code, a machine each: "
-            f"{'; '.join(said)}.{left}")  # fmt: skip
+    efforts = "/".join(sorted({r.run.header.effort for r in across.reports}))
+    return f"Kept runs of this code ([runs/](runs/)), {efforts} effort: {'; '.join(said)}.{left}"
 
 
 def trust_lines(across: machines.Across) -> List[str]:
     """How far to trust it: on each machine (its rerun), then across the machines."""
     out = []
     for r, cpu in zip(across.reports, across.cpus):
-        line = trust_line(r).replace("**How far to trust it**: ", "")
-        out.append(f"- {cpu}: {line.split('; ', 1)[0]}; {line.split('; ', 2)[-1]}")
-    return ["**How far to trust it**, on each machine:", "", *out, "",
+        t, x = r.trust, r.rerun
+        again = (f"its rerun {x.readme_inside:.0%} inside, {x.readme_within:.0%} within 10%, "
+                 f"{x.flips} verdicts changed" if x else "no rerun kept yet")  # fmt: skip
+        out.append(f"{cpu} ±{t.readme_half_width:.1%} ({again})")
+    return [f"**How far to trust it**: the README's median interval on {'; '.join(out)}.", "",
             machines.holds_line(across.reports)]  # fmt: skip
 
 

@@ -200,16 +200,17 @@ def machine_of(run: store.Run) -> str:
 SAME_INSTRUCTIONS = 0.01
 
 
-def machines(a: Report, b: Report) -> Tuple[List[List[str]], int, int, int]:
+def machines(a: Report, b: Report) -> Tuple[List[List[str]], int, int, Tuple[int, int]]:
     """Per mode and algorithm, helpers ÷ streamlined in time and in instructions on each
     machine, and whether the times differ beyond both rerun intervals; with the count of
-    ratios, of those that differ, and of those whose instruction ratios are the same."""
+    ratios, of those that differ, and (of those counted on both, those whose instruction
+    ratios are the same)."""
     ta, tb = a.table("styles"), b.table("styles")
     rows = [["mode", "algorithm", "time, A", "time, B", "B ÷ A", "instr., A", "instr., B",
              "differs"]]  # fmt: skip
-    n = moved = same = 0
+    n = moved = same = counted = 0
     if ta is None or tb is None:
-        return rows, 0, 0, 0
+        return rows, 0, 0, (0, 0)
     for row in ta.rows:
         for name in NAMES.values():
             x, y = ta.at(row.labels, name), tb.at(row.labels, name)
@@ -218,26 +219,27 @@ def machines(a: Report, b: Report) -> Tuple[List[List[str]], int, int, int]:
             ix, iy = (t.at(row.labels, f"{name} instr.") if t else None for t in (ta, tb))
             apart = x.high < y.low or y.high < x.low
             n, moved = n + 1, moved + apart
-            counted = [f"{i.value:.3g}" if i else "—" for i in (ix, iy)]
+            shown = [f"{i.value:.3g}" if i else "—" for i in (ix, iy)]
+            counted += bool(ix and iy)
             same += bool(ix and iy and abs(iy.value / ix.value - 1) <= SAME_INSTRUCTIONS)
             rows.append([row.labels[0], name, f"{ratio(x.value)} ({interval(x.low, x.high)})",
                          f"{ratio(y.value)} ({interval(y.low, y.high)})",
-                         f"{y.value / x.value:.2f}", *counted,
+                         f"{y.value / x.value:.2f}", *shown,
                          "beyond both intervals" if apart else "no"])  # fmt: skip
-    return rows, n, moved, same
+    return rows, n, moved, (same, counted)
 
 
 def across(first: Report, second: Report) -> int:
     """``stability`` on runs of two machines: what the CPU moves, mode by mode."""
-    rows, n, moved, same = machines(first, second)
+    rows, n, moved, (same, counted) = machines(first, second)
     print(f"A: {first.run.name} on {machine_of(first.run)}\nB: {second.run.name} on "
           f"{machine_of(second.run)}\nruns of two machines: not reruns of each other; "
           "helpers ÷ streamlined, 16 KiB, in time (95% rerun interval) and in machine "
           "instructions (callgrind)\n")  # fmt: skip
     print(table(rows, "llrrrrrl"))
     print(f"\n{moved} of {n} time ratios differ beyond both runs' intervals; {same} of the "
-          f"instruction ratios counted on both are the same within {SAME_INSTRUCTIONS:.0%}: "
-          "the same code, another CPU")  # fmt: skip
+          f"{counted} instruction ratios counted on both are the same within "
+          f"{SAME_INSTRUCTIONS:.0%}: the same code, another CPU")  # fmt: skip
     return 0
 
 
