@@ -16,7 +16,9 @@ import and holds them to it:
   the other kinds' records (``bench.store``'s ``FORMAT``);
 * ``conduct``: ``envs`` (each runtime's environment), ``launch`` (starting a process in a
   mode), ``worker`` (the measuring process it starts: core and catalog only, under every
-  interpreter), ``conductor`` (the run: passes over stretches of time);
+  interpreter), ``effort`` (how hard a run measures, its options), ``passes`` (taking a
+  pass: the workers, the groups, their rounds), ``conductor`` (the run: passes planned over
+  stretches of time, and when to stop);
 * ``profile``: ``callgrind``, ``bytecode``, ``memory``;
 * ``report``: ``answers`` (verdicts, trust), ``figures``, ``pages``, ``plots``, ``publish``,
   and ``bench.stability`` (do two runs agree? the report's rerun line is its answer);
