@@ -27,6 +27,16 @@ the one that confirms it (it measures the README's cases as well); the stretches
 the passes taken. The budget stays the ceiling. ``study.json`` records which rule
 stopped the run (precision, budget, passes), after how many passes and seconds (``stop``).
 
+**The quick effort** (``Settings.headline_first``) answers the headline first: pass 0 takes
+its cases alone (``bench.catalog.tables.headline``: the styles table's ratios, helpers ÷
+streamlined at 16 KiB per mode and algorithm), and so does every pass after it, as many as
+``headline_share`` of the budget pays for, until their ratios are precise enough (the rule
+above, on them alone). Then one pass of every other group (those with the README's other
+cases first), each group whole so that a ratio's two cases share a process, while the budget
+lasts: a group not started by then is absent from the report. ``stop["unsettled"]`` names the
+modes whose headline ratios the report will show wider than the promise (the term included),
+each with its widest half-width; ``stop["groups_left"]`` counts the groups not measured.
+
 Writes ``results/bench/<date-time>/`` through ``bench.store``.
 """
 
@@ -39,7 +49,7 @@ import sys
 import time
 from dataclasses import asdict, replace
 from pathlib import Path
-from typing import IO, Any, Callable, Dict, List, Optional, Sequence, Set
+from typing import IO, Any, Callable, Dict, List, Optional, Sequence, Set, Tuple
 
 from bench import store
 from bench.catalog import comparisons, tables
@@ -47,11 +57,11 @@ from bench.catalog.cases import Grid
 from bench.catalog.columns import Column, Layout, Listing, Member
 from bench.conduct import launch
 from bench.conduct.effort import EFFORTS, Settings, add_arguments, settings_of
-from bench.conduct.passes import GroupKey, Passes
+from bench.conduct.passes import GroupKey, Passes, group_order
 from bench.core import stats
 from bench.core.fmt import duration
 from bench.core.machine import cpu_label, cpu_ticks, tree
-from bench.store import Header
+from bench.store import STOPS, Header
 
 #: What other modules take from here: the run, and the effort's names it is run with.
 __all__ = ["EFFORTS", "Conductor", "Settings", "add_arguments", "builds", "listing", "run",
@@ -80,6 +90,7 @@ class Conductor(Passes):
         self.stop: Dict[str, Any] = {}
         self.capped = False  # the plan was cut by max_passes, not by the budget
         self.under = 0  # the looks in a row at which the ratios were within the target
+        self.tail: Optional[int] = None  # headline_first: the pass of every other case
 
     def make_plan(self, spent: float) -> None:
         """The passes after the first: every group's ``least`` passes spread over the run,
@@ -117,29 +128,42 @@ class Conductor(Passes):
     def restretch(self) -> Dict[int, int]:
         """Each pass taken its stretch: the passes taken cut into ``stretches`` runs of equal
         count, in their order (a run that stopped early, or left passes out for the budget,
-        has its stretches over the time it took); every pass's record says it."""
-        s, n = self.settings.stretches, len(self.done)
-        where = {p: min(s - 1, i * s // n) for i, p in enumerate(self.done)}
+        has its stretches over the time it took); every pass's record says it. The pass of
+        every other case after the headline's (``tail``) is in the last."""
+        s = self.settings.stretches
+        cut = [p for p in self.done if p != self.tail]
+        where = {p: min(s - 1, i * s // len(cut)) for i, p in enumerate(cut)}
+        if self.tail in self.done:
+            where[self.tail] = s - 1
         for cases in self.data.values():
             for found in cases.values():
                 for r in found.runs:
                     r.stretch = where.get(r.number, r.stretch)
         return where
 
-    def precision(self) -> Optional[float]:
-        """The median half-width of the README's ratios within the run (before the between-run
-        term), as the report would compute them from the passes so far; None: none yet."""
-        where = self.restretch()
-        # The README's ratios as the report takes them: its derived rows (the fastest pure
-        # Python, a mode's nearest JDK counterpart) by the times so far.
-        measured = {(label, name): c.values() for label, cases in self.data.items()
-                    for name, c in cases.items() if c.runs and c.runs[0].values}  # fmt: skip
+    def measured(self) -> Tuple[Dict[Member, stats.Values], Layout]:
+        """The values so far, by case, and the spec's layout of them: its derived rows (the
+        fastest pure Python, a mode's nearest JDK counterpart) by the times so far."""
+        measured: Dict[Member, stats.Values] = {
+            (label, name): c.values() for label, cases in self.data.items()
+            for name, c in cases.items() if c.runs and c.runs[0].values}  # fmt: skip
         times = {m: math.exp(statistics.fmean(math.log(min(v)) for v in
                                               stats.by_process(values).values()))
                  for m, values in measured.items()}  # fmt: skip
-        spec = tables.tables(Layout(self.columns, list(measured), times.__getitem__))
+        return measured, Layout(self.columns, list(measured), times.__getitem__)
+
+    def precision(self) -> Optional[float]:
+        """The median half-width of the README's ratios (``headline_first``: the headline's)
+        within the run (before the between-run term), as the report would compute them from
+        the passes so far; None: none yet."""
+        where = self.restretch()
+        measured, lay = self.measured()
+        if self.by_headline:
+            pairs = [pair for found in tables.headline(lay).values() for pair in found]
+        else:
+            pairs = comparisons.readme_pairs(tables.tables(lay))
         widths = []
-        for a, b in comparisons.readme_pairs(spec):
+        for a, b in pairs:
             found = stats.ratio(measured[a], measured[b], where, term=0.0)
             if found is not None and found.processes > 1:
                 widths.append(found.half_width)
@@ -165,6 +189,30 @@ class Conductor(Passes):
 
     def run(self) -> Dict[str, Any]:
         ticks = cpu_ticks()
+        if self.by_headline:
+            self.headline_plan()
+        else:
+            self.planned()
+        end = cpu_ticks()
+        return {
+            "measure_seconds": self.now() - self.started,
+            "passes": len(self.done),
+            "steal": (end[0] - ticks[0]) / max(1, end[1] - ticks[1]),
+            "steal_per_pass": tuple(self.steal),
+            "skipped": self.skipped,
+            "plan": {
+                "stretches": self.settings.stretches,
+                "passes": 1 + len(self.plan),
+                "budget": self.budget,
+                "readme_cases": len(self.readme),
+                **({"headline_cases": len(self.lead)} if self.by_headline else {}),
+            },
+            "stop": self.stop,
+        }
+
+    def planned(self) -> None:
+        """Every group in pass 0 and ``least`` passes in all, the README's cases in every pass
+        until they are precise enough (the default and rigorous efforts)."""
         first = {k: set(self.members[k]) for k in self.groups}
         self.one_pass(0, first)
         self.make_plan(self.now() - self.started)
@@ -200,21 +248,72 @@ class Conductor(Passes):
         if self.stop["rule"] == "precision":
             self.say(f"stopped: the README's ratios within ±{self.stop['half_width']:.1%} "
                      f"after {self.stop['passes']} passes")  # fmt: skip
-        end = cpu_ticks()
-        return {
-            "measure_seconds": self.now() - self.started,
-            "passes": len(self.done),
-            "steal": (end[0] - ticks[0]) / max(1, end[1] - ticks[1]),
-            "steal_per_pass": tuple(self.steal),
-            "skipped": self.skipped,
-            "plan": {
-                "stretches": self.settings.stretches,
-                "passes": 1 + len(self.plan),
-                "budget": self.budget,
-                "readme_cases": len(self.readme),
-            },
-            "stop": self.stop,
-        }
+
+    def headline_plan(self) -> None:
+        """The headline's cases alone in pass 0 (calibrated, their cost told) and in as many
+        passes as ``headline_share`` of the budget pays for, until their ratios are precise
+        enough; then one pass of every other group, while the budget lasts (each group whole:
+        a ratio's two cases share a process); then the modes left unsettled."""
+        s = self.settings
+        lead = {k: ms for k in self.groups
+                if (ms := {m for m in self.members[k] if m in self.lead})}  # fmt: skip
+        self.one_pass(0, lead)
+        share, took = s.headline_share * self.budget, self.took[0]
+        more = int((share - took) / took) if took > 0 else s.max_passes
+        count = 1 + max(0, min(more, s.max_passes - 1))
+        self.capped = more >= s.max_passes - 1
+        live = {k: {m for m in ms if m[1] not in self.skipped[m[0]]}
+                for k, ms in self.members.items()}  # fmt: skip
+        # Every other group, those with the README's other cases (the buys table) first.
+        rest = sorted((k for k in self.groups if live[k] - self.lead), key=lambda k: (
+            not live[k] & self.readme - self.lead, group_order(k)))  # fmt: skip
+        self.plan = [dict(lead) for _ in range(1, count)] + [{k: live[k] for k in rest}]
+        self.say(f"plan: up to {count} passes of the headline's {len(self.lead)} cases over "
+                 f"{s.stretches} stretches of time, then one of the {len(rest)} other groups "
+                 f"while the budget lasts")  # fmt: skip
+        short = False  # a pass of the headline's was left out for its share of the budget
+        for p in range(1, count):
+            if self.sure():
+                break
+            if self.now() - self.started + self.took[-1] > share:
+                short = True
+                break
+            self.one_pass(p, self.plan[p - 1])
+        else:  # the plan taken: a look after its last pass
+            self.sure()
+        if not self.stop:
+            rule = "passes" if self.capped and not short else "budget"
+            self.stop = self.stopped(rule, self.precision())
+        self.tail, self.deadline = count, self.started + self.budget
+        if rest and self.now() < self.deadline:
+            self.one_pass(count, self.plan[-1])
+        else:
+            self.left += rest
+        self.worker_log.close()
+        self.restretch()
+        self.stop["groups_left"] = len(self.left)
+        unsettled = self.stop["unsettled"] = self.unsettled()
+        said = ", ".join(f"{mode} ±{width:.1%}" for mode, width in unsettled.items())
+        width = self.stop["half_width"]
+        reached = "no ratio" if width is None else f"±{width:.1%}"
+        self.say(f"headline: {STOPS.get(self.stop['rule'])} after {self.stop['passes']} passes "
+                 f"(median {reached} within the run); modes not settled (over "
+                 f"±{s.promise or 0:.0%}): {said or 'none'}; {len(rest) - len(self.left)} of "
+                 f"the other {len(rest)} groups measured")  # fmt: skip
+
+    def unsettled(self) -> Dict[str, float]:
+        """The modes whose headline ratios the report shows wider than the promise (the
+        between-run term included): each with its widest half-width."""
+        promise = self.settings.promise
+        where = self.restretch()
+        measured, lay = self.measured()
+        found = {}
+        for mode, pairs in tables.headline(lay).items():
+            ratios = [stats.ratio(measured[a], measured[b], where) for a, b in pairs]
+            widths = [r.half_width for r in ratios if r is not None]
+            if promise is not None and widths and max(widths) > promise:
+                found[mode] = max(widths)
+        return found
 
 
 def listing(column: Column, args: argparse.Namespace, grid: Grid, results: Path) -> Column:

@@ -20,7 +20,8 @@ class Settings:
     """How hard to measure: an effort level (``--effort``), its fields overridable."""
 
     #: The run's time is cut into this many stretches: the README's cases take passes in
-    #: each; every group takes ``least`` passes, spread over them.
+    #: each; every group takes ``least`` passes, spread over them (``headline_first``: one
+    #: pass, after the headline's, while the budget lasts).
     stretches: int
     least: int
     #: The ceiling of passes, whatever the budget leaves.
@@ -59,6 +60,14 @@ class Settings:
     #: Whether the run counts the styles' machine instructions after measuring (callgrind:
     #: minutes; a first answer, the quick effort, goes without: ``nox -s bytecode`` has them).
     count: bool = True
+    #: A first answer: the headline's cases (``bench.catalog.tables.headline``: the styles
+    #: table's ratios, helpers ÷ streamlined per mode and algorithm) alone in every pass until
+    #: their ratios are as precise as ``promise`` says (the stopping rule looks at them only)
+    #: or ``headline_share`` of the budget is spent, then one pass of every other group while
+    #: the budget lasts; the run records the modes it could not settle (``Conductor``). A
+    #: run without the headline's cases (``--variants native``) takes the plan of the others.
+    headline_first: bool = False
+    headline_share: float = 0.75
 
     @property
     def target(self) -> Optional[float]:
@@ -75,10 +84,15 @@ class Settings:
 
 
 EFFORTS: Dict[str, Settings] = {
+    # quick: four stretches for its few passes, not three: an interval has S - 1 degrees of
+    # freedom at most (t = 3.2, not 4.3); the Xeon's default runs (2026-12-05), their first
+    # four processes of the headline: median ±3.9 % and ±5.5 % within the run, ±6.1 % and
+    # ±8.6 % over three stretches; 4 modes of 22 over ±10 % with the term, not 8 and 15.
     "quick": Settings(
-        stretches=3, least=2, max_passes=8, min_time=0.001, budget=90.0, rounds=3,
+        stretches=4, least=2, max_passes=8, min_time=0.001, budget=110.0, rounds=3,
         jit_warm=(0.05, 0.5), grid=Grid((64, 1024, 16384), batches=((4096, 8),)),
         slow_limit=0.25, jdk_budget=15.0, readme_rounds=8, promise=0.10, count=False,
+        headline_first=True,
     ),
     "default": Settings(
         stretches=6, least=3, max_passes=48, min_time=0.001, budget=720.0, rounds=4,

@@ -53,8 +53,19 @@ class Passes:
                 self.members.setdefault(Case.parse(name).group, []).append((column.label, name))
         self.groups = sorted(self.members, key=group_order)
         listed = [m for ms in self.members.values() for m in ms]
-        spec = tables.tables(Layout(self.columns, listed))
-        self.readme = comparisons.readme_members(spec)
+        lay = Layout(self.columns, listed)
+        self.readme = comparisons.readme_members(tables.tables(lay))
+        headline = {m for pairs in tables.headline(lay).values() for p in pairs for m in p}
+        #: Whether the headline's cases come first (``Settings.headline_first``: the effort
+        #: asks, and the run has them).
+        self.by_headline = settings.headline_first and bool(headline)
+        #: The cases a pass measures first, apart from the rest of their groups: the README's,
+        #: or the headline's alone when they come first.
+        self.lead = headline if self.by_headline else self.readme
+        #: When set, a pass starts no more groups past it beyond those of ``lead``'s cases (the
+        #: budget spent), and names those it left out in ``left``.
+        self.deadline: Optional[float] = None
+        self.left: List[GroupKey] = []
         self.skipped: Dict[str, Dict[str, str]] = {c.label: {} for c in columns}
         self.cost: Dict[GroupKey, Dict[Member, float]] = {k: {} for k in self.groups}
         self.started = self.now()
@@ -95,15 +106,18 @@ class Passes:
         before, started = cpu_ticks(), self.now()
         workers = {c.label: launch.worker(c, self.results, self.worker_log)
                    for c in self.columns if c.label in labels}  # fmt: skip
-        # The README's cases first, in every pass, each group's apart from the rest of it: a
-        # pass of them alone and a whole pass then measure them in the same state of their
-        # processes (under a JIT, what it compiled for other cases before them moved the
+        # The README's cases (``lead``) first, in every pass, each group's apart from the rest
+        # of it: a pass of them alone and a whole pass then measure them in the same state of
+        # their processes (under a JIT, what it compiled for other cases before them moved the
         # README's JIT ratios by up to a third between the two kinds of pass).
-        first = [(k, todo[k] & self.readme) for k in self.groups if todo.get(k)]
-        then = [(k, todo[k] - self.readme) for k in self.groups if todo.get(k)]
+        first = [(k, ms & self.lead) for k, ms in todo.items() if ms]
+        then = [(k, ms - self.lead) for k, ms in todo.items() if ms]
         try:
-            for key, members in first + then:
-                if members:
+            for at, (key, members) in enumerate(first + then):
+                late = self.deadline is not None and self.now() >= self.deadline
+                if members and late and at >= len(first):
+                    self.left.append(key)
+                elif members:
                     self.group(p, key, members, workers)
         finally:
             for w in workers.values():
@@ -121,7 +135,7 @@ class Passes:
             cases = [Case.parse(n) for (label, n) in self.members[key] if label == column.label]
             cases = [c for c in cases if (column.label, c.name) in todo]
             cases = [c for c in cases if c.name not in self.skipped[column.label]]
-            for case in list(cases) if p == 0 else []:
+            for case in [c for c in cases if c.name not in self.data[column.label]]:
                 why = self.too_slow(column.label, case)
                 if why:
                     self.skipped[column.label][case.name] = why
