@@ -62,8 +62,8 @@ class Passes:
         #: The cases a pass measures first, apart from the rest of their groups: the README's,
         #: or the headline's alone when they come first.
         self.lead = headline if self.by_headline else self.readme
-        #: When set, a pass starts no more groups past it beyond those of ``lead``'s cases (the
-        #: budget spent), and names those it left out in ``left``.
+        #: Once past it (the budget spent), a pass starts no more groups, but for their ``lead``
+        #: cases, and lists those it left out in ``left`` (None: no deadline).
         self.deadline: Optional[float] = None
         self.left: List[GroupKey] = []
         self.skipped: Dict[str, Dict[str, str]] = {c.label: {} for c in columns}
