@@ -17,7 +17,9 @@ import and holds them to it:
   (``bench.store.kept``: ``python -m bench runs keep|list|drop``);
 * ``conduct``: ``envs`` (each runtime's environment), ``launch`` (starting a process in a
   mode), ``worker`` (the measuring process it starts: core and catalog only, under every
-  interpreter), ``conductor`` (the run: passes over stretches of time);
+  interpreter), ``effort`` (how hard a run measures, its options), ``passes`` (taking a
+  pass: the workers, the groups, their rounds), ``conductor`` (the run: passes planned over
+  stretches of time, and when to stop);
 * ``profile``: ``callgrind``, ``bytecode``, ``memory``;
 * ``report``: ``answers`` (verdicts, trust), ``figures``, ``pages`` (a run's page and
   docs/study.md's), ``readme`` (the README's sections), ``machines`` (the answer across every

@@ -60,7 +60,10 @@ def test_a_quick_study_on_this_interpreter_reaches_the_report(tmp_path: Path) ->
     assert 0 <= record.header.steal < 1 and record.header.passes == 2
     assert record.column("here").mode.label == "here"
     helpers = record.measured[("here", "digest/md5/helpers/64")]
-    assert set(helpers.stretches.values()) == {0, 1}  # two passes (the budget), two stretches
+    # no streamlined, no headline to answer first: the effort's two whole passes (the budget),
+    # cut over its four stretches
+    assert set(helpers.stretches.values()) == {0, 2}
+    assert record.header.stop["rule"] == "budget" and "unsettled" not in record.header.stop
 
 
 def test_the_import_folder_links_to_this_checkout_whatever_was_there(tmp_path: Path) -> None:

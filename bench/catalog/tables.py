@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Dict, List, Optional, Sequence, Tuple
 
-from bench.catalog.columns import Layout
+from bench.catalog.columns import Layout, Member
 from bench.catalog.comparisons import (
     BUILT,
     COMPILED_ROLE,
@@ -255,6 +255,15 @@ def styles_table(lay: Layout) -> Table:
         "whose streamlined MD5 is nearest in speed, and the mode's speed against it",
         ["mode"], [([c], c) for c in lay.columns], columns, cell, counted=False, readme=True,
     )  # fmt: skip
+
+
+def headline(lay: Layout) -> Dict[str, List[Tuple[Member, Member]]]:
+    """The README's headline answer, by mode: the styles table's ratios (helpers ÷ streamlined
+    per algorithm; a Python mode's JDK counterpart too where ``lay`` has times). Their cases
+    are what the quick effort measures first (``bench.conduct.conductor``)."""
+    return {row.labels[0]: [(c.a, c.b) for c in row.cells
+                            if c is not None and c.kind == "ratio" and c.b is not None]
+            for row in styles_table(lay).rows}  # fmt: skip
 
 
 def buys_table(lay: Layout) -> Table:

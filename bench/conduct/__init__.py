@@ -1,2 +1,2 @@
 """Conducting a run: the environments, starting a process in a mode, the measuring process
-(``worker``), the conductor."""
+(``worker``), the effort, taking a pass, the conductor."""

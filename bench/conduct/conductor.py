@@ -27,6 +27,16 @@ the one that confirms it (it measures the README's cases as well); the stretches
 the passes taken. The budget stays the ceiling. ``study.json`` records which rule
 stopped the run (precision, budget, passes), after how many passes and seconds (``stop``).
 
+**The quick effort** (``Settings.headline_first``) answers the headline first: pass 0 takes
+its cases alone (``bench.catalog.tables.headline``: the styles table's ratios, helpers ÷
+streamlined at 16 KiB per mode and algorithm), and so does every pass after it, as many as
+``headline_share`` of the budget pays for, until their ratios are precise enough (the rule
+above, on them alone). Then one pass of every other group (those with the README's other
+cases first), each group whole so that a ratio's two cases share a process, while the budget
+lasts: a group not started by then is absent from the report. ``stop["unsettled"]`` names the
+modes whose headline ratios the report will show wider than the promise (the term included),
+each with its widest half-width; ``stop["groups_left"]`` counts the groups not measured.
+
 Writes ``results/bench/<date-time>/`` through ``bench.store``.
 """
 
@@ -37,108 +47,28 @@ import math
 import statistics
 import sys
 import time
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, replace
 from pathlib import Path
 from typing import IO, Any, Callable, Dict, List, Optional, Sequence, Set, Tuple
 
 from bench import store
 from bench.catalog import comparisons, tables
-from bench.catalog.cases import BENCHMARKS, Case, Grid
+from bench.catalog.cases import Grid
 from bench.catalog.columns import Column, Layout, Listing, Member
-from bench.catalog.comparisons import LONG
 from bench.conduct import launch
+from bench.conduct.effort import EFFORTS, Settings, add_arguments, settings_of
+from bench.conduct.passes import GroupKey, Passes, group_order
 from bench.core import stats
 from bench.core.fmt import duration
 from bench.core.machine import cpu_label, cpu_ticks, tree
-from bench.core.protocol import Client
-from bench.store import CaseRuns, Header, Pass
+from bench.store import STOPS, Header
 
-GroupKey = Tuple[str, str, int, int]
-
-
-@dataclass(frozen=True)
-class Settings:
-    """How hard to measure: an effort level (``--effort``), its fields overridable."""
-
-    #: The run's time is cut into this many stretches: the README's cases take passes in
-    #: each; every group takes ``least`` passes, spread over them.
-    stretches: int
-    least: int
-    #: The ceiling of passes, whatever the budget leaves.
-    max_passes: int
-    #: Shortest value (seconds): loops are calibrated up to it.
-    min_time: float
-    #: Seconds of measuring in all, every mode and pass together; the stretches' passes of
-    #: every group are taken whatever it is. Each JDK adds ``jdk_budget``. The ceiling: the
-    #: run stops before it when the README's ratios are as precise as ``promise`` says.
-    budget: float
-    #: Rounds per group and pass; the README's cases take ``readme_rounds`` (more: a
-    #: process's fastest value is steadier the more values it has to choose from).
-    rounds: int
-    #: A JIT's warm-up per case and process: (at least, at most) seconds (a mode with
-    #: ``Mode.jit``; ``bench.core.timing.JIT_WARM`` is what the one-process tools take).
-    jit_warm: Tuple[float, float]
-    grid: Grid = field(default_factory=Grid)
-    #: Cases predicted to take longer per operation are left out (None: none).
-    slow_limit: Optional[float] = None
-    clock: str = "cpu"
-    jdk_budget: float = 90.0
-    readme_rounds: int = 0  # 0: ``rounds``
-    #: The README's median half-width this effort promises (docs/study.md), the between-run
-    #: term (``stats.RUN_TERM``) included; None: none, the run takes its budget.
-    promise: Optional[float] = None
-    #: Passes before the stopping rule looks: at least one process in every stretch, so that a
-    #: ratio's interval has its S - 1 degrees of freedom before it may end the run.
-    min_passes: int = 0
-    #: Looks in a row, one before each pass, at which the README's ratios must be within the
-    #: target before the run stops: a median half-width estimated from a handful of passes
-    #: moves by about a tenth from one pass to the next, and the first look under the target
-    #: is likely a low one. Stopped at the first (2026-12-03, Zen 3): ±3.8 % and ±3.7 %
-    #: within the run at the stop, ±4.7 % and ±5.2 % in the reports with the term, the
-    #: second over the promise.
-    confirm: int = 2
-    #: Whether the run counts the styles' machine instructions after measuring (callgrind:
-    #: minutes; a first answer, the quick effort, goes without: ``nox -s bytecode`` has them).
-    count: bool = True
-
-    @property
-    def target(self) -> Optional[float]:
-        """The README's median half-width *within the run* (before the between-run term)
-        at which measuring stops: the promise less the term, in quadrature (None: never)."""
-        if self.promise is None or self.promise <= stats.RUN_TERM:
-            return None
-        return math.sqrt(self.promise**2 - stats.RUN_TERM**2)
-
-    @property
-    def first_stop(self) -> int:
-        """The fewest passes after which the stopping rule may end the run."""
-        return max(self.min_passes, self.stretches, self.least)
+#: What other modules take from here: the run, and the effort's names it is run with.
+__all__ = ["EFFORTS", "Conductor", "Settings", "add_arguments", "builds", "listing", "run",
+           "settings_of"]  # fmt: skip
 
 
-EFFORTS: Dict[str, Settings] = {
-    "quick": Settings(
-        stretches=3, least=2, max_passes=8, min_time=0.001, budget=90.0, rounds=3,
-        jit_warm=(0.05, 0.5), grid=Grid((64, 1024, 16384), batches=((4096, 8),)),
-        slow_limit=0.25, jdk_budget=15.0, readme_rounds=8, promise=0.10, count=False,
-    ),
-    "default": Settings(
-        stretches=6, least=3, max_passes=48, min_time=0.001, budget=720.0, rounds=4,
-        jit_warm=(0.03, 1.0), slow_limit=0.1, readme_rounds=16, promise=0.05,
-    ),
-    "rigorous": Settings(
-        stretches=8, least=5, max_passes=80, min_time=0.01, budget=3600.0, rounds=10,
-        jit_warm=(1.0, 5.0), grid=Grid(get_max=1 << 20, block_max=16384), slow_limit=None,
-        jdk_budget=450.0, readme_rounds=30, promise=0.035, min_passes=16,
-    ),
-}  # fmt: skip
-
-
-def group_order(key: GroupKey) -> Tuple[int, int, int, str]:
-    benchmark, algorithm, length, number = key
-    return (BENCHMARKS.index(benchmark), length * number, number, algorithm)
-
-
-class Conductor:
+class Conductor(Passes):
     """One run: a plan of passes over stretches of time, groups of rounds in each pass."""
 
     def __init__(
@@ -150,56 +80,17 @@ class Conductor:
         log: IO[str],
         clock: Callable[[], float] = time.perf_counter,
     ) -> None:
-        self.columns, self.settings, self.results, self.log = list(columns), settings, results, log
-        self.now = clock
-        self.data: Dict[str, Dict[str, CaseRuns]] = {c.label: {} for c in columns}
-        self.members: Dict[GroupKey, List[Member]] = {}
-        for column in columns:
-            for name in column.listing.cases:
-                self.members.setdefault(Case.parse(name).group, []).append((column.label, name))
-        self.groups = sorted(self.members, key=group_order)
-        listed = [m for ms in self.members.values() for m in ms]
-        spec = tables.tables(Layout(self.columns, listed))
-        self.readme = comparisons.readme_members(spec)
-        self.skipped: Dict[str, Dict[str, str]] = {c.label: {} for c in columns}
-        self.cost: Dict[GroupKey, Dict[Member, float]] = {k: {} for k in self.groups}
-        self.started = self.now()
-        self.steal: List[float] = []
-        self.took: List[float] = []  # each pass's seconds
+        super().__init__(columns, settings, folder, results, log, clock)
         self.extra = 0.0  # what a pass of the README's cases alone costs, from the first pass
         jdks = {c.mode.interpreter for c in columns if c.classpath}
         self.budget = settings.budget + settings.jdk_budget * len(jdks)
         self.plan: List[Dict[GroupKey, Set[Member]]] = []
-        self.done: List[int] = []  # the passes taken, in order
         #: Why the run stopped ("precision", "budget", "passes"), after how many passes and
         #: seconds, at what median half-width of the README's ratios (within the run).
         self.stop: Dict[str, Any] = {}
         self.capped = False  # the plan was cut by max_passes, not by the budget
         self.under = 0  # the looks in a row at which the ratios were within the target
-        self.worker_log = open(folder / "workers.log", "w")  # noqa: SIM115 (closed by run)
-
-    def say(self, text: str) -> None:
-        self.log.write(text + "\n")
-        self.log.flush()
-
-    def too_slow(self, label: str, case: Case) -> Optional[str]:
-        """Why ``case`` is left out: predicted from a shorter digest to exceed slow_limit."""
-        limit = self.settings.slow_limit
-        if limit is None or case.benchmark != "digest" or case.length <= LONG:
-            return None  # the README's length and below: always measured
-        shorter = [(c.length, data.seconds / data.loops) for name, data in self.data[label].items()
-                   if (c := Case.parse(name))[:3] == case[:3] and c.length < case.length
-                   and data.loops]  # fmt: skip
-        if not shorter:
-            return None
-        length, seconds = max(shorter)
-        predicted = seconds * (case.length // 64 + 1) / (length // 64 + 1)  # blocks, padded
-        if predicted <= limit:
-            return None
-        return (
-            f"one operation would take about {predicted:.1f} s (from its {length}-byte time); "
-            f"this effort of the study leaves out cases slower than {limit} s per operation"
-        )
+        self.tail: Optional[int] = None  # headline_first: the pass of every other case
 
     def make_plan(self, spent: float) -> None:
         """The passes after the first: every group's ``least`` passes spread over the run,
@@ -237,29 +128,42 @@ class Conductor:
     def restretch(self) -> Dict[int, int]:
         """Each pass taken its stretch: the passes taken cut into ``stretches`` runs of equal
         count, in their order (a run that stopped early, or left passes out for the budget,
-        has its stretches over the time it took); every pass's record says it."""
-        s, n = self.settings.stretches, len(self.done)
-        where = {p: min(s - 1, i * s // n) for i, p in enumerate(self.done)}
+        has its stretches over the time it took); every pass's record says it. The pass of
+        every other case after the headline's (``tail``) is in the last."""
+        s = self.settings.stretches
+        cut = [p for p in self.done if p != self.tail]
+        where = {p: min(s - 1, i * s // len(cut)) for i, p in enumerate(cut)}
+        if self.tail in self.done:
+            where[self.tail] = s - 1
         for cases in self.data.values():
             for found in cases.values():
                 for r in found.runs:
                     r.stretch = where.get(r.number, r.stretch)
         return where
 
-    def precision(self) -> Optional[float]:
-        """The median half-width of the README's ratios within the run (before the between-run
-        term), as the report would compute them from the passes so far; None: none yet."""
-        where = self.restretch()
-        # The README's ratios as the report takes them: its derived rows (the fastest pure
-        # Python, a mode's nearest JDK counterpart) by the times so far.
-        measured = {(label, name): c.values() for label, cases in self.data.items()
-                    for name, c in cases.items() if c.runs and c.runs[0].values}  # fmt: skip
+    def measured(self) -> Tuple[Dict[Member, stats.Values], Layout]:
+        """The values so far, by case, and the spec's layout of them: its derived rows (the
+        fastest pure Python, a mode's nearest JDK counterpart) by the times so far."""
+        measured: Dict[Member, stats.Values] = {
+            (label, name): c.values() for label, cases in self.data.items()
+            for name, c in cases.items() if c.runs and c.runs[0].values}  # fmt: skip
         times = {m: math.exp(statistics.fmean(math.log(min(v)) for v in
                                               stats.by_process(values).values()))
                  for m, values in measured.items()}  # fmt: skip
-        spec = tables.tables(Layout(self.columns, list(measured), times.__getitem__))
+        return measured, Layout(self.columns, list(measured), times.__getitem__)
+
+    def precision(self) -> Optional[float]:
+        """The median half-width of the README's ratios (``headline_first``: the headline's)
+        within the run (before the between-run term), as the report would compute them from
+        the passes so far; None: none yet."""
+        where = self.restretch()
+        measured, lay = self.measured()
+        if self.by_headline:
+            pairs = [pair for found in tables.headline(lay).values() for pair in found]
+        else:
+            pairs = comparisons.readme_pairs(tables.tables(lay))
         widths = []
-        for a, b in comparisons.readme_pairs(spec):
+        for a, b in pairs:
             found = stats.ratio(measured[a], measured[b], where, term=0.0)
             if found is not None and found.processes > 1:
                 widths.append(found.half_width)
@@ -285,6 +189,30 @@ class Conductor:
 
     def run(self) -> Dict[str, Any]:
         ticks = cpu_ticks()
+        if self.by_headline:
+            self.headline_plan()
+        else:
+            self.planned()
+        end = cpu_ticks()
+        return {
+            "measure_seconds": self.now() - self.started,
+            "passes": len(self.done),
+            "steal": (end[0] - ticks[0]) / max(1, end[1] - ticks[1]),
+            "steal_per_pass": tuple(self.steal),
+            "skipped": self.skipped,
+            "plan": {
+                "stretches": self.settings.stretches,
+                "passes": 1 + len(self.plan),
+                "budget": self.budget,
+                "readme_cases": len(self.readme),
+                **({"headline_cases": len(self.lead)} if self.by_headline else {}),
+            },
+            "stop": self.stop,
+        }
+
+    def planned(self) -> None:
+        """Every group in pass 0 and ``least`` passes in all, the README's cases in every pass
+        until they are precise enough (the default and rigorous efforts)."""
         first = {k: set(self.members[k]) for k in self.groups}
         self.one_pass(0, first)
         self.make_plan(self.now() - self.started)
@@ -320,166 +248,72 @@ class Conductor:
         if self.stop["rule"] == "precision":
             self.say(f"stopped: the README's ratios within ±{self.stop['half_width']:.1%} "
                      f"after {self.stop['passes']} passes")  # fmt: skip
-        end = cpu_ticks()
-        return {
-            "measure_seconds": self.now() - self.started,
-            "passes": len(self.done),
-            "steal": (end[0] - ticks[0]) / max(1, end[1] - ticks[1]),
-            "steal_per_pass": tuple(self.steal),
-            "skipped": self.skipped,
-            "plan": {
-                "stretches": self.settings.stretches,
-                "passes": 1 + len(self.plan),
-                "budget": self.budget,
-                "readme_cases": len(self.readme),
-            },
-            "stop": self.stop,
-        }
 
-    def one_pass(self, p: int, todo: Dict[GroupKey, Set[Member]]) -> None:
-        labels = {m[0] for ms in todo.values() for m in ms}
-        before, started = cpu_ticks(), self.now()
-        workers = {c.label: launch.worker(c, self.results, self.worker_log)
-                   for c in self.columns if c.label in labels}  # fmt: skip
-        # The README's cases first, in every pass, each group's apart from the rest of it: a
-        # pass of them alone and a whole pass then measure them in the same state of their
-        # processes (under a JIT, what it compiled for other cases before them moved the
-        # README's JIT ratios by up to a third between the two kinds of pass).
-        first = [(k, todo[k] & self.readme) for k in self.groups if todo.get(k)]
-        then = [(k, todo[k] - self.readme) for k in self.groups if todo.get(k)]
-        try:
-            for key, members in first + then:
-                if members:
-                    self.group(p, key, members, workers)
-        finally:
-            for w in workers.values():
-                w.close()
-        after = cpu_ticks()
-        self.steal.append((after[0] - before[0]) / max(1, after[1] - before[1]))
-        self.took.append(self.now() - started)
-        self.done.append(p)
-
-    def group(self, p: int, key: GroupKey, todo: Set[Member], workers: Dict[str, Client]) -> None:
-        """Prepare the group's cases to measure under every mode, then its rounds."""
-        started = self.now()
-        members: List[Tuple[Column, Case]] = []
-        for column in self.columns:
-            cases = [Case.parse(n) for (label, n) in self.members[key] if label == column.label]
-            cases = [c for c in cases if (column.label, c.name) in todo]
-            cases = [c for c in cases if c.name not in self.skipped[column.label]]
-            for case in list(cases) if p == 0 else []:
-                why = self.too_slow(column.label, case)
-                if why:
-                    self.skipped[column.label][case.name] = why
-                    cases.remove(case)
-            if not cases:
-                continue
-            data = self.data[column.label]
-            # Every process calibrates its own loops: a count fixed for the run (one power of
-            # two or the next, as the first pass's noise chose) moved whole runs' figures of
-            # short cases by 2-6 %, a level a rerun varies that no stretch of the run showed.
-            loops = [{"name": c.name, "loops": 0} for c in cases]
-            request = {"op": "prepare", "min_time": self.settings.min_time, "jit": column.mode.jit,
-                       "jit_warm": list(self.settings.jit_warm), "clock": self.settings.clock,
-                       "cases": loops}  # fmt: skip
-            answer = workers[column.label].ask(request)
-            for case in cases:
-                got = answer["cases"][case.name]
-                found = data.setdefault(case.name, CaseRuns())
-                if not found.loops:
-                    found.loops, found.seconds = int(got["loops"]), float(got["seconds"])
-                found.cost = float(got["prepare_seconds"])
-                warmups = [(int(a), float(b)) for a, b in got["warmups"]]
-                found.runs.append(Pass(p, int(got["loops"]), warmups, bool(got["warmed"]),
-                                       self.stretch(p)))  # fmt: skip
-                members.append((column, case))
-        if not members:
-            return
-        variants = list(dict.fromkeys(case.variant for _, case in members))
-        labels = [c.label for c in self.columns]
-        rounds = {(c.label, case.name): self.rounds_of((c.label, case.name)) for c, case in members}
-        for r in range(max(rounds.values())):
-            order = variants if r % 2 == 0 else variants[::-1]
-            turn = labels[r % len(labels) :] + labels[: r % len(labels)]
-            for variant in order:
-                for label in turn:
-                    for column, case in members:
-                        if (
-                            column.label == label
-                            and case.variant == variant
-                            and (r < rounds[(label, case.name)])
-                        ):
-                            answer = workers[label].ask({"op": "value", "case": case.name})
-                            found = self.data[label][case.name]
-                            found.cost += float(answer["wall"])
-                            found.runs[-1].rounds.append(r)
-                            found.runs[-1].values.append(float(answer["value"]))
-        took = self.now() - started
-        # What a pass of each case costs: its share of the group's time (the talking between
-        # conductor and workers is a part of it, a large one on a busy machine).
-        reported = sum(self.data[c.label][case.name].cost for c, case in members)
-        for column, case in members:
-            share = self.data[column.label][case.name].cost / reported if reported else 0.0
-            self.cost[key][(column.label, case.name)] = max(took, reported) * share
-        benchmark, algorithm, length, number = key
-        size = f"{length} B" + (f" x {number}" if number > 1 else "")
-        self.say(
-            f"[pass {p + 1}, {duration(self.now() - self.started)}] {benchmark} "
-            f"{algorithm} {size}: {len(members)} cases, {max(rounds.values())} rounds, {took:.1f} s"
-        )
-
-    def rounds_of(self, member: Member) -> int:
-        """How many values a case takes in a pass: more for the README's."""
+    def headline_plan(self) -> None:
+        """The headline's cases alone in pass 0 (calibrated, their cost told) and in as many
+        passes as ``headline_share`` of the budget pays for, until their ratios are precise
+        enough; then one pass of every other group, while the budget lasts (each group whole:
+        a ratio's two cases share a process); then the modes left unsettled."""
         s = self.settings
-        return max(s.rounds, s.readme_rounds) if member in self.readme else s.rounds
+        lead = {k: ms for k in self.groups
+                if (ms := {m for m in self.members[k] if m in self.lead})}  # fmt: skip
+        self.one_pass(0, lead)
+        share, took = s.headline_share * self.budget, self.took[0]
+        more = int((share - took) / took) if took > 0 else s.max_passes
+        count = 1 + max(0, min(more, s.max_passes - 1))
+        self.capped = more >= s.max_passes - 1
+        live = {k: {m for m in ms if m[1] not in self.skipped[m[0]]}
+                for k, ms in self.members.items()}  # fmt: skip
+        # Every other group, those with the README's other cases (the buys table) first.
+        rest = sorted((k for k in self.groups if live[k] - self.lead), key=lambda k: (
+            not live[k] & self.readme - self.lead, group_order(k)))  # fmt: skip
+        self.plan = [dict(lead) for _ in range(1, count)] + [{k: live[k] for k in rest}]
+        self.say(f"plan: up to {count} passes of the headline's {len(self.lead)} cases over "
+                 f"{s.stretches} stretches of time, then one of the {len(rest)} other groups "
+                 f"while the budget lasts")  # fmt: skip
+        short = False  # a pass of the headline's was left out for its share of the budget
+        for p in range(1, count):
+            if self.sure():
+                break
+            if self.now() - self.started + self.took[-1] > share:
+                short = True
+                break
+            self.one_pass(p, self.plan[p - 1])
+        else:  # the plan taken: a look after its last pass
+            self.sure()
+        if not self.stop:
+            rule = "passes" if self.capped and not short else "budget"
+            self.stop = self.stopped(rule, self.precision())
+        self.tail, self.deadline = count, self.started + self.budget
+        if rest and self.now() < self.deadline:
+            self.one_pass(count, self.plan[-1])
+        else:
+            self.left += rest
+        self.worker_log.close()
+        self.restretch()
+        self.stop["groups_left"] = len(self.left)
+        unsettled = self.stop["unsettled"] = self.unsettled()
+        said = ", ".join(f"{mode} ±{width:.1%}" for mode, width in unsettled.items())
+        width = self.stop["half_width"]
+        reached = "no ratio" if width is None else f"±{width:.1%}"
+        self.say(f"headline: {STOPS.get(self.stop['rule'])} after {self.stop['passes']} passes "
+                 f"(median {reached} within the run); modes not settled (over "
+                 f"±{s.promise or 0:.0%}): {said or 'none'}; {len(rest) - len(self.left)} of "
+                 f"the other {len(rest)} groups measured")  # fmt: skip
 
-
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--benchmarks", default=",".join(BENCHMARKS), help="JMH's benchmarks")
-    parser.add_argument("--lengths", default="", help="bytes, comma-separated")
-    parser.add_argument("--pypy-lib", action="store_true", help="add PyPy's _md5/_sha256 row")
-    parser.add_argument("--effort", choices=sorted(EFFORTS), default="default")
-    parser.add_argument("--mode", dest="effort", choices=sorted(EFFORTS), help=argparse.SUPPRESS)
-    parser.add_argument("--stretches", type=int, help="override the effort's stretches")
-    parser.add_argument("--least", type=int, help="override the passes every group takes")
-    parser.add_argument("--budget", type=float, help="seconds of measuring in all (the ceiling)")
-    parser.add_argument(
-        "--promise",
-        type=float,
-        help="the README's median half-width at which "
-        "measuring stops, the between-run term included (0: the whole budget)",
-    )
-    parser.add_argument("--clock", choices=("cpu", "wall"), help="cpu (default) or wall time")
-    parser.add_argument("--no-report", action="store_true", help="measure only")
-    parser.add_argument(
-        "--no-count",
-        action="store_true",
-        help="no instruction counts (the quick effort counts none)",
-    )
-    parser.add_argument(
-        "--recount",
-        action="store_true",
-        help="count the instructions again, not reusing the per-user cache's counts",
-    )
-
-
-def settings_of(args: argparse.Namespace) -> Settings:
-    settings = EFFORTS[args.effort]
-    if args.stretches:
-        settings = replace(settings, stretches=args.stretches)
-    if args.least:
-        settings = replace(settings, least=args.least)
-    settings = replace(settings, max_passes=max(settings.least, settings.max_passes))
-    if args.budget:
-        settings = replace(settings, budget=args.budget, jdk_budget=0.0)
-    if args.promise is not None:
-        settings = replace(settings, promise=args.promise or None)
-    if args.clock:
-        settings = replace(settings, clock=args.clock)
-    if args.lengths:
-        lengths = tuple(int(n) for n in args.lengths.split(","))
-        settings = replace(settings, grid=replace(settings.grid, lengths=lengths))
-    return settings
+    def unsettled(self) -> Dict[str, float]:
+        """The modes whose headline ratios the report shows wider than the promise (the
+        between-run term included): each with its widest half-width."""
+        promise = self.settings.promise
+        where = self.restretch()
+        measured, lay = self.measured()
+        found = {}
+        for mode, pairs in tables.headline(lay).items():
+            ratios = [stats.ratio(measured[a], measured[b], where) for a, b in pairs]
+            widths = [r.half_width for r in ratios if r is not None]
+            if promise is not None and widths and max(widths) > promise:
+                found[mode] = max(widths)
+        return found
 
 
 def listing(column: Column, args: argparse.Namespace, grid: Grid, results: Path) -> Column:

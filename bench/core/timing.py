@@ -48,7 +48,7 @@ CLOCKS: Dict[str, Callable[[], float]] = {
 #: faster than that of the WINDOW before them by more than DRIFT. The one
 #: definition of each (the JDK's worker has the same, a test checks it): every
 #: tool that times in one process takes JIT_WARM; the study's efforts name
-#: their own bounds (``bench.conduct.conductor.EFFORTS``) and send them.
+#: their own bounds (``bench.conduct.effort.EFFORTS``) and send them.
 JIT_WARM = (0.3, 2.0)
 WINDOW, DRIFT = 5, 0.05
 #: PyPy's JIT starts tracing a loop after 1,039 of its iterations and a function after

@@ -1,0 +1,154 @@
+"""How hard a run measures: the efforts (``--effort quick|default|rigorous``), each a
+``Settings``, and the run's options over them (``add_arguments``, ``settings_of``).
+
+The conductor (``bench.conduct.conductor``) says how a run spends them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+from dataclasses import dataclass, field, replace
+from typing import Dict, Optional, Tuple
+
+from bench.catalog.cases import BENCHMARKS, Grid
+from bench.core import stats
+
+
+@dataclass(frozen=True)
+class Settings:
+    """How hard to measure: an effort level (``--effort``), its fields overridable."""
+
+    #: The run's time is cut into this many stretches: the README's cases take passes in
+    #: each; every group takes ``least`` passes, spread over them (``headline_first``: one
+    #: pass, after the headline's, while the budget lasts).
+    stretches: int
+    least: int
+    #: The ceiling of passes, whatever the budget leaves.
+    max_passes: int
+    #: Shortest value (seconds): loops are calibrated up to it.
+    min_time: float
+    #: Seconds of measuring in all, every mode and pass together; the stretches' passes of
+    #: every group are taken whatever it is. Each JDK adds ``jdk_budget``. The ceiling: the
+    #: run stops before it when the README's ratios are as precise as ``promise`` says.
+    budget: float
+    #: Rounds per group and pass; the README's cases take ``readme_rounds`` (more: a
+    #: process's fastest value is steadier the more values it has to choose from).
+    rounds: int
+    #: A JIT's warm-up per case and process: (at least, at most) seconds (a mode with
+    #: ``Mode.jit``; ``bench.core.timing.JIT_WARM`` is what the one-process tools take).
+    jit_warm: Tuple[float, float]
+    grid: Grid = field(default_factory=Grid)
+    #: Cases predicted to take longer per operation are left out (None: none).
+    slow_limit: Optional[float] = None
+    clock: str = "cpu"
+    jdk_budget: float = 90.0
+    readme_rounds: int = 0  # 0: ``rounds``
+    #: The README's median half-width this effort promises (docs/study.md), the between-run
+    #: term (``stats.RUN_TERM``) included; None: none, the run takes its budget.
+    promise: Optional[float] = None
+    #: Passes before the stopping rule looks: at least one process in every stretch, so that a
+    #: ratio's interval has its S - 1 degrees of freedom before it may end the run.
+    min_passes: int = 0
+    #: Looks in a row, one before each pass, at which the README's ratios must be within the
+    #: target before the run stops: a median half-width estimated from a handful of passes
+    #: moves by about a tenth from one pass to the next, and the first look under the target
+    #: is likely a low one. Stopped at the first (2026-12-03, Zen 3): ±3.8 % and ±3.7 %
+    #: within the run at the stop, ±4.7 % and ±5.2 % in the reports with the term, the
+    #: second over the promise.
+    confirm: int = 2
+    #: Whether the run counts the styles' machine instructions after measuring (callgrind:
+    #: minutes; a first answer, the quick effort, goes without: ``nox -s bytecode`` has them).
+    count: bool = True
+    #: A first answer: the headline's cases (``bench.catalog.tables.headline``: the styles
+    #: table's ratios, helpers ÷ streamlined per mode and algorithm) alone in every pass until
+    #: their ratios are as precise as ``promise`` says (the stopping rule looks at them only)
+    #: or ``headline_share`` of the budget is spent, then one pass of every other group while
+    #: the budget lasts; the run records the modes it could not settle (``Conductor``). A
+    #: run without the headline's cases (``--variants native``) takes the plan of the others.
+    headline_first: bool = False
+    headline_share: float = 0.75
+
+    @property
+    def target(self) -> Optional[float]:
+        """The README's median half-width *within the run* (before the between-run term)
+        at which measuring stops: the promise less the term, in quadrature (None: never)."""
+        if self.promise is None or self.promise <= stats.RUN_TERM:
+            return None
+        return math.sqrt(self.promise**2 - stats.RUN_TERM**2)
+
+    @property
+    def first_stop(self) -> int:
+        """The fewest passes after which the stopping rule may end the run."""
+        return max(self.min_passes, self.stretches, self.least)
+
+
+EFFORTS: Dict[str, Settings] = {
+    # quick: four stretches for its few passes, not three: an interval has S - 1 degrees of
+    # freedom at most (t = 3.2, not 4.3); the Xeon's default runs (2026-12-05), their first
+    # four processes of the headline: median ±3.9 % and ±5.5 % within the run, ±6.1 % and
+    # ±8.6 % over three stretches; 4 modes of 22 over ±10 % with the term, not 8 and 15.
+    "quick": Settings(
+        stretches=4, least=2, max_passes=8, min_time=0.001, budget=110.0, rounds=3,
+        jit_warm=(0.05, 0.5), grid=Grid((64, 1024, 16384), batches=((4096, 8),)),
+        slow_limit=0.25, jdk_budget=15.0, readme_rounds=8, promise=0.10, count=False,
+        headline_first=True,
+    ),
+    "default": Settings(
+        stretches=6, least=3, max_passes=48, min_time=0.001, budget=720.0, rounds=4,
+        jit_warm=(0.03, 1.0), slow_limit=0.1, readme_rounds=16, promise=0.05,
+    ),
+    "rigorous": Settings(
+        stretches=8, least=5, max_passes=80, min_time=0.01, budget=3600.0, rounds=10,
+        jit_warm=(1.0, 5.0), grid=Grid(get_max=1 << 20, block_max=16384), slow_limit=None,
+        jdk_budget=450.0, readme_rounds=30, promise=0.035, min_passes=16,
+    ),
+}  # fmt: skip
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--benchmarks", default=",".join(BENCHMARKS), help="JMH's benchmarks")
+    parser.add_argument("--lengths", default="", help="bytes, comma-separated")
+    parser.add_argument("--pypy-lib", action="store_true", help="add PyPy's _md5/_sha256 row")
+    parser.add_argument("--effort", choices=sorted(EFFORTS), default="default")
+    parser.add_argument("--mode", dest="effort", choices=sorted(EFFORTS), help=argparse.SUPPRESS)
+    parser.add_argument("--stretches", type=int, help="override the effort's stretches")
+    parser.add_argument("--least", type=int, help="override the passes every group takes")
+    parser.add_argument("--budget", type=float, help="seconds of measuring in all (the ceiling)")
+    parser.add_argument(
+        "--promise",
+        type=float,
+        help="the README's median half-width at which "
+        "measuring stops, the between-run term included (0: the whole budget)",
+    )
+    parser.add_argument("--clock", choices=("cpu", "wall"), help="cpu (default) or wall time")
+    parser.add_argument("--no-report", action="store_true", help="measure only")
+    parser.add_argument(
+        "--no-count",
+        action="store_true",
+        help="no instruction counts (the quick effort counts none)",
+    )
+    parser.add_argument(
+        "--recount",
+        action="store_true",
+        help="count the instructions again, not reusing the per-user cache's counts",
+    )
+
+
+def settings_of(args: argparse.Namespace) -> Settings:
+    settings = EFFORTS[args.effort]
+    if args.stretches:
+        settings = replace(settings, stretches=args.stretches)
+    if args.least:
+        settings = replace(settings, least=args.least)
+    settings = replace(settings, max_passes=max(settings.least, settings.max_passes))
+    if args.budget:
+        settings = replace(settings, budget=args.budget, jdk_budget=0.0)
+    if args.promise is not None:
+        settings = replace(settings, promise=args.promise or None)
+    if args.clock:
+        settings = replace(settings, clock=args.clock)
+    if args.lengths:
+        lengths = tuple(int(n) for n in args.lengths.split(","))
+        settings = replace(settings, grid=replace(settings.grid, lengths=lengths))
+    return settings

@@ -1,0 +1,195 @@
+"""The quick effort's plan (``Settings.headline_first``), on a fake clock and fake workers.
+
+The conductor's own passes run (``one_pass``, ``group``): only the workers are fakes, each
+asking the clock to move by what a value or a preparation would take.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import math
+import random
+from dataclasses import replace
+from pathlib import Path
+from typing import Any, Dict, List, Tuple
+
+import bench_package
+import pytest
+
+bench_package.load()
+
+from bench import store  # noqa: E402
+from bench.catalog import modes, tables  # noqa: E402
+from bench.catalog.cases import Case  # noqa: E402
+from bench.catalog.columns import Column, Layout, Listing  # noqa: E402
+from bench.catalog.targets import VariantInfo  # noqa: E402
+from bench.conduct import conductor, effort, launch  # noqa: E402
+from bench.report import publish  # noqa: E402
+
+#: Seconds per operation of each row (a mode's speed aside).
+TRUE = {"helpers": 4e-3, "streamlined": 1e-3, "native": 1.1e-5, "hashlib": 1e-5}
+KINDS = {"helpers": "interpreted", "streamlined": "interpreted", "native": "native"}
+#: Fake seconds a case's preparation and a value take.
+PREPARE, VALUE = 0.5, 0.05
+
+
+class Fake:
+    """A run's fake machine: its clock, and workers whose processes each draw their speed of
+    a case (log-normal, ``spread`` by mode) and whose values move the clock."""
+
+    def __init__(self, spread: Dict[str, float]) -> None:
+        self.clock, self.spread, self.rng = 0.0, spread, random.Random(5)
+        self.asked: List[Tuple[str, str]] = []  # (mode, case) of every value, in order
+
+    def worker(self, column: Column, results: Path, log: Any) -> Any:
+        machine, label = self, column.label
+
+        class Worker:
+            def __init__(self) -> None:
+                self.speed: Dict[str, float] = {}
+
+            def ask(self, request: Dict[str, Any]) -> Dict[str, Any]:
+                if request["op"] == "prepare":
+                    out = {}
+                    for entry in request["cases"]:
+                        name = entry["name"]
+                        spread = machine.spread.get(label, 0.01)
+                        self.speed[name] = math.exp(machine.rng.gauss(0, spread))
+                        machine.clock += PREPARE
+                        out[name] = {"loops": 1, "seconds": 0.002, "prepare_seconds": PREPARE,
+                                     "warmups": [], "warmed": True}  # fmt: skip
+                    return {"cases": out}
+                name = request["case"]
+                machine.clock += VALUE
+                machine.asked.append((label, name))
+                value = TRUE[Case.parse(name).variant] * self.speed[name]
+                return {"value": value * math.exp(machine.rng.gauss(0, 0.002)), "wall": VALUE}
+
+            def close(self) -> None:
+                pass
+
+        return Worker()
+
+
+def columns(labels: str = "abc") -> List[Column]:
+    names = [Case(b, alg, v, n).name for b in ("digest", "getAndDigest")
+             for alg in ("md5", "sha256") for n in (64, 1024, 16384) for v in TRUE]  # fmt: skip
+    variants = {v: VariantInfo(v, KINDS.get(v, "reference"), v) for v in TRUE}
+    listing = Listing({"implementation": "CPython", "version": "3.11.7"}, variants, tuple(names))
+    return [Column(modes.Mode(x, x, {}, (), None, ""), "python", listing) for x in labels]
+
+
+def quick(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    budget: float,
+    spread: Dict[str, float],
+    name: str = "quick",
+) -> Tuple[conductor.Conductor, Dict[str, Any], Fake]:
+    fake = Fake(spread)
+    monkeypatch.setattr(launch, "worker", fake.worker)
+    settings = replace(effort.EFFORTS[name], budget=budget, jdk_budget=0.0, slow_limit=None)
+    folder = tmp_path / "run"
+    folder.mkdir()
+    run = conductor.Conductor(columns(), settings, folder, tmp_path, io.StringIO(),
+                              lambda: fake.clock)  # fmt: skip
+    return run, run.run(), fake
+
+
+def headline_cases() -> set[Tuple[str, str]]:
+    found = tables.headline(Layout(columns(), [(c.label, n) for c in columns()
+                                                for n in c.listing.cases]))  # fmt: skip
+    return {m for pairs in found.values() for pair in pairs for m in pair}
+
+
+def test_the_headline_is_the_styles_tables_ratios_helpers_against_streamlined_at_16_kib() -> None:
+    found = headline_cases()
+    assert len(found) == 3 * 2 * 2  # modes, algorithms, the two styles
+    assert {(Case.parse(n).benchmark, Case.parse(n).length) for _, n in found} == {
+        ("digest", 16384)
+    }
+    assert {Case.parse(n).variant for _, n in found} == {"helpers", "streamlined"}
+
+
+def test_the_quick_effort_measures_the_headline_first_and_stops_when_it_is_precise(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    run, outcome, fake = quick(tmp_path, monkeypatch, 400.0, {})
+    headline, s = headline_cases(), run.settings
+    assert run.by_headline and run.lead == headline
+    # pass 0: the headline's cases alone, and so every pass until the stop
+    taken = {(label, name): [r.number for r in c.runs]
+             for label, cases in run.data.items() for name, c in cases.items()}  # fmt: skip
+    tail = run.done[-1]
+    stop = outcome["stop"]
+    assert stop["rule"] == "precision" and stop["half_width"] <= s.target
+    assert stop["passes"] == s.first_stop + s.confirm - 1  # under the target twice in a row
+    assert all(taken[m] == [*range(stop["passes"]), tail] for m in headline)
+    others = [m for m in taken if m not in headline]
+    assert others and all(taken[m] == [tail] for m in others)  # one pass of every other case
+    assert len(taken) == sum(len(c.listing.cases) for c in run.columns)  # the budget sufficed
+    assert stop["groups_left"] == 0 and stop["unsettled"] == {}
+    assert outcome["measure_seconds"] < 400 and outcome["passes"] == stop["passes"] + 1
+    # the headline's processes over every stretch in order; the other cases' pass the last's
+    for label, name in headline:
+        where = [r.stretch for r in run.data[label][name].runs]
+        assert set(where) == set(range(s.stretches)) and where == sorted(where)
+    assert {run.data[m[0]][m[1]].runs[0].stretch for m in others} == {s.stretches - 1}
+    # the values of the headline's cases before any other in the pass of every other case
+    first = fake.asked.index(next(m for m in fake.asked if m not in headline))
+    assert set(fake.asked[first:]) & headline == set()
+    assert "modes not settled (over ±10%): none" in run.log.getvalue()  # type: ignore[attr-defined]
+
+
+def test_the_quick_effort_stops_between_groups_when_the_budget_is_spent_and_the_report_copes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    run, outcome, _ = quick(tmp_path, monkeypatch, 60.0, {})
+    stop = outcome["stop"]
+    measured = {(label, n) for label, cases in run.data.items() for n in cases}
+    groups = {Case.parse(n).group for _, n in measured}
+    assert headline_cases() <= measured and 0 < stop["groups_left"] == len(run.left)
+    assert not groups & set(run.left)  # a group is measured whole or not at all
+    assert {k[2] for k in groups} == {16384}  # the README's other cases (native's) came first
+    assert outcome["measure_seconds"] < 60 + 10  # at most one group past the budget
+    header = store.Header("quick", {"clock": "cpu"}, "Test CPU", "", 1.0, 1.0, **{
+        k: outcome[k] for k in ("passes", "steal", "plan", "stop")})  # fmt: skip
+    folder = tmp_path / "run"
+    store.write(folder, header, run.columns, run.data)
+    assert publish.report_main([str(folder), "--no-plots"]) == 0
+    shown = {t["key"] for t in json.loads((folder / "summary.json").read_text())["tables"]}
+    assert {"styles", "buys"} <= shown and "hashlib-64" not in shown  # never measured: absent
+    assert store.load(folder).header.stop["groups_left"] == stop["groups_left"]
+
+
+def test_the_quick_effort_records_the_modes_it_could_not_settle(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    run, outcome, _ = quick(tmp_path, monkeypatch, 400.0, {"c": 0.3})
+    stop = outcome["stop"]
+    assert stop["rule"] == "precision"  # the median: the other modes' ratios
+    assert list(stop["unsettled"]) == ["c"] and stop["unsettled"]["c"] > run.settings.promise
+    assert "modes not settled (over ±10%): c ±" in run.log.getvalue()  # type: ignore[attr-defined]
+
+
+def test_the_quick_effort_takes_its_budget_share_when_the_headline_stays_wide(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    run, outcome, _ = quick(tmp_path, monkeypatch, 100.0, {x: 0.4 for x in "abc"})
+    stop, s = outcome["stop"], run.settings
+    assert stop["rule"] == "budget" and stop["half_width"] > s.target
+    assert stop["seconds"] <= s.headline_share * 100.0
+    assert set(stop["unsettled"]) == {"a", "b", "c"}
+    assert outcome["passes"] == stop["passes"] + 1  # the rest of the budget: the other cases
+
+
+def test_the_default_effort_measures_every_case_in_pass_0_and_records_no_unsettled_modes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert not effort.EFFORTS["default"].headline_first
+    assert not effort.EFFORTS["rigorous"].headline_first
+    run, outcome, _ = quick(tmp_path, monkeypatch, 300.0, {}, name="default")
+    assert not run.by_headline and run.lead == run.readme
+    assert all(c.runs[0].number == 0 for cases in run.data.values() for c in cases.values())
+    assert "unsettled" not in outcome["stop"] and "headline_cases" not in outcome["plan"]
