@@ -157,3 +157,12 @@ def test_a_comment_keeps_the_measured_code_s_digest_and_code_changes_it(tmp_path
     assert changed != first
     (tmp_path / "variants" / "helpers" / "md5.c").write_text("built beside it")
     assert machine.measured(tmp_path) == changed  # what a build leaves is not the code
+
+
+def test_the_run_line_names_the_modes_a_quick_run_left_unsettled() -> None:
+    stop = {"rule": "budget", "passes": 3, "seconds": 100.0, "half_width": 0.08, "target": 0.095,
+            "unsettled": {"pypy8": 0.14, "jdk17-zero": 0.11}}  # fmt: skip
+    header = store.Header("quick", {}, "", "", 1, 1, 3, 0, stop=stop)
+    assert header.stop_reason.endswith(
+        "not settled to the promise: pypy8 ±14.0%, jdk17-zero ±11.0%"
+    )

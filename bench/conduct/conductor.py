@@ -60,7 +60,7 @@ from bench.conduct.effort import EFFORTS, Settings, add_arguments, settings_of
 from bench.conduct.passes import GroupKey, Passes, group_order
 from bench.core import stats
 from bench.core.fmt import duration
-from bench.core.machine import cpu_label, cpu_ticks, tree
+from bench.core.machine import cpu_label, cpu_ticks, machine_facts, measured, tree
 from bench.store import STOPS, Header
 
 #: What other modules take from here: the run, and the effort's names it is run with.
@@ -355,6 +355,8 @@ def run(args: argparse.Namespace, columns: List[Column]) -> Path:
         builds=builds(args.results / "envs", sorted({c.mode.interpreter for c in columns})),
         tree=tree(launch.BENCH),
         left_out=missing,
+        machine=machine_facts(),
+        measured=measured(store.ROOT),
         **outcome,
     )
     store.write(folder, header, columns, conductor.data)

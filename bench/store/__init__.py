@@ -168,8 +168,11 @@ class Header:
         target = s.get("target")
         reached = f"±{width:.1%}" if width is not None else "no ratio"
         aim = f" (target ±{target:.1%})" if target else ""
+        open_ = s.get("unsettled") or {}
+        said = ", ".join(f"{m} ±{w:.1%}" for m, w in open_.items())
+        left = f"; not settled to the promise: {said}" if open_ else ""
         return (f"{STOPS.get(s['rule'], s['rule'])}, the README's median {reached} within the "
-                f"run{aim}")  # fmt: skip
+                f"run{aim}{left}")  # fmt: skip
 
     @property
     def stopped(self) -> str:
