@@ -104,6 +104,26 @@ def moved(reports: Sequence[Report]) -> List[Spread]:
     return [s for s in spreads(reports) if apart(s[2]) > 1 + HOLDS]
 
 
+def moving_families(reports: Sequence[Report]) -> str:
+    """The families of modes the CPU moves (their ratios over ``HOLDS`` apart), each with how
+    far apart its ratios lie at most, the furthest first: "the JDK's -Xint (up to 2.2x)"."""
+    if len(reports) < 2:
+        return ""
+    family: Dict[str, str] = {}
+    for r in reports:
+        for jit in (False, True):
+            for name, modes in answers.by_family(r.run, jit).items():
+                jitted = "" if "JDK" in name or name == "CPython" else (
+                    " with its JIT" if jit else " without a JIT")  # fmt: skip
+                family.update({m: f"{name}{jitted}" for m in modes})
+    most: Dict[str, float] = {}
+    for mode, _, cells in moved(reports):
+        name = family.get(mode, mode)
+        most[name] = max(most.get(name, 1.0), apart(cells))
+    ranked = sorted(most.items(), key=lambda x: -x[1])
+    return ", ".join(f"{far:.1f}x under {name}" for name, far in ranked)
+
+
 def holds_line(reports: Sequence[Report]) -> str:
     """Which parts of the answer hold on every machine and which move with the CPU."""
     if len(reports) < 2:

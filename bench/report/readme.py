@@ -183,10 +183,13 @@ def answer_section(across: Optional[machines.Across], picture: str) -> str:
         return marked("answer", ["No kept run of `nox -s bench` yet."])
     said = [", ".join(answers.style_costs([(s, answers.by_family(run, jit)) for s, run in parts],
                                           under=True)) for jit in (False, True)]  # fmt: skip
+    moving = machines.moving_families(across.reports)
+    cpu = (f" From CPU to CPU the same code's ratios move by up to {moving}; the rest hold "
+           f"within 10% ([Results](#results)).") if moving else ""  # fmt: skip
     sentence = (
         f"**The study's answer**, on {machines_said(across)}: written as helper functions, MD5 "
         f"and SHA-256 run {said[0]} without a JIT; with one, {said[1]}. The JDK measured 4-5x "
-        f"and none ([8256523]({REVIEWS['8256523']}))."
+        f"and none ([8256523]({REVIEWS['8256523']})).{cpu}"
     )
     return marked("answer", [sentence, "", f"![What helper functions cost, per mode and CPU]"
                              f"({picture})"])  # fmt: skip
