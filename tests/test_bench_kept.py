@@ -11,6 +11,7 @@ import contextlib
 import gzip
 import io
 import json
+import shutil
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, Dict
@@ -71,20 +72,44 @@ def test_a_kept_run_of_an_unknown_format_is_refused_with_a_clear_error(tmp_path:
 
 
 def test_keep_list_and_drop_from_the_command_line(tmp_path: Path) -> None:
+    # a run that says the code it measured (as the conductor writes it): no git needed
+    folder = tmp_path / "copied" / RUN.name
+    shutil.copytree(RUN, folder)
+    study = json.loads((folder / "study.json").read_text())
+    (folder / "study.json").write_text(json.dumps({**study, "measured": "sha256:given"}))
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
         told = ["--machine", "hypervisor=kvm", "--machine", "flags=avx2,sha_ni"]
-        assert kept.main(["--kept", str(tmp_path), "keep", str(RUN), *told]) == 0
+        assert kept.main(["--kept", str(tmp_path), "keep", str(folder), *told]) == 0
         assert kept.main(["--kept", str(tmp_path), "list"]) == 0
     run = kept.read(tmp_path / RUN.name)
     facts = run.header.machine
     assert facts["hypervisor"] == "kvm" and facts["flags"] == ["avx2", "sha_ni"]
     assert facts["family"] == "25" and facts["model"] == "1" and facts["cores"] == 2
-    assert run.header.measured == machine.measured(bench_package.ROOT, run.header.tree)
+    assert run.header.measured == "sha256:given"
     assert "AMD EPYC 25/1 (Zen 3), 2 cores" in out.getvalue() and run.header.tree in out.getvalue()
     with contextlib.redirect_stdout(io.StringIO()):
         assert kept.main(["--kept", str(tmp_path), "drop", RUN.name]) == 0
     assert kept.every(tmp_path) == []
+
+
+def test_a_run_that_does_not_say_its_code_is_kept_with_its_commit_s(tmp_path: Path) -> None:
+    if shutil.which("git") is None:  # the sid tree's sessions: no git there to read a commit
+        pytest.skip("git is not installed here: a commit's files cannot be read")
+    folder = kept.keep(RUN, {"hypervisor": "kvm"}, tmp_path)
+    run = kept.read(folder)
+    assert run.header.measured == machine.measured(bench_package.ROOT, run.header.tree)
+    assert run.header.measured.startswith("sha256:")
+
+
+def test_a_run_of_unknown_code_is_refused_with_a_clear_error(tmp_path: Path) -> None:
+    folder = tmp_path / "copied" / RUN.name
+    shutil.copytree(RUN, folder)
+    study = json.loads((folder / "study.json").read_text())
+    (folder / "study.json").write_text(json.dumps({**study, "tree": "0000000-dirty"}))
+    with pytest.raises(SystemExit, match="which code it measured is not known"):
+        kept.keep(folder, {}, tmp_path / "kept")
+    assert not (tmp_path / "kept").exists() or kept.every(tmp_path / "kept") == []
 
 
 def test_the_measured_code_s_digest_is_the_same_from_the_tree_and_from_git() -> None:
