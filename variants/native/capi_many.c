@@ -135,8 +135,8 @@ static void sort_window(struct window *w, int algorithm, PyObject *const *items,
  * A million digests are a million new objects, 64 or 80 MB of memory that
  * pymalloc maps an arena (1 MiB) at a time as they are made, and that the
  * kernel then maps a page at a time, at the first write to each: about as
- * long as all the rest of digest_many together (a measurement on a
- * virtual machine: 25 of 62 ns a row went to the system). While a call
+ * long as all the rest of digest_many together (measured on a virtual
+ * machine: docs/development.md, "The kernels' measurements"). While a call
  * makes its result objects (the GIL held, no Python code run), the arena
  * allocator is the one in place wrapped by ours, which maps each new arena
  * in at once (MADV_POPULATE_WRITE: one call, not 256 faults); it is put back
@@ -145,12 +145,13 @@ static void sort_window(struct window *w, int algorithm, PyObject *const *items,
  * meanwhile), and without effect where the kernel lacks the advice (EINVAL,
  * ignored) or the memory is not a mapping of its own.
  *
- * Mapped in 4 KiB pages, 104 MB of SHA-512 digests still took 36 ms (35 ns
- * a row, a third of sha512_many's time), and 11 ms in pages of 2 MiB
- * (transparent huge pages, MADV_HUGEPAGE: the project's AMD EPYC Zen 4,
- * 2026-12-04). So where the allocator in place is CPython's own, which maps
- * arenas with mmap and unmaps them with munmap (every Linux build), the
- * arenas are carved from 2 MiB pages of ours, mapped and advised likewise:
+ * Mapped in 4 KiB pages, a million SHA-512 digests still took a third of
+ * sha512_many's time, and about a third of that in pages of 2 MiB
+ * (transparent huge pages, MADV_HUGEPAGE; the figures, dated: the same
+ * section of docs/development.md). So where the allocator in place is
+ * CPython's own, which maps arenas with mmap and unmaps them with munmap
+ * (every Linux build), the arenas are carved from 2 MiB pages of ours,
+ * mapped and advised likewise:
  * whatever allocator frees them later, munmap does, a part of a page at a
  * time (the kernel splits the page), and the part of the last page that no
  * arena took is unmapped at the end of the call. Elsewhere, or if the kernel

@@ -94,8 +94,9 @@ static const struct kernel sha256_kernels[] = {
 
 /* The many cores. Index 0 hashes one message after another with the chosen
  * single-message kernel. The others are in the order of their speed as
- * tools/bench_many.c measures it on the project's AMD EPYC (Zen 4: AVX-512
- * on 256-bit units, SHA-NI) against OpenSSL's single-message loop: for MD5,
+ * bench/product/bench_many.c measures it (the figures, dated, are in
+ * docs/development.md, "The kernels' measurements") on a CPU with AVX-512
+ * on 256-bit units and SHA-NI, against OpenSSL's single-message loop: for MD5,
  * more lanes and two interleaved sets beat fewer; for SHA-256, SHA-NI pairs
  * beat every vector width but AVX-512's 16 lanes, which match them only when
  * all 16 are busy (a zmm call costs the same however few lanes work), so
@@ -159,9 +160,9 @@ static const struct kernel sha512_kernels[] = {
     {.id = "avx2", .name = "x86-64 AVX2 and BMI2", .blocks64 = vn_sha512_amd64_avx2, .lanes = 1,
      .needs = NEEDS_AVX2 | NEEDS_BMI2},
 #if defined(VN_AMD64_ASM)
-    /* the same instructions in assembly, two blocks a pass: 1.06x OpenSSL's SHA-512 at
-     * 16 KiB (the C kernel above 0.94x) on the project's Zen 4, and faster than the C on
-     * one block (bench/product/bench_kernels.c) */
+    /* the same instructions in assembly, two blocks a pass: faster than the C kernel
+     * above at one block and at 16 KiB (bench/product/bench_kernels.c; the figures in
+     * docs/development.md, "The kernels' measurements") */
     {.id = "avx2-asm", .name = "x86-64 AVX2 and BMI2 (assembly)", .blocks64 = vn_sha512_amd64_asm,
      .lanes = 1, .needs = NEEDS_AVX2 | NEEDS_BMI2},
 #endif
@@ -181,13 +182,12 @@ static const struct kernel sha512_kernels[] = {
 };
 
 /* SHA-1's SHA-NI streams (pairs, four at a time for messages longer than a
- * block, with their short kernel) beat its AVX2 lanes on this project's AMD
- * EPYC (Zen 3) at 32 B (28 ns a message against 32) and 4 KiB (3,722 MB/s
- * against 3,001; bench/product/bench_many.c), so with both, SHA-NI. On its
- * Zen 4, AVX-512's 16 lanes beat both when all are busy (16.0 ns a 32-byte
- * message against 22.2, 4 KiB at 5,496 MB/s against 4,276) but not when few
- * are (8 streams: 2,512 MB/s against 3,852), as SHA-256's do: so with both,
- * avx512-shani, the last usable kernel being the one chosen. */
+ * block, with their short kernel) beat its AVX2 lanes at 32 B and 4 KiB
+ * (bench/product/bench_many.c), so with both, SHA-NI. AVX-512's 16 lanes
+ * beat both when all are busy but not when few are (8 streams), as SHA-256's
+ * do: so with both, avx512-shani, the last usable kernel being the one
+ * chosen. (The figures, dated: docs/development.md, "The kernels'
+ * measurements".) */
 static const struct kernel sha1_many_kernels[] = {
     {.id = "portable", .name = "one at a time", .lanes = 1},
 #if defined(VN_AMD64)
@@ -377,9 +377,20 @@ static int valid(int core, int index) {
     return core >= 0 && core < VN_CORES && index >= 0 && index < cores[core].count;
 }
 
-/* The kernels with .verify whose state on known blocks was wrong (set by vn_setup only). */
-#define MOST_KERNELS 16
-static unsigned char wrong[VN_CORES][MOST_KERNELS];
+/* The most kernels a core has (each table above is checked against it), and
+ * the kernels with .verify whose state on known blocks was wrong (set by
+ * vn_setup only). */
+#define MAX_KERNELS 16
+#define FITS(table) _Static_assert(sizeof table / sizeof table[0] <= MAX_KERNELS, #table)
+FITS(md5_kernels);
+FITS(sha256_kernels);
+FITS(md5_many_kernels);
+FITS(sha256_many_kernels);
+FITS(sha1_kernels);
+FITS(sha512_kernels);
+FITS(sha1_many_kernels);
+FITS(sha512_many_kernels);
+static unsigned char wrong[VN_CORES][MAX_KERNELS];
 
 /* Whether kernel `index` of `core` ends three known blocks in the portable kernel's state. */
 static int agrees_with_portable(int core, int index) {
@@ -472,7 +483,7 @@ void vn_setup(void) {
     problem[0] = 0;
     memset(wrong, 0, sizeof wrong);
     for (int core = 0; core < VN_CORES; core++) {
-        for (int i = 0; i < cores[core].count && i < MOST_KERNELS; i++) {
+        for (int i = 0; i < cores[core].count; i++) {
             if (!cores[core].kernels[i].verify || !vn_kernel_usable(core, i)) continue;
             if (!agrees_with_portable(core, i)) {
                 wrong[core][i] = 1;
@@ -514,7 +525,7 @@ int vn_kernel_find(int core, const char *id) {
 int vn_kernel_usable(int core, int index) {
     if (!valid(core, index)) return 0;
     const unsigned needs = cores[core].kernels[index].needs;
-    return (features & needs) == needs && !(index < MOST_KERNELS && wrong[core][index]);
+    return (features & needs) == needs && !wrong[core][index];
 }
 
 int vn_kernel_chosen(int core) { return core >= 0 && core < VN_CORES ? chosen[core] : -1; }
@@ -532,11 +543,10 @@ vn_blocks64_fn *vn_kernel64(int core, int index) {
 vn_blocks64_fn *vn_chosen64(int core) { return vn_kernel64(core, vn_kernel_chosen(core)); }
 
 /* Which kernels have run in this process (vn_note sets a flag the first time). */
-#define MAX_KERNELS 16
 static unsigned char ran[VN_CORES][MAX_KERNELS];
 
 unsigned char *vn_ran_flag(int core, int index) {
-    return valid(core, index) && index < MAX_KERNELS ? &ran[core][index] : NULL;
+    return valid(core, index) ? &ran[core][index] : NULL;
 }
 
 unsigned char *vn_ran_flag_of(int core, vn_blocks_fn *blocks) {

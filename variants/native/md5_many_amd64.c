@@ -21,9 +21,8 @@
  * registers, the digests transposed out of the state's registers. The zmm
  * ones pad the transposed words with AVX-512's masks (pad_short_x16); the
  * ymm ones each lane's row as it is loaded, by the tables (short_words_x8).
- * A 32-byte message through the padded batches and so (vn_digest_many,
- * Intel Xeon with AVX-512): avx512-x32 15.5 and 12 ns; avx2-x16 22.7 and
- * 19.0 ns (bench_many's 32b case, which adds its own loop).
+ * (What a 32-byte message costs through them: docs/development.md, "The
+ * kernels' measurements".)
  */
 #include "native.h"
 

@@ -18,22 +18,19 @@
  *
  * Each has a short kernel beside it (native.h: vn_short_fn, size 20):
  * messages of at most 64 bytes read in place, padded in registers, the
- * digests stored from the state's registers. Here (AMD EPYC, Zen 3;
- * bench/product/bench_many.c, medians of 7 interleaved rounds, CPU
- * time) shani-x2 hashes messages of 4 KiB at 3,722 MB/s (two streams: 2,706)
- * against avx2-x8's 3,001, and of 32 bytes in 27.6 ns a message against
- * 30.7 (the short kernels). SHA-NI is then bound by its unit's throughput
- * (sha1msg1, sha1msg2 and sha1nexte use it too). AVX2 lanes beside SHA-NI
+ * digests stored from the state's registers. shani-x2 beats avx2-x8 at 4 KiB
+ * (and four streams beat two) and at 32 bytes (the short kernels); SHA-NI is
+ * then bound by its unit's throughput (sha1msg1, sha1msg2 and sha1nexte use
+ * it too). AVX2 lanes beside SHA-NI
  * streams in one function did not help: the SHA instructions have only
  * legacy SSE encodings, and with ymm registers live that ran a hundred
  * times slower here.
  *
- * With AVX-512 (the project's AMD EPYC, Zen 4, 2026-12-04; medians of 7
- * rounds) a round is about half as many instructions, on zmm: avx512-x16
- * hashes 32-byte messages in 16.0 ns a message against shani-x2's 22.2 and
- * 4 KiB ones at 5,496 MB/s against 4,276, but 8 streams of 128 MiB at 2,512
- * against 3,852 (half its lanes idle); avx512-shani takes zmm when all 16
- * lanes are busy and SHA-NI streams otherwise.
+ * With AVX-512 a round is about half as many instructions, on zmm:
+ * avx512-x16 beats shani-x2 at 32 bytes and 4 KiB but not over 8 streams
+ * (half its lanes idle); avx512-shani takes zmm when all 16 lanes are busy
+ * and SHA-NI streams otherwise. (The figures, dated, of both paragraphs:
+ * docs/development.md, "The kernels' measurements".)
  */
 #include "native.h"
 

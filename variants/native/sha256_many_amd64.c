@@ -23,10 +23,8 @@
  * registers, the digests stored from the state's registers. Both kernels
  * with zmm lanes have vn_sha256_short_avx512_x16; the ymm ones pad each
  * lane's row by the tables (short_words_x8), and so does shani-x2 each
- * stream's four words (vn_sha256_short_shani_x2). A 32-byte message through
- * the padded batches and so (vn_digest_many, Intel Xeon with AVX-512):
- * zmm lanes about 31-34 and 27-29 ns (a zmm lane's block alone is 20 ns);
- * shani-x2 50 and 43 ns; avx2-x8 58 and 52 ns.
+ * stream's four words (vn_sha256_short_shani_x2). (What a 32-byte message
+ * costs through them: docs/development.md, "The kernels' measurements".)
  */
 #include "native.h"
 
@@ -42,7 +40,7 @@
 
 /* The two streams' four rounds with message words wa, wb (W[4i..4i+3]); as
  * ROUNDS4 in sha256_amd64.c, each instruction once per stream in turn. */
-#define ROUNDS4_X2(wa, wb, i)                                                          \
+#define SHA256_PAIR_ROUNDS4(wa, wb, i)                                                 \
     do {                                                                               \
         const __m128i k = _mm_loadu_si128((const __m128i *)&vn_sha256_k[4 * (i)]);    \
         const __m128i wka = _mm_add_epi32((wa), k), wkb = _mm_add_epi32((wb), k);      \

@@ -14,11 +14,10 @@
  * words and transposed in registers (4 x 4 of 64 bits: unpack, then 128-bit
  * moves).
  *
- * On the project's AMD EPYC (Zen 4, whose zmm instructions take two passes
- * through 256-bit units; 2026-12-04, bench/product/bench_many.c, medians of
- * 5 rounds against OpenSSL's loop) avx512-x8 hashes 32-byte messages in 53.0
- * ns a message against avx2-x4's 104.5 (OpenSSL 177.8), 4 KiB ones at 2,630
- * MB/s against 1,391 (OpenSSL 840): the shift units' throughput bounds both.
+ * avx512-x8 hashes about twice as fast as avx2-x4, even where zmm
+ * instructions take two passes through 256-bit units: the shift units'
+ * throughput bounds both (bench/product/bench_many.c; the figures, dated:
+ * docs/development.md, "The kernels' measurements").
  *
  * Each has a short kernel beside it (native.h: vn_short64_fn): avx2-x4's
  * pads each lane's row by the tables as it is loaded (vn_short_keep: a
