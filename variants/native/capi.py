@@ -15,7 +15,7 @@ from variants._typing import TYPE_CHECKING
 from variants.native._kernels import ALGORITHMS, KernelTable
 
 if TYPE_CHECKING:
-    from typing import Any, Dict, Iterable, List, Sequence
+    from typing import Any, Dict, Iterable, List, Optional, Sequence
 
     from variants._column import Column
 
@@ -30,6 +30,8 @@ __all__ = [
     "absorb_many",
     "block_function",
     "block_functions",
+    "column_from",
+    "column_rows",
     "constructors",
     "describe",
     "digest_column",
@@ -95,6 +97,18 @@ def digest_column(algorithm: str, column: object, hexdigest: bool, threads: int)
     """The digests of the rows of ``column`` read and hashed in C, in lanes, without the GIL
     (see ``variants._column``)."""
     result: Column = _capi.digest_column(ALGORITHMS[algorithm], column, hexdigest, threads)
+    return result
+
+
+def column_rows(column: object) -> Sequence[Optional[bytes]]:
+    """The rows of ``column`` read in C (None for a null row): ``variants._column.RowIO``."""
+    rows: Sequence[Optional[bytes]] = _capi.column_rows(column)
+    return rows
+
+
+def column_from(algorithm: str, digests: List[Any], hexdigest: bool) -> Column:
+    """A Column of ``digests`` (binary, or None) of ``algorithm``: ``variants._column.RowIO``."""
+    result: Column = _capi.column_from(ALGORITHMS[algorithm], digests, hexdigest)
     return result
 
 

@@ -353,8 +353,10 @@ def digest_column(algorithm: str, column: object, hexdigest: bool, threads: int)
     """The digests of a column's rows, one by one with this bridge's objects: correct, not
     fast (the C-API bridge reads columns in C; see ``variants._column``)."""
     from variants import _column  # (only here: a plain hash need not import the columns' code)
+    from variants.native import column_io
 
-    return _column.loop(algorithm, constructors()[algorithm], column, hexdigest, threads)
+    io = column_io()
+    return _column.loop(algorithm, constructors()[algorithm], column, hexdigest, threads, io)
 
 
 def digest_files(algorithm: str, names: Sequence[bytes], small: int, threads: int = 1) -> List[Any]:
