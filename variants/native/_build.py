@@ -76,6 +76,7 @@ CAPI_SOURCES = (
 CFFI_SOURCES = (*KERNEL_SOURCES, "locked.c")
 HEADERS = (
     "native.h",
+    "algorithms.h",
     "cpu.h",
     "dispatch.h",
     "hash.h",

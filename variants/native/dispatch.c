@@ -186,21 +186,21 @@ static const struct kernel sha512_many_kernels[] = {
 
 #define KERNELS(table) table, (int)(sizeof table / sizeof table[0])
 
+/* Each core's kernels, by its number; then its name, as VARIANTS_NATIVE_KERNELS has it. */
 static const struct {
-    const char *name; /* in VARIANTS_NATIVE_KERNELS */
     const struct kernel *kernels;
     int count;
 } cores[VN_CORES] = {
-    {"md5", md5_kernels, (int)(sizeof md5_kernels / sizeof md5_kernels[0])},
-    {"sha256", sha256_kernels, (int)(sizeof sha256_kernels / sizeof sha256_kernels[0])},
-    {"md5-many", md5_many_kernels, (int)(sizeof md5_many_kernels / sizeof md5_many_kernels[0])},
-    {"sha256-many", sha256_many_kernels,
-     (int)(sizeof sha256_many_kernels / sizeof sha256_many_kernels[0])},
-    {"sha1", KERNELS(sha1_kernels)},
-    {"sha512", KERNELS(sha512_kernels)},
-    {"sha1-many", KERNELS(sha1_many_kernels)},
-    {"sha512-many", KERNELS(sha512_many_kernels)},
+    [VN_CORE_MD5] = {KERNELS(md5_kernels)},
+    [VN_CORE_SHA256] = {KERNELS(sha256_kernels)},
+    [VN_CORE_MD5_MANY] = {KERNELS(md5_many_kernels)},
+    [VN_CORE_SHA256_MANY] = {KERNELS(sha256_many_kernels)},
+    [VN_CORE_SHA1] = {KERNELS(sha1_kernels)},
+    [VN_CORE_SHA512] = {KERNELS(sha512_kernels)},
+    [VN_CORE_SHA1_MANY] = {KERNELS(sha1_many_kernels)},
+    [VN_CORE_SHA512_MANY] = {KERNELS(sha512_many_kernels)},
 };
+static const char *const core_names[VN_CORES] = VN_CORE_NAMES;
 
 static unsigned features;        /* what the CPU has (NEEDS_* bits) */
 static int chosen[VN_CORES];     /* index into cores[core]; 0, portable, until vn_setup */
@@ -284,13 +284,12 @@ static void force(const char *list) {
         const size_t name_length = (size_t)(name_end - p), id_length = (size_t)(last - id);
         int core = -1;
         for (int c = 0; c < VN_CORES; c++) {
-            if (strlen(cores[c].name) == name_length && memcmp(cores[c].name, p, name_length) == 0)
+            if (strlen(core_names[c]) == name_length && memcmp(core_names[c], p, name_length) == 0)
                 core = c;
         }
         if (core < 0) {
             report(KERNELS_ENV ": no core \"", p, name_length,
-                   "\" (there are md5, sha256, md5-many, sha256-many, sha1, sha512, "
-                   "sha1-many, sha512-many)");
+                   "\" (there are " VN_CORE_NAME_LIST ")");
             p = end;
             continue;
         }

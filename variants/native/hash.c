@@ -11,17 +11,13 @@
 #include "hash.h"
 #include "padding.h"
 
-static const uint32_t md5_iv[4] = VN_MD5_IV;
-static const uint32_t sha1_iv[5] = VN_SHA1_IV;
-static const uint32_t sha224_iv[8] = VN_SHA224_IV;
-static const uint32_t sha256_iv[8] = VN_SHA256_IV;
-static const uint64_t sha384_iv[8] = VN_SHA384_IV;
-static const uint64_t sha512_iv[8] = VN_SHA512_IV;
-static const uint64_t sha512_224_iv[8] = VN_SHA512_224_IV;
-static const uint64_t sha512_256_iv[8] = VN_SHA512_256_IV;
+/* Each algorithm's initial value: the 32-bit ones' (zeros past the words
+ * an algorithm uses, and for the 64-bit ones), the 64-bit ones'. */
+static const uint32_t ivs32[VN_ALGORITHMS][8] = VN_IVS32;
+static const uint64_t ivs64[VN_ALGORITHMS][8] = VN_IVS64;
 
 int vn_digest_size(int algorithm) {
-    static const unsigned char size[VN_ALGORITHMS] = {16, 28, 32, 20, 48, 64, 28, 32};
+    static const unsigned char size[VN_ALGORITHMS] = VN_DIGEST_SIZES;
     return size[algorithm];
 }
 
@@ -32,14 +28,11 @@ static vn_blocks_fn *initial(int algorithm, vn_state *s, unsigned char **ran) {
     const int core = vn_core_of(algorithm);
     *ran = vn_ran_flag(core, vn_kernel_chosen(core));
     if (vn_wide(algorithm)) {
-        static const uint64_t *const ivs[4] = {sha384_iv, sha512_iv, sha512_224_iv, sha512_256_iv};
-        memcpy(s->state64, ivs[algorithm - VN_SHA384], sizeof s->state64);
+        memcpy(s->state64, ivs64[algorithm], sizeof s->state64);
         return (vn_blocks_fn *)vn_chosen64(core);
     }
-    static const uint32_t *const ivs[4] = {md5_iv, sha224_iv, sha256_iv, sha1_iv};
-    static const unsigned char words[4] = {4, 8, 8, 5};
     memset(s->state64, 0, sizeof s->state64); /* all of the union: copies read it whole */
-    memcpy(s->state, ivs[algorithm], words[algorithm] * sizeof s->state[0]);
+    memcpy(s->state, ivs32[algorithm], sizeof s->state);
     return vn_chosen(core);
 }
 

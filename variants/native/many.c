@@ -334,7 +334,7 @@ struct scheduler *many_new_scheduler(int core, int index) {
     s->width = s->ladder.lanes[s->ladder.rungs - 1];
     s->wide = vn_core_is_wide(core);
     s->block = s->wide ? 128 : 64;
-    s->words = core == VN_CORE_MD5_MANY ? 4 : core == VN_CORE_SHA1_MANY ? 5 : 8;
+    s->words = vn_core_state_words(core);
     s->next = 0;
     return s;
 }

@@ -72,60 +72,44 @@ typedef void vn_blocks_fn(uint32_t *state, const unsigned char *data, size_t blo
 #define VN_RISCV64 1
 #endif
 
-/* The cores and the algorithms (SHA-224 runs the SHA-256 core; SHA-384,
- * SHA-512/224 and SHA-512/256 the SHA-512 core). The single-message cores
- * hash one message at a time (vn_blocks_fn kernels; the SHA-512 core's are
+/* The cores and the algorithms, numbered, and their tables (SHA-224 runs
+ * the SHA-256 core; SHA-384, SHA-512/224 and SHA-512/256 the SHA-512 core):
+ * generated from variants/_algorithms.py. The single-message cores hash one
+ * message at a time (vn_blocks_fn kernels; the SHA-512 core's are
  * vn_blocks64_fn); the "many" cores hash several messages at once, one per
  * lane (vn_many_fn kernels; SHA-512's vn_many64_fn). */
-enum {
-    VN_CORE_MD5 = 0,
-    VN_CORE_SHA256 = 1,
-    VN_CORE_MD5_MANY = 2,
-    VN_CORE_SHA256_MANY = 3,
-    VN_CORE_SHA1 = 4,
-    VN_CORE_SHA512 = 5,
-    VN_CORE_SHA1_MANY = 6,
-    VN_CORE_SHA512_MANY = 7,
-    VN_CORES = 8
-};
-enum {
-    VN_MD5 = 0,
-    VN_SHA224 = 1,
-    VN_SHA256 = 2,
-    VN_SHA1 = 3,
-    VN_SHA384 = 4,
-    VN_SHA512 = 5,
-    VN_SHA512_224 = 6,
-    VN_SHA512_256 = 7,
-    VN_ALGORITHMS = 8
-};
-/* The largest digest (SHA-512's) and block (the SHA-512 core's). */
-#define VN_MAX_DIGEST 64
-#define VN_MAX_BLOCK 128
+#include "algorithms.h"
 
-/* What an algorithm runs on: the SHA-512 core's 64-bit words and 128-byte
- * blocks, or 32-bit words and 64-byte blocks; its cores; its digest's size. */
-static inline int vn_wide(int algorithm) { return algorithm >= VN_SHA384; }
+/* What an algorithm runs on: 64-bit words and 128-byte blocks (the SHA-512
+ * core's), or 32-bit words and 64-byte blocks; its cores. */
+static inline int vn_wide(int algorithm) {
+    return (unsigned)algorithm < VN_ALGORITHMS && ((VN_WIDE_ALGORITHMS >> algorithm) & 1);
+}
 static inline int vn_block_size(int algorithm) { return vn_wide(algorithm) ? 128 : 64; }
 static inline int vn_core_of(int algorithm) {
-    static const unsigned char core[VN_ALGORITHMS] = {VN_CORE_MD5,    VN_CORE_SHA256, VN_CORE_SHA256,
-                                                      VN_CORE_SHA1,   VN_CORE_SHA512, VN_CORE_SHA512,
-                                                      VN_CORE_SHA512, VN_CORE_SHA512};
+    static const unsigned char core[VN_ALGORITHMS] = VN_ALGORITHM_CORES;
     return core[algorithm];
 }
 static inline int vn_many_core_of(int algorithm) {
-    static const unsigned char core[VN_ALGORITHMS] = {
-        VN_CORE_MD5_MANY,    VN_CORE_SHA256_MANY, VN_CORE_SHA256_MANY, VN_CORE_SHA1_MANY,
-        VN_CORE_SHA512_MANY, VN_CORE_SHA512_MANY, VN_CORE_SHA512_MANY, VN_CORE_SHA512_MANY};
+    static const unsigned char core[VN_ALGORITHMS] = VN_ALGORITHM_MANY_CORES;
     return core[algorithm];
 }
-/* The many core of a single-message core, and the other way round (the
- * numbering above keeps them two apart, the many ones with bit 1 set). */
-static inline int vn_many_core(int core) { return core + 2; }
-static inline int vn_single_core(int many) { return many - 2; }
-static inline int vn_core_is_many(int core) { return (core & 2) != 0; }
+/* The many core of a single-message core, and the other way round; whether
+ * a core is a many core, and whether it has 64-bit words; its state's words. */
+static inline int vn_many_core(int core) {
+    static const unsigned char pair[VN_CORES] = VN_CORE_PAIRS;
+    return pair[core];
+}
+static inline int vn_single_core(int many) { return vn_many_core(many); }
+static inline int vn_core_is_many(int core) {
+    return (unsigned)core < VN_CORES && ((VN_MANY_CORES >> core) & 1);
+}
 static inline int vn_core_is_wide(int core) {
-    return core == VN_CORE_SHA512 || core == VN_CORE_SHA512_MANY;
+    return (unsigned)core < VN_CORES && ((VN_WIDE_CORES >> core) & 1);
+}
+static inline int vn_core_state_words(int core) {
+    static const unsigned char words[VN_CORES] = VN_CORE_STATE_WORDS;
+    return words[core];
 }
 
 /* The lanes of a many-kernel: up to VN_MAX_LANES messages, each with its
