@@ -93,7 +93,7 @@
 /* Lane i's five state words, big-endian, to out[i] (20 bytes): a, b, c, d
  * as MD5's digests are stored, then e as one word. */
 __attribute__((target("avx2"), always_inline)) static inline void
-store_digests_x8(unsigned char *const *out, __m256i a, __m256i b, __m256i c, __m256i d,
+store_digests32_x8(unsigned char *const *out, __m256i a, __m256i b, __m256i c, __m256i d,
                  __m256i e) {
     const __m256i bswap = _mm256_setr_epi8(BSWAP_BYTES, BSWAP_BYTES);
     a = _mm256_shuffle_epi8(a, bswap);
@@ -103,7 +103,7 @@ store_digests_x8(unsigned char *const *out, __m256i a, __m256i b, __m256i c, __m
     e = _mm256_shuffle_epi8(e, bswap);
     _Alignas(32) uint32_t last[8];
     _mm256_store_si256((__m256i *)last, e);
-    store_four_words_x8(out, a, b, c, d);
+    store_four_words32_x8(out, a, b, c, d);
 #pragma GCC unroll 8
     for (int i = 0; i < 8; i++) memcpy(out[i] + 16, &last[i], 4);
 }
@@ -116,10 +116,10 @@ store_digests_x8(unsigned char *const *out, __m256i a, __m256i b, __m256i c, __m
 #define V_LOAD(p) _mm256_load_si256((const __m256i *)(p))
 #define V_STORE(p, v) _mm256_store_si256((__m256i *)(p), (v))
 #define V_SET1(x) _mm256_set1_epi32((int)(x))
-#define LOAD_WORDS(x, p, offset) (load_words_x8((x), (p), (offset)), bswap_words_x8(x))
+#define LOAD_WORDS(x, p, offset) (load_words32_x8((x), (p), (offset)), bswap_words32_x8(x))
 #define SHORT_WORDS(x, p, lengths, block, blocks) \
-    short_words_x8((x), (p), (lengths), 1, (block), (blocks))
-#define STORE_DIGESTS(out, a, b, c, d, e) store_digests_x8((out), (a), (b), (c), (d), (e))
+    short_words32_x8((x), (p), (lengths), 1, (block), (blocks))
+#define STORE_DIGESTS(out, a, b, c, d, e) store_digests32_x8((out), (a), (b), (c), (d), (e))
 #include "sha1_many_lanes.h"
 
 /* ---- SHA-NI, two streams ------------------------------------------------ */
@@ -292,7 +292,7 @@ __attribute__((target("sha,sse4.1"))) void vn_sha1_many_shani_x2(vn_lanes *lanes
 
 /* The same for 16 lanes. */
 AVX512_TARGET __attribute__((always_inline)) static inline void
-store_digests_x16(unsigned char *const *out, __m512i a, __m512i b, __m512i c, __m512i d,
+store_digests32_x16(unsigned char *const *out, __m512i a, __m512i b, __m512i c, __m512i d,
                   __m512i e) {
     const __m512i bswap = _mm512_broadcast_i32x4(_mm_setr_epi8(BSWAP_BYTES));
     a = _mm512_shuffle_epi8(a, bswap);
@@ -302,7 +302,7 @@ store_digests_x16(unsigned char *const *out, __m512i a, __m512i b, __m512i c, __
     e = _mm512_shuffle_epi8(e, bswap);
     _Alignas(64) uint32_t last[16];
     _mm512_store_si512((void *)last, e);
-    store_four_words_x16(out, a, b, c, d);
+    store_four_words32_x16(out, a, b, c, d);
 #pragma GCC unroll 16
     for (int i = 0; i < 16; i++) memcpy(out[i] + 16, &last[i], 4);
 }
@@ -315,10 +315,10 @@ store_digests_x16(unsigned char *const *out, __m512i a, __m512i b, __m512i c, __
 #define V_LOAD(p) _mm512_load_si512((const void *)(p))
 #define V_STORE(p, v) _mm512_store_si512((void *)(p), (v))
 #define V_SET1(x) _mm512_set1_epi32((int)(x))
-#define LOAD_WORDS(x, p, offset) (load_words_x16((x), (p), (offset)), bswap_words_x16(x))
+#define LOAD_WORDS(x, p, offset) (load_words32_x16((x), (p), (offset)), bswap_words32_x16(x))
 #define SHORT_WORDS(x, p, lengths, block, blocks) \
-    short_words_x16((x), (p), (lengths), 1, (block), (blocks))
-#define STORE_DIGESTS(out, a, b, c, d, e) store_digests_x16((out), (a), (b), (c), (d), (e))
+    short_words32_x16((x), (p), (lengths), 1, (block), (blocks))
+#define STORE_DIGESTS(out, a, b, c, d, e) store_digests32_x16((out), (a), (b), (c), (d), (e))
 #include "sha1_many_lanes.h"
 
 /* ---- both ------------------------------------------------------------------ */
