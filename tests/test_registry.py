@@ -125,3 +125,27 @@ def test_mypy_sees_what_the_variant_has(tmp_path: Path, monkeypatch: pytest.Monk
     assert status == 1, out
     assert 'Revealed type is "variants._shell.HashObject"' in out
     assert 'user.py:5: error: "Loaded" has no attribute "md5"  [attr-defined]' in out
+
+
+def test_shared_modules_import_no_variant_internals() -> None:
+    """The modules every variant shares (``variants/*.py``) import a variant's package only by
+    its public names, never its private modules (``variants.native._kernels``, ``_capi``):
+    what they need of it comes through its ``__init__`` (``variants.native.column_io``)."""
+    import ast
+
+    shared = Path(variants.__file__).resolve().parent
+    packages = {p.name for p in shared.iterdir() if (p / "__init__.py").exists()}
+    found = []
+    for source in sorted(shared.glob("*.py")):
+        for node in ast.walk(ast.parse(source.read_text())):
+            names = []
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module:
+                names = [node.module] + [f"{node.module}.{a.name}" for a in node.names]
+            for name in names:
+                parts = name.split(".")
+                inside = parts[:1] == ["variants"] and len(parts) > 2 and parts[1] in packages
+                if inside and parts[2].startswith("_"):
+                    found.append(f"{source.name}: {name}")
+    assert found == []

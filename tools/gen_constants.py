@@ -1,8 +1,10 @@
-"""Generate the C headers that hold the constants of MD5, SHA-1 and SHA-2, from variants/_tables.py.
+"""Generate the C headers that hold the constants of MD5, SHA-1 and SHA-2, and the numbering and
+tables of the algorithms and cores, from variants/_tables.py and variants/_algorithms.py.
 
 ``variants/_tables.py`` is the one source of the initial values, the round
-constants and MD5's step schedule. This script writes them out for C: the
-native kernels and the typed Cython variant include these headers (Cython
+constants and MD5's step schedule; ``variants/_algorithms.py`` the one
+description of each algorithm and core. This script writes them out for C:
+the native kernels and the typed Cython variant include these headers (Cython
 through a verbatim ``cdef extern`` block), so every implementation reads the
 same numbers.
 
@@ -22,19 +24,12 @@ sys.path.insert(0, str(ROOT / "tools"))
 
 import generated  # noqa: E402
 
+from variants._algorithms import ALGORITHMS, CORE, CORES, core_numbers  # noqa: E402
 from variants._tables import (  # noqa: E402
-    MD5_IV,
     MD5_K,
     MD5_SHIFTS,
     MD5_WORD_ORDER,
-    SHA1_IV,
-    SHA224_IV,
-    SHA256_IV,
     SHA256_K,
-    SHA384_IV,
-    SHA512_224_IV,
-    SHA512_256_IV,
-    SHA512_IV,
     SHA512_K,
 )
 
@@ -54,6 +49,106 @@ def _initializer(name: str, words: Sequence[int], doc: str, bits: int = 32) -> L
     return lines
 
 
+def _ivs() -> List[str]:
+    """Each algorithm's initial value, VN_<NAME>_IV, in the algorithms' order."""
+    lines: List[str] = []
+    for algorithm in ALGORITHMS:
+        bits = CORE[algorithm.core].word_bits
+        doc = f"{algorithm.title}'s initial hash value ({algorithm.iv_reference})"
+        lines += [*_initializer(_iv_name(algorithm.name), algorithm.iv, doc, bits), ""]
+    return lines
+
+
+def _iv_name(algorithm: str) -> str:
+    return f"VN_{algorithm.upper()}_IV"
+
+
+def _enum_name(name: str) -> str:
+    """native.h's name of an algorithm or core: sha512_224 -> SHA512_224, md5-many -> MD5_MANY."""
+    return name.upper().replace("-", "_")
+
+
+def _list(values: Sequence[object]) -> str:
+    return "{" + ", ".join(str(v) for v in values) + "}"
+
+
+def _bits(flags: Sequence[bool]) -> str:
+    return f"0x{sum(1 << i for i, flag in enumerate(flags) if flag):x}u"
+
+
+def render_algorithms() -> str:
+    """algorithms.h: the numbering of the cores and algorithms, and their tables."""
+    cores = core_numbers()
+    by_number = sorted(cores, key=cores.__getitem__)
+    single = [name.removesuffix("-many") for name in by_number]
+    core_of = [CORE[name] for name in single]
+    many = [name.endswith("-many") for name in by_number]
+    wide = [core.word_bits == 64 for core in core_of]
+    core_enum = [f"    VN_CORE_{_enum_name(name)} = {cores[name]}," for name in by_number]
+    algorithm_enum = [f"    VN_{_enum_name(a.name)} = {n}," for n, a in enumerate(ALGORITHMS)]
+    each = " \\\n".join(f"    X({a.name}, VN_{_enum_name(a.name)})" for a in ALGORITHMS)
+    cores_of = [f"VN_CORE_{_enum_name(a.core)}" for a in ALGORITHMS]
+    many_cores_of = [f"VN_CORE_{_enum_name(a.core)}_MANY" for a in ALGORITHMS]
+    pair = [cores[f"{s}-many" if not m else s] for s, m in zip(single, many)]
+    wide_algorithms = [CORE[a.core].word_bits == 64 for a in ALGORITHMS]
+    ivs32 = [_iv_name(a.name) if not w else "{0}" for a, w in zip(ALGORITHMS, wide_algorithms)]
+    ivs64 = [_iv_name(a.name) if w else "{0}" for a, w in zip(ALGORITHMS, wide_algorithms)]
+    names = ", ".join(f'"{name}"' for name in by_number)
+    lines = [
+        BANNER.replace("variants/_tables.py", "variants/_algorithms.py").rstrip("\n"),
+        "/*",
+        " * The cores and the algorithms, numbered, and what each is (a row of",
+        " * variants/_algorithms.py each): the tables behind native.h's vn_core_of,",
+        " * vn_wide and the rest, hash.c's digest sizes and initial values, dispatch.c's",
+        " * core names, the C-API module's constructors. The single-message cores hash",
+        ' * one message at a time, each "many" core several at once, one per lane.',
+        " */",
+        "#ifndef VARIANTS_NATIVE_ALGORITHMS_H",
+        "#define VARIANTS_NATIVE_ALGORITHMS_H",
+        "",
+        "enum {",
+        *core_enum,
+        f"    VN_CORES = {len(by_number)}",
+        "};",
+        "enum {",
+        *algorithm_enum,
+        f"    VN_ALGORITHMS = {len(ALGORITHMS)}",
+        "};",
+        "",
+        "/* The largest digest, block and chaining state (in words). */",
+        f"#define VN_MAX_DIGEST {max(a.digest_size for a in ALGORITHMS)}",
+        f"#define VN_MAX_BLOCK {max(c.block_size for c in CORES)}",
+        f"#define VN_MAX_STATE_WORDS {max(c.state_words for c in CORES)}",
+        "",
+        "/* X(name, number) for every algorithm, in order. */",
+        f"#define VN_FOR_EACH_ALGORITHM(X) \\\n{each}",
+        "",
+        "/* By algorithm: its core, its many core, its digest's size; the ones on",
+        " * 64-bit words (bit n: algorithm n); initial values (constants.h's), the",
+        " * 32-bit ones' and the 64-bit ones' (zeros for the others). */",
+        f"#define VN_ALGORITHM_CORES {_list(cores_of)}",
+        f"#define VN_ALGORITHM_MANY_CORES {_list(many_cores_of)}",
+        f"#define VN_DIGEST_SIZES {_list([a.digest_size for a in ALGORITHMS])}",
+        f"#define VN_WIDE_ALGORITHMS {_bits(wide_algorithms)}",
+        f"#define VN_IVS32 {_list(ivs32)}",
+        f"#define VN_IVS64 {_list(ivs64)}",
+        "",
+        "/* By core: its name (VARIANTS_NATIVE_KERNELS's), and all of them for a",
+        " * message; the many core of a single-message core and the other way round;",
+        " * the many cores and the cores on 64-bit words (bit n: core n); each core's",
+        " * chaining state in words. */",
+        f"#define VN_CORE_NAMES {{{names}}}",
+        f'#define VN_CORE_NAME_LIST "{", ".join(by_number)}"',
+        f"#define VN_CORE_PAIRS {_list(pair)}",
+        f"#define VN_MANY_CORES {_bits(many)}",
+        f"#define VN_WIDE_CORES {_bits(wide)}",
+        f"#define VN_CORE_STATE_WORDS {_list([c.state_words for c in core_of])}",
+        "",
+        "#endif",
+    ]
+    return "\n".join(lines) + "\n"
+
+
 def render_constants() -> str:
     """constants.h: initial values and round constants, as initializer macros."""
     lines = [
@@ -65,42 +160,7 @@ def render_constants() -> str:
         "#ifndef VARIANTS_NATIVE_CONSTANTS_H",
         "#define VARIANTS_NATIVE_CONSTANTS_H",
         "",
-        *_initializer(
-            "VN_MD5_IV", MD5_IV, "MD5's chaining state before the first block (RFC 1321, 3.3)"
-        ),
-        "",
-        *_initializer(
-            "VN_SHA224_IV", SHA224_IV, "SHA-224's initial hash value (FIPS 180-4, 5.3.2)"
-        ),
-        "",
-        *_initializer(
-            "VN_SHA256_IV", SHA256_IV, "SHA-256's initial hash value (FIPS 180-4, 5.3.3)"
-        ),
-        "",
-        *_initializer("VN_SHA1_IV", SHA1_IV, "SHA-1's initial hash value (FIPS 180-4, 5.3.1)"),
-        "",
-        *_initializer(
-            "VN_SHA384_IV", SHA384_IV, "SHA-384's initial hash value (FIPS 180-4, 5.3.4)", 64
-        ),
-        "",
-        *_initializer(
-            "VN_SHA512_IV", SHA512_IV, "SHA-512's initial hash value (FIPS 180-4, 5.3.5)", 64
-        ),
-        "",
-        *_initializer(
-            "VN_SHA512_224_IV",
-            SHA512_224_IV,
-            "SHA-512/224's initial hash value (FIPS 180-4, 5.3.6.1)",
-            64,
-        ),
-        "",
-        *_initializer(
-            "VN_SHA512_256_IV",
-            SHA512_256_IV,
-            "SHA-512/256's initial hash value (FIPS 180-4, 5.3.6.2)",
-            64,
-        ),
-        "",
+        *_ivs(),
         *_initializer("VN_MD5_K", MD5_K, "MD5's T[1..64] (RFC 1321, 3.4), in step order"),
         "",
         *_initializer("VN_SHA256_K", SHA256_K, "SHA-256's K[0..63] (FIPS 180-4, 4.2.2)"),
@@ -153,6 +213,7 @@ def render_md5_steps() -> str:
 
 
 FILES: Dict[Path, Callable[[], str]] = {
+    NATIVE / "algorithms.h": render_algorithms,
     NATIVE / "constants.h": render_constants,
     NATIVE / "md5_steps.h": render_md5_steps,
 }

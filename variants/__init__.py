@@ -123,7 +123,7 @@ _HASHLIB_GUARANTEED = frozenset({"md5", "sha1", "sha224", "sha256", "sha384", "s
 algorithms_available = frozenset(default_variant.algorithms_available)
 algorithms_guaranteed = algorithms_available & _HASHLIB_GUARANTEED
 #: The algorithms with a constructor of their own in the drop-in, hashlib's names.
-_CONSTRUCTED = ("md5", "sha1", "sha224", "sha256", "sha384", "sha512", "sha512_224", "sha512_256")
+_CONSTRUCTED = tuple(sorted(_ALGORITHMS))  # (variants/_algorithms.py)
 #: The names the drop-in binds to ``default_variant``'s.
 _DROP_IN = (
     *_CONSTRUCTED,

@@ -30,7 +30,10 @@ a list: it exports Arrow and the buffer protocol like ``r``.
 The native variant's C-API bridge reads the column in C and hashes it in SIMD
 lanes without the GIL (``variants/native/column.c``); every other variant
 loops over its constructor here, reading the rows and making the result with
-that same C when it is built, else (buffers only) in Python.
+that same C when it is built (``RowIO``: the caller passes it, from
+``variants.native.column_io()``), else (buffers only) in Python. This module
+imports no variant's modules: what it needs of the native one comes as that
+argument.
 """
 
 from __future__ import annotations
@@ -39,9 +42,8 @@ from typing import Any, Callable, Iterator, List, Optional, Protocol, Sequence, 
 
 from variants._shell import ALGORITHMS as SPECS
 from variants._shell import Constructor
-from variants.native._kernels import ALGORITHMS
 
-__all__ = ["Column", "DigestColumn", "loop"]
+__all__ = ["Column", "DigestColumn", "RowIO", "loop"]
 
 #: A provider's own: (algorithm, column, hexdigest, threads) -> a Column, raising
 #: TypeError or ValueError for a column it does not take, before any hashing.
@@ -72,33 +74,40 @@ class Column(Protocol):
     def to_pylist(self) -> List[Any]: ...
 
 
-def _capi() -> Any:
-    """The C-API module, which reads columns and makes results; None where it is not built."""
-    try:
-        import variants.native._capi as capi
-    except ImportError:
-        return None
-    return capi
+class RowIO(Protocol):
+    """C that reads a column's rows and makes a column of digests (the native variant's
+    C-API module, where it is built: ``variants.native.column_io()``)."""
+
+    def column_rows(self, column: object) -> Sequence[Optional[bytes]]:
+        """The rows of ``column`` (None for a null one); TypeError or ValueError if it is not
+        a column, before any work."""
+
+    def column_from(self, algorithm: str, digests: List[Any], hexdigest: bool) -> Column:
+        """A column of ``digests`` (binary digests of ``algorithm``, or None for a null row)."""
 
 
 def loop(
-    algorithm: str, constructor: Constructor, column: object, hexdigest: bool, threads: int
+    algorithm: str,
+    constructor: Constructor,
+    column: object,
+    hexdigest: bool,
+    threads: int,
+    io: Optional[RowIO] = None,
 ) -> Column:
-    """The digests of ``column``'s rows one by one with ``constructor``."""
+    """The digests of ``column``'s rows one by one with ``constructor``, the rows read and the
+    result made by ``io`` (None: by the Python here, which reads buffers only)."""
     from variants import _many
 
-    capi = _capi()
     rows: Sequence[Optional[bytes]] = (
-        capi.column_rows(column) if capi is not None else _buffer_rows(column)
+        io.column_rows(column) if io is not None else _buffer_rows(column)
     )
     present = [row for row in rows if row is not None]
     digests: List[Any] = _many.loop(constructor, present, False, threads)
     if len(present) != len(rows):
         found = iter(digests)
         digests = [None if row is None else next(found) for row in rows]
-    if capi is not None:
-        result: Column = capi.column_from(ALGORITHMS[algorithm], digests, hexdigest)
-        return result
+    if io is not None:
+        return io.column_from(algorithm, digests, hexdigest)
     return ListColumn(algorithm, digests, hexdigest)
 
 

@@ -15,16 +15,7 @@ import sys
 import threading
 import warnings
 
-from variants._tables import (
-    MD5_IV,
-    SHA1_IV,
-    SHA224_IV,
-    SHA256_IV,
-    SHA384_IV,
-    SHA512_224_IV,
-    SHA512_256_IV,
-    SHA512_IV,
-)
+from variants import _algorithms
 from variants._typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
@@ -104,14 +95,15 @@ class AlgorithmSpec:
 #: (The shell runs 64-byte blocks of 32-bit words: the SHA-512 core, 128-byte blocks of 64-bit
 #: words, is the native variant's alone.)
 ALGORITHMS: Mapping[str, AlgorithmSpec] = {
-    "md5": AlgorithmSpec("md5", "md5", MD5_IV, 16, "little"),
-    "sha224": AlgorithmSpec("sha224", "sha256", SHA224_IV, 28, "big"),
-    "sha256": AlgorithmSpec("sha256", "sha256", SHA256_IV, 32, "big"),
-    "sha1": AlgorithmSpec("sha1", "sha1", SHA1_IV, 20, "big"),
-    "sha384": AlgorithmSpec("sha384", "sha512", SHA384_IV, 48, "big", 128),
-    "sha512": AlgorithmSpec("sha512", "sha512", SHA512_IV, 64, "big", 128),
-    "sha512_224": AlgorithmSpec("sha512_224", "sha512", SHA512_224_IV, 28, "big", 128),
-    "sha512_256": AlgorithmSpec("sha512_256", "sha512", SHA512_256_IV, 32, "big", 128),
+    a.name: AlgorithmSpec(
+        a.name,
+        a.core,
+        a.iv,
+        a.digest_size,
+        _algorithms.CORE[a.core].byteorder,
+        _algorithms.CORE[a.core].block_size,
+    )
+    for a in _algorithms.ALGORITHMS  # (variants/_algorithms.py: the one description of each)
 }
 
 

@@ -24,7 +24,7 @@ from variants._shell import (
     make_types,
 )
 from variants._typing import TYPE_CHECKING, cast
-from variants.native import Bridge
+from variants.native import Bridge, column_io
 
 if TYPE_CHECKING:
     from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Tuple
@@ -263,7 +263,7 @@ class Loaded:
             return self.bridge.digest_column(algorithm, column, bool(hexdigest), count)
         from variants import _column  # (only here, as json above)
 
-        return _column.loop(algorithm, constructor, column, bool(hexdigest), count)
+        return _column.loop(algorithm, constructor, column, bool(hexdigest), count, column_io())
 
     def __repr__(self) -> str:
         return f"<variant {self.name!r} ({self.kind})>"

@@ -16,7 +16,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "native.h"
+#include "dispatch.h"
+#include "many.h"
 
 #define MAX_ROUNDS 31
 #define MIN_SAMPLE 0.1 /* seconds */

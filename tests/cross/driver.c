@@ -32,7 +32,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "native.h"
+#include "dispatch.h"
+#include "many.h"
 #include "padding.h"
 
 #define MAX_LENGTH 1000
@@ -48,7 +49,7 @@ static const char *core_names[VN_CORES] = {"md5",  "sha256", "md5-many",  "sha25
                                            "sha1", "sha512", "sha1-many", "sha512-many"};
 
 /* The algorithms a single-message core runs: how many, into out[]. */
-static int algorithms_of(int core, int out[4]) {
+static int algorithms_of(int core, int out[VN_ALGORITHMS]) {
     int n = 0;
     for (int a = 0; a < VN_ALGORITHMS; a++) {
         if (vn_core_of(a) == core) out[n++] = a;
@@ -189,7 +190,7 @@ static void check_vectors(int core, int index, const unsigned char *million) {
 static void check_agreement(int core, int index, const unsigned char *data) {
     vn_blocks_fn *blocks = kernel_of(core, index), *portable = kernel_of(core, 0);
     const char *name = vn_kernel_name(core, index);
-    int algorithms[4];
+    int algorithms[VN_ALGORITHMS];
     const int count = algorithms_of(core, algorithms);
     for (int a = 0; a < count; a++) {
         const int algorithm = algorithms[a];
@@ -392,7 +393,7 @@ static void check_absorb(int core, int index, int algorithm) {
     const size_t lanes = (size_t)vn_kernel_lanes(core, index);
     const size_t counts[] = {1, 2, lanes - 1, lanes, lanes + 1, 100};
     vn_blocks_fn *portable = kernel_of(vn_core_of(algorithm), 0);
-    int algorithms[4];
+    int algorithms[VN_ALGORITHMS];
     const int kinds = algorithms_of(vn_core_of(algorithm), algorithms);
     for (size_t c = 0; c < sizeof counts / sizeof counts[0]; c++) {
         const size_t count = counts[c];
@@ -522,7 +523,7 @@ static void check_short(int core, int index, int algorithm) {
 }
 
 static void check_many(int core, int index) {
-    int algorithms[4];
+    int algorithms[VN_ALGORITHMS];
     const int count = algorithms_of(vn_single_core(core), algorithms);
     for (int a = 0; a < count; a++) check_digests(core, index, algorithms[a]);
     check_absorb(core, index, algorithms[0]);

@@ -34,8 +34,9 @@ NATIVE = ROOT / "variants" / "native"
 sys.path.insert(0, str(ROOT))  # for build_support, the project's (stdlib-only) build helpers
 from build_support import load  # noqa: E402
 
-DRIVER = Path(__file__).resolve().parent / "driver.c"
-FAMILY = Path(__file__).resolve().parent / "sha_family.c"
+HERE = Path(__file__).resolve().parent
+DRIVER = HERE / "driver.c"
+FAMILY = HERE / "sha_family.c"
 BUILD = ROOT / "build" / "cross"
 #: -Wextra without its missing-field-initializers: dispatch.c's older table entries are
 #: positional and leave the fields added since (the SHA-512 core's) to C's zero.
@@ -327,10 +328,11 @@ def kernel_sources() -> List[str]:
 
 
 #: FamilyRun.model: the compiler's definitions for it.
+#: (the model is this folder's sha512_model.h, which the kernel includes with VN_SHA512_MODEL).
 MODEL_DEFINES = {
     "": [],
-    "right": ["-DVN_SHA512_MODEL"],
-    "wrong": ["-DVN_SHA512_MODEL", "-DVN_SHA512_MODEL_WRONG"],
+    "right": ["-DVN_SHA512_MODEL", f"-I{HERE}"],
+    "wrong": ["-DVN_SHA512_MODEL", "-DVN_SHA512_MODEL_WRONG", f"-I{HERE}"],
 }
 
 

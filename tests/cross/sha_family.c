@@ -31,7 +31,8 @@
 #include <string.h>
 
 #include "constants.h"
-#include "native.h"
+#include "dispatch.h"
+#include "hash.h"
 
 #if defined(VN_AMD64)
 #include <cpuid.h>

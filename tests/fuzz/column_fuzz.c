@@ -23,7 +23,10 @@
 #include <string.h>
 
 #include "arrow_abi.h"
-#include "native.h"
+#include "column.h"
+#include "dispatch.h"
+#include "hash.h"
+#include "hex.h"
 
 static void expect(int ok, const char *what, size_t row) {
     if (ok) return;

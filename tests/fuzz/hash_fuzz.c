@@ -19,7 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "native.h"
+#include "dispatch.h"
+#include "hash.h"
 
 static void expect(int ok, const char *what, int algorithm, size_t length) {
     if (ok) return;

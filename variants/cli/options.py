@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import sys
 
+from variants import _algorithms
 from variants._typing import TYPE_CHECKING
 from variants.cli.quoting import quote_word
 from variants.cli.streams import PROGRAM, write
@@ -18,7 +19,8 @@ from variants.cli.streams import PROGRAM, write
 if TYPE_CHECKING:
     from typing import Iterator, List, Optional, Sequence, Tuple
 
-ALGORITHMS = ("md5", "sha1", "sha224", "sha256", "sha384", "sha512")
+#: The algorithms with a coreutils command (md5sum ...), as -a takes them (variants/_algorithms.py).
+ALGORITHMS = tuple(sorted(a.name for a in _algorithms.ALGORITHMS if a.coreutils))
 DEFAULT_ALGORITHM = "sha256"
 
 USAGE = f"""\

@@ -29,12 +29,21 @@ from variants._shell import Compress, Constructor, HashObject
 from variants._typing import TYPE_CHECKING, Protocol, cast
 
 if TYPE_CHECKING:
-    from typing import Any, Dict, Iterable, List, Sequence, Union
+    from typing import Any, Dict, Iterable, List, Optional, Sequence, Union
 
-    from variants._column import Column
+    from variants._column import Column, RowIO
     from variants.native._kernels import Kernel
 
-__all__ = ["BRIDGE", "PORTABLE_ENV", "Bridge", "bridge", "describe", "kernel", "kernels"]
+__all__ = [
+    "BRIDGE",
+    "PORTABLE_ENV",
+    "Bridge",
+    "bridge",
+    "column_io",
+    "describe",
+    "kernel",
+    "kernels",
+]
 
 #: Set (to anything but "" or "0") before import to run the portable kernels.
 PORTABLE_ENV = _settings.NATIVE_PORTABLE_ENV
@@ -100,6 +109,16 @@ class Bridge(Protocol):
 def bridge() -> Bridge:
     """This interpreter's native bridge module (ImportError, with why, if it was not built)."""
     return cast(Bridge, importlib.import_module(BRIDGE))
+
+
+def column_io() -> Optional[RowIO]:
+    """The C-API module's row reader and column maker, for the variants that hash a column's
+    rows one by one (``variants._column.loop``); None where it is not built."""
+    try:
+        from variants.native import capi
+    except ImportError:
+        return None
+    return capi
 
 
 def kernels() -> Dict[str, List[Kernel]]:

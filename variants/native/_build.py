@@ -52,9 +52,12 @@ KERNEL_SOURCES = (
     "sha256_many_arm64.c",
     "sha1_many_amd64.c",
     "sha512_many_amd64.c",
+    "cpu.c",
     "dispatch.c",
     "hash.c",
+    "hex.c",
     "many.c",
+    "many_short.c",
     "column.c",
 )
 #: Each bridge's own C.
@@ -64,12 +67,27 @@ CAPI_SOURCES = (
     "capi.c",
     "capi_kernels.c",
     "capi_many.c",
+    "capi_arena.c",
     "capi_column.c",
+    "capi_pool.c",
+    "capi_export.c",
+    "capi_import.c",
 )
 CFFI_SOURCES = (*KERNEL_SOURCES, "locked.c")
 HEADERS = (
     "native.h",
+    "algorithms.h",
+    "cpu.h",
+    "dispatch.h",
+    "hash.h",
+    "hex.h",
+    "many.h",
+    "many_scheduler.h",
+    "files.h",
+    "column.h",
+    "locked.h",
     "capi.h",
+    "capi_column.h",
     "arrow_abi.h",
     "constants.h",
     "md5_steps.h",
@@ -88,9 +106,9 @@ HEADERS = (
     "sha512_functions.h",
 )
 
-#: What the Python side of the cffi bridge sees of native.h. ``vn_hash`` is
-#: opaque to Python (``...;``): cffi takes its size from the compiler, so
-#: ``ffi.new`` can allocate it.
+#: What the Python side of the cffi bridge sees of dispatch.h, hash.h, many.h and
+#: locked.h. ``vn_hash`` is opaque to Python (``...;``): cffi takes its size from the
+#: compiler, so ``ffi.new`` can allocate it.
 CDEF = """
 typedef struct vn_hash { ...; } vn_hash;
 
@@ -168,7 +186,7 @@ def make_ffi(sanitize: str = "", extra_compile_args: Sequence[str] = ()) -> Any:
     compile_args, link_args = _flags(sanitize, extra_compile_args)
     ffi.set_source(
         CFFI_MODULE,
-        '#include "native.h"',
+        '#include "dispatch.h"\n#include "locked.h"\n#include "many.h"',
         sources=[_relative(HERE / name) for name in CFFI_SOURCES],
         include_dirs=[_relative(HERE)],
         depends=[_relative(HERE / name) for name in HEADERS],

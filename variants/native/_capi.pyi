@@ -1,5 +1,17 @@
 # The C-API extension (capi.c): the native kernels behind a CPython hash type.
-from typing import Any, Final, Iterable, Iterator, List, Optional, Sequence, Tuple, final, overload
+from typing import (
+    Any,
+    Callable,
+    Final,
+    Iterable,
+    Iterator,
+    List,
+    Optional,
+    Sequence,
+    Tuple,
+    final,
+    overload,
+)
 
 from typing_extensions import Buffer
 
@@ -20,30 +32,10 @@ class HASH:
     def hexdigest(self) -> str: ...
     def copy(self) -> HASH: ...
 
-def md5(
-    data: Buffer = ..., *, usedforsecurity: bool = True, string: Optional[Buffer] = None
-) -> HASH: ...
-def sha224(
-    data: Buffer = ..., *, usedforsecurity: bool = True, string: Optional[Buffer] = None
-) -> HASH: ...
-def sha256(
-    data: Buffer = ..., *, usedforsecurity: bool = True, string: Optional[Buffer] = None
-) -> HASH: ...
-def sha1(
-    data: Buffer = ..., *, usedforsecurity: bool = True, string: Optional[Buffer] = None
-) -> HASH: ...
-def sha384(
-    data: Buffer = ..., *, usedforsecurity: bool = True, string: Optional[Buffer] = None
-) -> HASH: ...
-def sha512(
-    data: Buffer = ..., *, usedforsecurity: bool = True, string: Optional[Buffer] = None
-) -> HASH: ...
-def sha512_224(
-    data: Buffer = ..., *, usedforsecurity: bool = True, string: Optional[Buffer] = None
-) -> HASH: ...
-def sha512_256(
-    data: Buffer = ..., *, usedforsecurity: bool = True, string: Optional[Buffer] = None
-) -> HASH: ...
+# The constructors, one for each algorithm (md5, sha224, ...: variants/_algorithms.py), each
+# def NAME(data: Buffer = ..., *, usedforsecurity: bool = True,
+#          string: Optional[Buffer] = None) -> HASH
+def __getattr__(name: str) -> Callable[..., HASH]: ...
 def kernels() -> Tuple[Tuple[Tuple[str, str, bool], ...], ...]: ...
 def chosen(core: int, /) -> int: ...
 def ran(core: int, index: int, /) -> bool: ...

@@ -14,7 +14,8 @@ run ``digest_many``).
 
 from __future__ import annotations
 
-from variants import _settings
+from variants import _algorithms, _settings
+from variants._algorithms import core_numbers
 from variants._shell import ALGORITHMS as SPECS
 from variants._shell import Compress, State
 from variants._typing import TYPE_CHECKING, NamedTuple
@@ -22,33 +23,15 @@ from variants._typing import TYPE_CHECKING, NamedTuple
 if TYPE_CHECKING:
     from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple
 
-#: The cores, numbered as in native.h.
-CORES: Dict[str, int] = {
-    "md5": 0,
-    "sha256": 1,
-    "md5-many": 2,
-    "sha256-many": 3,
-    "sha1": 4,
-    "sha512": 5,
-    "sha1-many": 6,
-    "sha512-many": 7,
-}
+#: The cores, numbered as in native.h (both from variants/_algorithms.py).
+CORES: Dict[str, int] = core_numbers()
 #: The cores that hash one message at a time, with their chaining state's length in words.
-STATE_WORDS: Dict[str, int] = {"md5": 4, "sha256": 8, "sha1": 5, "sha512": 8}
+STATE_WORDS: Dict[str, int] = {core.name: core.state_words for core in _algorithms.CORES}
 #: The algorithms, numbered as in native.h, and the many-core each runs on.
-ALGORITHMS: Dict[str, int] = {
-    "md5": 0,
-    "sha224": 1,
-    "sha256": 2,
-    "sha1": 3,
-    "sha384": 4,
-    "sha512": 5,
-    "sha512_224": 6,
-    "sha512_256": 7,
-}
+ALGORITHMS: Dict[str, int] = {a.name: n for n, a in enumerate(_algorithms.ALGORITHMS)}
 MANY_CORE: Dict[str, str] = {name: f"{SPECS[name].core}-many" for name in ALGORITHMS}
-#: The cores whose words are 64 bits and blocks 128 bytes.
-WIDE_CORES = ("sha512",)
+#: The cores whose words are 64 bits (and blocks 128 bytes).
+WIDE_CORES = tuple(core.name for core in _algorithms.CORES if core.word_bits == 64)
 #: What forces kernels, read when a bridge is imported: ``core=id,...`` (dispatch.c).
 KERNELS_ENV = _settings.NATIVE_KERNELS_ENV
 

@@ -314,23 +314,15 @@ static PyObject *construct(PyObject *module, int algorithm, const char *function
                                    "A new hash object of the native variant, optionally "   \
                                    "hashing data: hashlib's signature.");
 
-CONSTRUCTOR(md5, VN_MD5)
-CONSTRUCTOR(sha224, VN_SHA224)
-CONSTRUCTOR(sha256, VN_SHA256)
-CONSTRUCTOR(sha1, VN_SHA1)
-CONSTRUCTOR(sha384, VN_SHA384)
-CONSTRUCTOR(sha512, VN_SHA512)
-CONSTRUCTOR(sha512_224, VN_SHA512_224)
-CONSTRUCTOR(sha512_256, VN_SHA512_256)
+/* one for each algorithm (algorithms.h) */
+VN_FOR_EACH_ALGORITHM(CONSTRUCTOR)
 
-#define METHOD(name)                                                                      \
+#define METHOD(name, ALGORITHM)                                                           \
     {#name, (PyCFunction)(void (*)(void))construct_##name, METH_FASTCALL | METH_KEYWORDS, \
-     name##_doc}
+     name##_doc},
 
 static PyMethodDef module_methods[] = {
-    METHOD(md5),    METHOD(sha224), METHOD(sha256),     METHOD(sha1),
-    METHOD(sha384), METHOD(sha512), METHOD(sha512_224), METHOD(sha512_256),
-    {NULL, NULL, 0, NULL},
+    VN_FOR_EACH_ALGORITHM(METHOD){NULL, NULL, 0, NULL},
 };
 
 /* ---- the module ------------------------------------------------------------ */
@@ -349,8 +341,9 @@ static int module_exec(PyObject *module) {
     st->hash_type->tp_new = NULL; /* before Py_TPFLAGS_DISALLOW_INSTANTIATION */
 #endif
     /* hashlib's names, by algorithm number */
-    static const char *const names[VN_ALGORITHMS] = {
-        "md5", "sha224", "sha256", "sha1", "sha384", "sha512", "sha512_224", "sha512_256"};
+#define NAME(name, ALGORITHM) #name,
+    static const char *const names[VN_ALGORITHMS] = {VN_FOR_EACH_ALGORITHM(NAME)};
+#undef NAME
     for (int i = 0; i < VN_ALGORITHMS; i++) {
         st->names[i] = PyUnicode_InternFromString(names[i]);
         if (st->names[i] == NULL) return -1;

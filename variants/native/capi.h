@@ -4,7 +4,10 @@
  *   capi.c          the module and the HASH type (hashlib's interface)
  *   capi_kernels.c  the kernels for describe(), the tests and the block benchmark
  *   capi_many.c     many messages at once: digest_many, absorb_many, digest_files
- *   capi_column.c   whole columns: digest_column and its result type
+ *   capi_arena.c    the arena allocator of digest_many's large results
+ *   capi_column.c   whole columns: digest_column and its result type (capi_column.h:
+ *                   capi_pool.c its memory, capi_export.c Arrow out,
+ *                   capi_import.c a column's rows in)
  *
  * Each of those files but capi.c ends in a table of module functions, which
  * capi.c adds to the module. Memory the GIL guards is PyMem_Malloc's; the plain
@@ -16,7 +19,12 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
-#include "native.h"
+#include "column.h"
+#include "dispatch.h"
+#include "files.h"
+#include "hash.h"
+#include "hex.h"
+#include "many.h"
 
 /* hashlib's threshold: shorter inputs are hashed with the GIL held. */
 #define GIL_MINSIZE 2048
@@ -127,6 +135,15 @@ static inline void unlock(HashObject *self) {
 int capi_get_buffer(PyObject *obj, Py_buffer *view);
 /* An algorithm number (VN_MD5 .. VN_SHA512_256) from a Python int; -1 with an error. */
 int capi_algorithm(PyObject *arg);
+
+/* capi_arena.c: while a call makes many result objects (the GIL held, no
+ * Python code run between), CPython's object arenas mapped in at once, in
+ * huge pages where it can. begin returns whether it took the allocator's
+ * place (0: several interpreters, or no such advice here), which end puts
+ * back; done, at the end of the call, unmaps what it mapped and no arena took. */
+int capi_prefault_begin(void);
+void capi_prefault_end(int began);
+void capi_prefault_done(void);
 
 /* The module functions of each file (NULL-terminated), added by capi.c. */
 extern PyMethodDef capi_kernel_methods[];

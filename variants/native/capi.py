@@ -1,9 +1,8 @@
 """The native variant on CPython: the kernels behind a C-API extension type (``capi.c``).
 
-``md5``, ``sha1``, ``sha224``, ``sha256``, ``sha384``, ``sha512``, ``sha512_224`` and
-``sha512_256`` are the extension's own functions, with
-hashlib's signature; the objects they make are ``HASH`` instances with
-hashlib's interface. The GIL is released for inputs of 2 KiB and more, as
+``constructors()`` are the extension's own functions (``_capi.md5`` and one for each
+algorithm of ``variants/_algorithms.py``), with hashlib's signature; the objects they make are
+``HASH`` instances with hashlib's interface. The GIL is released for inputs of 2 KiB and more, as
 hashlib does. The registry loads this module as the bridge
 (``variants.native.Bridge``) of the ``native`` variant on CPython.
 """
@@ -15,7 +14,7 @@ from variants._typing import TYPE_CHECKING
 from variants.native._kernels import ALGORITHMS, KernelTable
 
 if TYPE_CHECKING:
-    from typing import Any, Dict, Iterable, List, Sequence
+    from typing import Any, Dict, Iterable, List, Optional, Sequence
 
     from variants._column import Column
 
@@ -30,6 +29,8 @@ __all__ = [
     "absorb_many",
     "block_function",
     "block_functions",
+    "column_from",
+    "column_rows",
     "constructors",
     "describe",
     "digest_column",
@@ -38,28 +39,14 @@ __all__ = [
     "digest_many_with",
     "kernel",
     "kernels",
-    "md5",
     "ran",
-    "sha1",
-    "sha224",
-    "sha256",
-    "sha384",
-    "sha512",
-    "sha512_224",
-    "sha512_256",
 ]
 
 HASH = _capi.HASH
+#: The constructors as module attributes too (``capi.md5``), one an algorithm.
+globals().update({name: getattr(_capi, name) for name in ALGORITHMS})
 #: Inputs this long or longer are hashed with the GIL released (hashlib's threshold).
 GIL_MINSIZE: int = _capi.GIL_MINSIZE
-md5: Constructor = _capi.md5
-sha224: Constructor = _capi.sha224
-sha256: Constructor = _capi.sha256
-sha1: Constructor = _capi.sha1
-sha384: Constructor = _capi.sha384
-sha512: Constructor = _capi.sha512
-sha512_224: Constructor = _capi.sha512_224
-sha512_256: Constructor = _capi.sha512_256
 
 
 def _run(core: int, index: int, state: State, data: memoryview) -> State:
@@ -98,6 +85,18 @@ def digest_column(algorithm: str, column: object, hexdigest: bool, threads: int)
     return result
 
 
+def column_rows(column: object) -> Sequence[Optional[bytes]]:
+    """The rows of ``column`` read in C (None for a null row): ``variants._column.RowIO``."""
+    rows: Sequence[Optional[bytes]] = _capi.column_rows(column)
+    return rows
+
+
+def column_from(algorithm: str, digests: List[Any], hexdigest: bool) -> Column:
+    """A Column of ``digests`` (binary, or None) of ``algorithm``: ``variants._column.RowIO``."""
+    result: Column = _capi.column_from(ALGORITHMS[algorithm], digests, hexdigest)
+    return result
+
+
 def absorb_many(hashes: Sequence[HashObject], chunks: Sequence[object]) -> None:
     """``hashes[i].update(chunks[i])`` for every i, through the lanes: several streams at once.
 
@@ -108,14 +107,6 @@ def absorb_many(hashes: Sequence[HashObject], chunks: Sequence[object]) -> None:
 
 
 def constructors() -> Dict[str, Constructor]:
-    """hashlib-compatible constructors by algorithm name."""
-    return {
-        "md5": md5,
-        "sha224": sha224,
-        "sha256": sha256,
-        "sha1": sha1,
-        "sha384": sha384,
-        "sha512": sha512,
-        "sha512_224": sha512_224,
-        "sha512_256": sha512_256,
-    }
+    """hashlib-compatible constructors by algorithm name (the extension's functions, one an
+    algorithm of variants/_algorithms.py)."""
+    return {name: getattr(_capi, name) for name in ALGORITHMS}

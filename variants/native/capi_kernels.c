@@ -8,9 +8,7 @@
 
 PyDoc_STRVAR(kernels_doc, "kernels($module, /)\n--\n\n"
                           "Each core's kernels in this build, portable first: a tuple per core "
-                          "(md5, sha256, md5-many, sha256-many, sha1, sha512, sha1-many, "
-                          "sha512-many) of (id, name, usable on this "
-                          "CPU) triples.");
+                          "(" VN_CORE_NAME_LIST ") of (id, name, usable on this CPU) triples.");
 
 static PyObject *module_kernels(PyObject *module, PyObject *Py_UNUSED(ignored)) {
     (void)module;

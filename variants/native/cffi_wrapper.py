@@ -257,14 +257,7 @@ def _make_constructor(name: str) -> Constructor:
 
 #: The constructors by algorithm name (every algorithm of ``_kernels.ALGORITHMS``).
 _CONSTRUCTORS: Dict[str, Constructor] = {name: _make_constructor(name) for name in ALGORITHMS}
-md5 = _CONSTRUCTORS["md5"]
-sha224 = _CONSTRUCTORS["sha224"]
-sha256 = _CONSTRUCTORS["sha256"]
-sha1 = _CONSTRUCTORS["sha1"]
-sha384 = _CONSTRUCTORS["sha384"]
-sha512 = _CONSTRUCTORS["sha512"]
-sha512_224 = _CONSTRUCTORS["sha512_224"]
-sha512_256 = _CONSTRUCTORS["sha512_256"]
+globals().update(_CONSTRUCTORS)  # (as module attributes too: cffi_wrapper.md5, ...)
 
 
 def constructors() -> Dict[str, Constructor]:
@@ -353,8 +346,10 @@ def digest_column(algorithm: str, column: object, hexdigest: bool, threads: int)
     """The digests of a column's rows, one by one with this bridge's objects: correct, not
     fast (the C-API bridge reads columns in C; see ``variants._column``)."""
     from variants import _column  # (only here: a plain hash need not import the columns' code)
+    from variants.native import column_io
 
-    return _column.loop(algorithm, constructors()[algorithm], column, hexdigest, threads)
+    io = column_io()
+    return _column.loop(algorithm, constructors()[algorithm], column, hexdigest, threads, io)
 
 
 def digest_files(algorithm: str, names: Sequence[bytes], small: int, threads: int = 1) -> List[Any]:

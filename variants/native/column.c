@@ -16,7 +16,9 @@
 #endif
 
 #include "arrow_abi.h"
-#include "native.h"
+#include "column.h"
+#include "hex.h"
+#include "many.h"
 
 /* Rows hashed per call of the scheduler: their pointers, lengths and
  * digests stay in the cache (about 160 KiB for SHA-256 in hex). */

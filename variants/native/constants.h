@@ -6,7 +6,7 @@
 #ifndef VARIANTS_NATIVE_CONSTANTS_H
 #define VARIANTS_NATIVE_CONSTANTS_H
 
-/* MD5's chaining state before the first block (RFC 1321, 3.3) */
+/* MD5's initial hash value (RFC 1321, 3.3) */
 #define VN_MD5_IV \
     { \
         0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476, \

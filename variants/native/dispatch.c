@@ -1,13 +1,6 @@
 /*
- * Which kernels this build has, which of them this CPU can run, and the
- * choice: detected once, when the module is set up.
- *
- *   x86-64   cpuid: SHA (leaf 7), SSSE3 and SSE4.1 (leaf 1) for SHA-NI;
- *            AVX2, BMI2, AVX-512 F, VL and BW (leaf 7), SHA512 (leaf 7, sub-leaf
- *            1), the vector ones only where the OS saves their registers
- *            (OSXSAVE, then XCR0 through xgetbv)
- *   AArch64  getauxval(AT_HWCAP): SHA1, SHA2, SHA512 (NEON is part of the baseline)
- *   RISC-V   run one Zbb and one Zknh instruction with SIGILL caught
+ * Which kernels this build has, which of them this CPU can run (cpu.c
+ * detects its features once, when the module is set up), and the choice.
  *
  * Setting VARIANTS_NATIVE_PORTABLE (to anything but "" or "0") makes every
  * core use the portable kernel, so that both paths can be tested on one
@@ -15,36 +8,14 @@
  * VARIANTS_NATIVE_KERNELS (core=id,core=id,...) then forces single cores'
  * kernels by their ids, for tests and benchmarks.
  */
-#define _POSIX_C_SOURCE 200809L /* sigaction, sigsetjmp with -std=c11 */
-
 #include <stdlib.h>
 #include <string.h>
 
-#include "native.h"
-
-#if defined(VN_AMD64)
-#include <cpuid.h>
-#elif defined(VN_ARM64)
-#include <sys/auxv.h>
-#elif defined(VN_RISCV64)
-#include <setjmp.h>
-#include <signal.h>
-#endif
+#include "cpu.h"
+#include "dispatch.h"
 
 #define PORTABLE_ENV "VARIANTS_NATIVE_PORTABLE"
 #define KERNELS_ENV "VARIANTS_NATIVE_KERNELS"
-
-enum {
-    NEEDS_SHANI = 1 << 0,  /* x86-64: SHA, SSSE3, SSE4.1 */
-    NEEDS_SHA2 = 1 << 1,   /* AArch64: the SHA-256 instructions */
-    NEEDS_ZBB = 1 << 2,    /* RISC-V: basic bit manipulation */
-    NEEDS_ZKNH = 1 << 3,   /* RISC-V: SHA-2 sigma instructions */
-    NEEDS_AVX2 = 1 << 4,   /* x86-64: AVX2, with the YMM state enabled by the OS */
-    NEEDS_AVX512 = 1 << 5, /* x86-64: AVX-512 F, VL, BW, with the ZMM and opmask state enabled */
-    NEEDS_BMI2 = 1 << 6,   /* x86-64: BMI1 and BMI2 (andn, rorx) */
-    NEEDS_SHA512 = 1 << 7, /* x86-64: the SHA512 instructions (with AVX2's state); AArch64: SHA512 */
-    NEEDS_SHA1 = 1 << 8,   /* AArch64: the SHA-1 instructions */
-};
 
 /* A kernel of a single-message core (`blocks`) or of a many core (`many`,
  * `lanes` messages at once, and the id of the `narrower` kernel that takes
@@ -94,8 +65,9 @@ static const struct kernel sha256_kernels[] = {
 
 /* The many cores. Index 0 hashes one message after another with the chosen
  * single-message kernel. The others are in the order of their speed as
- * tools/bench_many.c measures it on the project's AMD EPYC (Zen 4: AVX-512
- * on 256-bit units, SHA-NI) against OpenSSL's single-message loop: for MD5,
+ * bench/product/bench_many.c measures it (the figures, dated, are in
+ * docs/development.md, "The kernels' measurements") on a CPU with AVX-512
+ * on 256-bit units and SHA-NI, against OpenSSL's single-message loop: for MD5,
  * more lanes and two interleaved sets beat fewer; for SHA-256, SHA-NI pairs
  * beat every vector width but AVX-512's 16 lanes, which match them only when
  * all 16 are busy (a zmm call costs the same however few lanes work), so
@@ -159,9 +131,9 @@ static const struct kernel sha512_kernels[] = {
     {.id = "avx2", .name = "x86-64 AVX2 and BMI2", .blocks64 = vn_sha512_amd64_avx2, .lanes = 1,
      .needs = NEEDS_AVX2 | NEEDS_BMI2},
 #if defined(VN_AMD64_ASM)
-    /* the same instructions in assembly, two blocks a pass: 1.06x OpenSSL's SHA-512 at
-     * 16 KiB (the C kernel above 0.94x) on the project's Zen 4, and faster than the C on
-     * one block (bench/product/bench_kernels.c) */
+    /* the same instructions in assembly, two blocks a pass: faster than the C kernel
+     * above at one block and at 16 KiB (bench/product/bench_kernels.c; the figures in
+     * docs/development.md, "The kernels' measurements") */
     {.id = "avx2-asm", .name = "x86-64 AVX2 and BMI2 (assembly)", .blocks64 = vn_sha512_amd64_asm,
      .lanes = 1, .needs = NEEDS_AVX2 | NEEDS_BMI2},
 #endif
@@ -181,13 +153,12 @@ static const struct kernel sha512_kernels[] = {
 };
 
 /* SHA-1's SHA-NI streams (pairs, four at a time for messages longer than a
- * block, with their short kernel) beat its AVX2 lanes on this project's AMD
- * EPYC (Zen 3) at 32 B (28 ns a message against 32) and 4 KiB (3,722 MB/s
- * against 3,001; bench/product/bench_many.c), so with both, SHA-NI. On its
- * Zen 4, AVX-512's 16 lanes beat both when all are busy (16.0 ns a 32-byte
- * message against 22.2, 4 KiB at 5,496 MB/s against 4,276) but not when few
- * are (8 streams: 2,512 MB/s against 3,852), as SHA-256's do: so with both,
- * avx512-shani, the last usable kernel being the one chosen. */
+ * block, with their short kernel) beat its AVX2 lanes at 32 B and 4 KiB
+ * (bench/product/bench_many.c), so with both, SHA-NI. AVX-512's 16 lanes
+ * beat both when all are busy but not when few are (8 streams), as SHA-256's
+ * do: so with both, avx512-shani, the last usable kernel being the one
+ * chosen. (The figures, dated: docs/development.md, "The kernels'
+ * measurements".) */
 static const struct kernel sha1_many_kernels[] = {
     {.id = "portable", .name = "one at a time", .lanes = 1},
 #if defined(VN_AMD64)
@@ -215,171 +186,45 @@ static const struct kernel sha512_many_kernels[] = {
 
 #define KERNELS(table) table, (int)(sizeof table / sizeof table[0])
 
+/* Each core's kernels, by its number; then its name, as VARIANTS_NATIVE_KERNELS has it. */
 static const struct {
-    const char *name; /* in VARIANTS_NATIVE_KERNELS */
     const struct kernel *kernels;
     int count;
 } cores[VN_CORES] = {
-    {"md5", md5_kernels, (int)(sizeof md5_kernels / sizeof md5_kernels[0])},
-    {"sha256", sha256_kernels, (int)(sizeof sha256_kernels / sizeof sha256_kernels[0])},
-    {"md5-many", md5_many_kernels, (int)(sizeof md5_many_kernels / sizeof md5_many_kernels[0])},
-    {"sha256-many", sha256_many_kernels,
-     (int)(sizeof sha256_many_kernels / sizeof sha256_many_kernels[0])},
-    {"sha1", KERNELS(sha1_kernels)},
-    {"sha512", KERNELS(sha512_kernels)},
-    {"sha1-many", KERNELS(sha1_many_kernels)},
-    {"sha512-many", KERNELS(sha512_many_kernels)},
+    [VN_CORE_MD5] = {KERNELS(md5_kernels)},
+    [VN_CORE_SHA256] = {KERNELS(sha256_kernels)},
+    [VN_CORE_MD5_MANY] = {KERNELS(md5_many_kernels)},
+    [VN_CORE_SHA256_MANY] = {KERNELS(sha256_many_kernels)},
+    [VN_CORE_SHA1] = {KERNELS(sha1_kernels)},
+    [VN_CORE_SHA512] = {KERNELS(sha512_kernels)},
+    [VN_CORE_SHA1_MANY] = {KERNELS(sha1_many_kernels)},
+    [VN_CORE_SHA512_MANY] = {KERNELS(sha512_many_kernels)},
 };
+static const char *const core_names[VN_CORES] = VN_CORE_NAMES;
 
 static unsigned features;        /* what the CPU has (NEEDS_* bits) */
 static int chosen[VN_CORES];     /* index into cores[core]; 0, portable, until vn_setup */
 static char problem[512];        /* what vn_setup_problem reports; "" for none */
 
-#if defined(VN_AMD64)
-
-#ifndef bit_SHA
-#define bit_SHA (1 << 29)
-#endif
-#ifndef bit_OSXSAVE
-#define bit_OSXSAVE (1 << 27)
-#endif
-#ifndef bit_AVX2
-#define bit_AVX2 (1 << 5)
-#endif
-#ifndef bit_BMI
-#define bit_BMI (1 << 3)
-#endif
-#ifndef bit_BMI2
-#define bit_BMI2 (1 << 8)
-#endif
-#ifndef bit_SHA512
-#define bit_SHA512 (1 << 0) /* leaf 7, sub-leaf 1, eax */
-#endif
-#ifndef bit_AVX512F
-#define bit_AVX512F (1 << 16)
-#endif
-#ifndef bit_AVX512BW
-#define bit_AVX512BW (1 << 30)
-#endif
-#ifndef bit_AVX512VL
-#define bit_AVX512VL (1u << 31)
-#endif
-
-/* XCR0: which register state the OS saves and restores, hence lets programs use. */
-#define XCR0_SSE (1u << 1)
-#define XCR0_YMM (1u << 2)
-#define XCR0_OPMASK (1u << 5)
-#define XCR0_ZMM_HI256 (1u << 6)
-#define XCR0_HI16_ZMM (1u << 7)
-
-static unsigned xcr0(void) {
-    unsigned lo, hi;
-    __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
-    (void)hi;
-    return lo;
-}
-
-static unsigned detect(void) {
-    unsigned eax, ebx, ecx, edx, sub1 = 0;
-    if (!__get_cpuid(1, &eax, &ebx, &ecx, &edx)) return 0;
-    const int sse = (ecx & bit_SSSE3) && (ecx & bit_SSE4_1);
-    /* xgetbv exists only where the OS has turned XSAVE on */
-    const unsigned os = ecx & bit_OSXSAVE ? xcr0() : 0;
-    const unsigned ymm = XCR0_SSE | XCR0_YMM;
-    const unsigned zmm = ymm | XCR0_OPMASK | XCR0_ZMM_HI256 | XCR0_HI16_ZMM;
-    const int avx = (ecx & bit_AVX) && (os & ymm) == ymm;
-    if (!__get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx)) return 0;
-    const unsigned leaves = eax; /* the highest sub-leaf of leaf 7 */
-    if (leaves >= 1) {
-        unsigned b, c, d;
-        __get_cpuid_count(7, 1, &sub1, &b, &c, &d);
-    }
-    unsigned found = 0;
-    if (sse && (ebx & bit_SHA)) found |= NEEDS_SHANI;
-    if (avx && (ebx & bit_AVX2)) found |= NEEDS_AVX2;
-    if ((ebx & bit_BMI) && (ebx & bit_BMI2)) found |= NEEDS_BMI2; /* (kernels use both) */
-    if (avx && (ebx & bit_AVX2) && (sub1 & bit_SHA512)) found |= NEEDS_SHA512;
-    if (avx && (ebx & bit_AVX2) && (ebx & bit_AVX512F) && (ebx & bit_AVX512VL) &&
-        (ebx & bit_AVX512BW) &&
-        (os & zmm) == zmm) {
-        found |= NEEDS_AVX512;
-    }
-    return found;
-}
-
-#elif defined(VN_ARM64)
-
-#ifndef HWCAP_SHA1
-#define HWCAP_SHA1 (1UL << 5)
-#endif
-#ifndef HWCAP_SHA2
-#define HWCAP_SHA2 (1UL << 6)
-#endif
-#ifndef HWCAP_SHA512
-#define HWCAP_SHA512 (1UL << 21)
-#endif
-
-static unsigned detect(void) {
-    const unsigned long hwcap = getauxval(AT_HWCAP);
-    return (hwcap & HWCAP_SHA2 ? NEEDS_SHA2 : 0) | (hwcap & HWCAP_SHA1 ? NEEDS_SHA1 : 0) |
-           (hwcap & HWCAP_SHA512 ? NEEDS_SHA512 : 0);
-}
-
-#elif defined(VN_RISCV64)
-
-/* Linux reports only single-letter extensions in AT_HWCAP, and the
- * riscv_hwprobe system call only since 6.4 (QEMU's user mode lacks it), so
- * each extension is tried: an instruction the CPU lacks raises SIGILL, which
- * the handler turns into a jump back. The previous handler is restored. */
-static sigjmp_buf probe_exit;
-
-static void probe_trap(int signal) {
-    (void)signal;
-    siglongjmp(probe_exit, 1);
-}
-
-static void try_zbb(void) {
-    __asm__ volatile(".option push\n\t.option arch, +zbb\n\tandn t0, t0, t0\n\t.option pop"
-                     ::: "t0");
-}
-
-static void try_zknh(void) {
-    __asm__ volatile(".option push\n\t.option arch, +zknh\n\tsha256sum0 t0, t0\n\t.option pop"
-                     ::: "t0");
-}
-
-static int runs(void (*attempt)(void)) {
-    struct sigaction trap, previous;
-    memset(&trap, 0, sizeof trap);
-    trap.sa_handler = probe_trap;
-    sigemptyset(&trap.sa_mask);
-    if (sigaction(SIGILL, &trap, &previous) != 0) return 0;
-    volatile int ok = 0;
-    if (sigsetjmp(probe_exit, 1) == 0) {
-        attempt();
-        ok = 1;
-    }
-    sigaction(SIGILL, &previous, NULL);
-    return ok;
-}
-
-static unsigned detect(void) {
-    return (runs(try_zbb) ? NEEDS_ZBB : 0) | (runs(try_zknh) ? NEEDS_ZKNH : 0);
-}
-
-#else
-
-static unsigned detect(void) { return 0; }
-
-#endif
 
 static int valid(int core, int index) {
     return core >= 0 && core < VN_CORES && index >= 0 && index < cores[core].count;
 }
 
-/* The kernels with .verify whose state on known blocks was wrong (set by vn_setup only). */
-#define MOST_KERNELS 16
-static unsigned char wrong[VN_CORES][MOST_KERNELS];
+/* The most kernels a core has (each table above is checked against it), and
+ * the kernels with .verify whose state on known blocks was wrong (set by
+ * vn_setup only). */
+#define MAX_KERNELS 16
+#define FITS(table) _Static_assert(sizeof table / sizeof table[0] <= MAX_KERNELS, #table)
+FITS(md5_kernels);
+FITS(sha256_kernels);
+FITS(md5_many_kernels);
+FITS(sha256_many_kernels);
+FITS(sha1_kernels);
+FITS(sha512_kernels);
+FITS(sha1_many_kernels);
+FITS(sha512_many_kernels);
+static unsigned char wrong[VN_CORES][MAX_KERNELS];
 
 /* Whether kernel `index` of `core` ends three known blocks in the portable kernel's state. */
 static int agrees_with_portable(int core, int index) {
@@ -439,13 +284,12 @@ static void force(const char *list) {
         const size_t name_length = (size_t)(name_end - p), id_length = (size_t)(last - id);
         int core = -1;
         for (int c = 0; c < VN_CORES; c++) {
-            if (strlen(cores[c].name) == name_length && memcmp(cores[c].name, p, name_length) == 0)
+            if (strlen(core_names[c]) == name_length && memcmp(core_names[c], p, name_length) == 0)
                 core = c;
         }
         if (core < 0) {
             report(KERNELS_ENV ": no core \"", p, name_length,
-                   "\" (there are md5, sha256, md5-many, sha256-many, sha1, sha512, "
-                   "sha1-many, sha512-many)");
+                   "\" (there are " VN_CORE_NAME_LIST ")");
             p = end;
             continue;
         }
@@ -468,11 +312,11 @@ static void force(const char *list) {
 void vn_setup(void) {
     const char *portable = getenv(PORTABLE_ENV);
     const int force_portable = portable && *portable && strcmp(portable, "0") != 0;
-    features = detect();
+    features = vn_cpu_features();
     problem[0] = 0;
     memset(wrong, 0, sizeof wrong);
     for (int core = 0; core < VN_CORES; core++) {
-        for (int i = 0; i < cores[core].count && i < MOST_KERNELS; i++) {
+        for (int i = 0; i < cores[core].count; i++) {
             if (!cores[core].kernels[i].verify || !vn_kernel_usable(core, i)) continue;
             if (!agrees_with_portable(core, i)) {
                 wrong[core][i] = 1;
@@ -514,7 +358,7 @@ int vn_kernel_find(int core, const char *id) {
 int vn_kernel_usable(int core, int index) {
     if (!valid(core, index)) return 0;
     const unsigned needs = cores[core].kernels[index].needs;
-    return (features & needs) == needs && !(index < MOST_KERNELS && wrong[core][index]);
+    return (features & needs) == needs && !wrong[core][index];
 }
 
 int vn_kernel_chosen(int core) { return core >= 0 && core < VN_CORES ? chosen[core] : -1; }
@@ -532,11 +376,10 @@ vn_blocks64_fn *vn_kernel64(int core, int index) {
 vn_blocks64_fn *vn_chosen64(int core) { return vn_kernel64(core, vn_kernel_chosen(core)); }
 
 /* Which kernels have run in this process (vn_note sets a flag the first time). */
-#define MAX_KERNELS 16
 static unsigned char ran[VN_CORES][MAX_KERNELS];
 
 unsigned char *vn_ran_flag(int core, int index) {
-    return valid(core, index) && index < MAX_KERNELS ? &ran[core][index] : NULL;
+    return valid(core, index) ? &ran[core][index] : NULL;
 }
 
 unsigned char *vn_ran_flag_of(int core, vn_blocks_fn *blocks) {

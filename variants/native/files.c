@@ -14,7 +14,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "native.h"
+#include "files.h"
+#include "many.h"
 
 struct small_files {
     size_t count; /* names */

@@ -16,7 +16,7 @@
 
 /* x[0..7] = word 0..7 of the rows r[0..7] (8 words each): an 8 x 8 transpose. */
 __attribute__((target("avx2"), always_inline)) static inline void
-transpose_x8(__m256i x[8], const __m256i r[8]) {
+transpose32_x8(__m256i x[8], const __m256i r[8]) {
     __m256i t[8], u[8];
     /* pairs of lanes: (r0 w0, r1 w0, r0 w1, r1 w1 | the same for w4, w5), ... */
     #pragma GCC unroll 16
@@ -42,7 +42,7 @@ transpose_x8(__m256i x[8], const __m256i r[8]) {
 /* x[j] = word j of the block at p[lane] + offset, for 8 lanes: two 8 x 8
  * transposes (words 0-7, then 8-15). */
 __attribute__((target("avx2"), always_inline)) static inline void
-load_words_x8(__m256i x[16], const unsigned char *const *p, size_t offset) {
+load_words32_x8(__m256i x[16], const unsigned char *const *p, size_t offset) {
     #pragma GCC unroll 16
     for (int half = 0; half < 2; half++) {
         __m256i r[8];
@@ -50,7 +50,7 @@ load_words_x8(__m256i x[16], const unsigned char *const *p, size_t offset) {
         for (int i = 0; i < 8; i++) {
             r[i] = _mm256_loadu_si256((const __m256i *)(p[i] + offset + 32 * half));
         }
-        transpose_x8(x + 8 * half, r);
+        transpose32_x8(x + 8 * half, r);
     }
 }
 
@@ -59,7 +59,7 @@ load_words_x8(__m256i x[16], const unsigned char *const *p, size_t offset) {
  * part c, word 4c + k of lanes 4g .. 4g+3; two rounds of 128-bit moves then
  * gather part c of b[k], b[4 + k], b[8 + k], b[12 + k] into word 4c + k. */
 __attribute__((target("avx512f"), always_inline)) static inline void
-load_words_x16(__m512i x[16], const unsigned char *const *p, size_t offset) {
+load_words32_x16(__m512i x[16], const unsigned char *const *p, size_t offset) {
     __m512i r[16], a[16], b[16];
     #pragma GCC unroll 16
     for (int i = 0; i < 16; i++) r[i] = _mm512_loadu_si512((const void *)(p[i] + offset));
@@ -99,7 +99,7 @@ load_words_x16(__m512i x[16], const unsigned char *const *p, size_t offset) {
  * is the message's, from 0 to 31 its first s bits are, then 0x80 follows at
  * bit s, below 0 the word is all padding zeros. */
 __attribute__((target("avx512f"), always_inline)) static inline void
-pad_short_x16(__m512i x[16], const uint32_t *lengths, int big_endian, int block, int blocks) {
+pad_short32_x16(__m512i x[16], const uint32_t *lengths, int big_endian, int block, int blocks) {
     const __m512i bits = _mm512_slli_epi32(_mm512_loadu_si512((const void *)lengths), 3);
     const __m512i zero = _mm512_setzero_si512(), ones = _mm512_set1_epi32(-1);
     const __m512i word = _mm512_set1_epi32(32);
@@ -128,7 +128,7 @@ pad_short_x16(__m512i x[16], const uint32_t *lengths, int big_endian, int block,
 #define BSWAP_BYTES 3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12
 
 /* x[0..15] with each word's bytes reversed (SHA-256's big-endian words): 8 lanes. */
-__attribute__((target("avx2"), always_inline)) static inline void bswap_words_x8(__m256i x[16]) {
+__attribute__((target("avx2"), always_inline)) static inline void bswap_words32_x8(__m256i x[16]) {
     const __m256i bswap = _mm256_setr_epi8(BSWAP_BYTES, BSWAP_BYTES);
     #pragma GCC unroll 16
     for (int j = 0; j < 16; j++) x[j] = _mm256_shuffle_epi8(x[j], bswap);
@@ -136,7 +136,7 @@ __attribute__((target("avx2"), always_inline)) static inline void bswap_words_x8
 
 /* The same for 16 lanes. */
 __attribute__((target("avx512f,avx512bw"), always_inline)) static inline void
-bswap_words_x16(__m512i x[16]) {
+bswap_words32_x16(__m512i x[16]) {
     const __m512i bswap = _mm512_broadcast_i32x4(_mm_setr_epi8(BSWAP_BYTES));
     #pragma GCC unroll 16
     for (int j = 0; j < 16; j++) x[j] = _mm512_shuffle_epi8(x[j], bswap);
@@ -146,26 +146,26 @@ bswap_words_x16(__m512i x[16]) {
  * vn_short_fn): loaded and padded, or zeros and padding past the 64 bytes
  * read; as they are where the blocks are padded already (lengths NULL). */
 __attribute__((target("avx512f,avx512bw"), always_inline)) static inline void
-short_words_x16(__m512i x[16], const unsigned char *const *p, const uint32_t *lengths,
+short_words32_x16(__m512i x[16], const unsigned char *const *p, const uint32_t *lengths,
                 int big_endian, int block, int blocks) {
     if (!lengths || block == 0) {
-        load_words_x16(x, p, 64 * (size_t)block);
-        if (big_endian) bswap_words_x16(x);
+        load_words32_x16(x, p, 64 * (size_t)block);
+        if (big_endian) bswap_words32_x16(x);
     } else {
         for (int j = 0; j < 16; j++) x[j] = _mm512_setzero_si512();
     }
-    if (lengths) pad_short_x16(x, lengths, big_endian, block, blocks);
+    if (lengths) pad_short32_x16(x, lengths, big_endian, block, blocks);
 }
 
 /* The same for 8 lanes with AVX2, which has no masks to pad words with as
- * pad_short_x16 does: each lane's row is padded as it is loaded, by the
+ * pad_short32_x16 does: each lane's row is padded as it is loaded, by the
  * tables (native.h: vn_short_keep), then transposed; the length in bits goes
  * into the last block's word 14 (MD5) or 15 (SHA-256, big-endian). */
 __attribute__((target("avx2"), always_inline)) static inline void
-short_words_x8(__m256i x[16], const unsigned char *const *p, const uint32_t *lengths,
+short_words32_x8(__m256i x[16], const unsigned char *const *p, const uint32_t *lengths,
                int big_endian, int block, int blocks) {
     if (!lengths) {
-        load_words_x8(x, p, 64 * (size_t)block);
+        load_words32_x8(x, p, 64 * (size_t)block);
     } else {
         #pragma GCC unroll 16
         for (int half = 0; half < 2; half++) {
@@ -180,10 +180,10 @@ short_words_x8(__m256i x[16], const unsigned char *const *p, const uint32_t *len
                     r[i] = _mm256_or_si256(r[i], _mm256_and_si256(bytes, keep));
                 }
             }
-            transpose_x8(x + 8 * half, r);
+            transpose32_x8(x + 8 * half, r);
         }
     }
-    if (big_endian) bswap_words_x8(x);
+    if (big_endian) bswap_words32_x8(x);
     if (lengths && block == blocks - 1) {
         x[big_endian ? 15 : 14] =
             _mm256_slli_epi32(_mm256_loadu_si256((const __m256i *)lengths), 3);
@@ -195,7 +195,7 @@ short_words_x8(__m256i x[16], const unsigned char *const *p, const uint32_t *len
  * u[k], lane 4 + k's in its high half. MD5's digests, and SHA-1's first 16
  * bytes. */
 __attribute__((target("avx2"), always_inline)) static inline void
-store_four_words_x8(unsigned char *const *out, __m256i a, __m256i b, __m256i c, __m256i d) {
+store_four_words32_x8(unsigned char *const *out, __m256i a, __m256i b, __m256i c, __m256i d) {
     const __m256i ab0 = _mm256_unpacklo_epi32(a, b), ab1 = _mm256_unpackhi_epi32(a, b);
     const __m256i cd0 = _mm256_unpacklo_epi32(c, d), cd1 = _mm256_unpackhi_epi32(c, d);
     const __m256i u[4] = {_mm256_unpacklo_epi64(ab0, cd0), _mm256_unpackhi_epi64(ab0, cd0),
@@ -209,7 +209,7 @@ store_four_words_x8(unsigned char *const *out, __m256i a, __m256i b, __m256i c, 
 
 /* The same for 16 lanes: lane 4c + k's words in 128-bit part c of u[k]. */
 __attribute__((target("avx512f"), always_inline)) static inline void
-store_four_words_x16(unsigned char *const *out, __m512i a, __m512i b, __m512i c, __m512i d) {
+store_four_words32_x16(unsigned char *const *out, __m512i a, __m512i b, __m512i c, __m512i d) {
     const __m512i ab0 = _mm512_unpacklo_epi32(a, b), ab1 = _mm512_unpackhi_epi32(a, b);
     const __m512i cd0 = _mm512_unpacklo_epi32(c, d), cd1 = _mm512_unpackhi_epi32(c, d);
     const __m512i u[4] = {_mm512_unpacklo_epi64(ab0, cd0), _mm512_unpackhi_epi64(ab0, cd0),

@@ -8,7 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "native.h"
+#include "locked.h"
+#include "many.h"
 
 void vn_start(vn_hash *h, int algorithm, const char *data, size_t length) {
     vn_init(&h->s, algorithm, NULL);

@@ -50,7 +50,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "native.h"
+#include "dispatch.h"
+#include "many.h"
+#include "many_scheduler.h"
 #include "padding.h"
 
 /* native.h: vn_short_keep, vn_short_end (the rest of each is zeros). */
@@ -64,84 +66,6 @@ const unsigned char vn_short_end[256] = {[128] = 0x80};
 
 /* Below this many bytes a part of vn_digest_many is not worth a thread. */
 #define MIN_PART_BYTES (256 * 1024)
-
-/* The kernels one call can use, narrowest first. Rung 0 is always the
- * single-message kernel (one lane; run is NULL); pick[n] is the rung that
- * takes n messages. */
-struct ladder {
-    int rungs;
-    int lanes[8];
-    vn_many_fn *run[8];
-    vn_many64_fn *run64[8]; /* the SHA-512 core's */
-    unsigned char *ran[8]; /* each rung's flag (vn_note; the single-message kernel's for rung 0) */
-    unsigned char pick[VN_MAX_LANES + 1];
-    vn_blocks_fn *single;
-    vn_blocks64_fn *single64;
-    vn_short_fn *shorts; /* the widest rung's short kernel, if it has one */
-    vn_short64_fn *shorts64;
-};
-
-/* What the scheduler knows of the message in a lane, beside lanes.data[i]
- * (where the lane's current segment goes on) and lanes.state[.][i]. */
-struct lane {
-    size_t left;               /* blocks left in the current segment */
-    const unsigned char *then; /* the next segment; NULL: none */
-    size_t then_blocks;
-    size_t job;                /* which message (or state) */
-    int buffer;                /* which of the buffers this lane's copies go to */
-};
-
-struct scheduler {
-    union {
-        struct { /* messages at least a block long, and states */
-            union {
-                vn_lanes lanes;
-                vn_lanes64 lanes64; /* the SHA-512 core's: the same bytes, data[] where lanes' is */
-            };
-            struct lane lane[VN_MAX_LANES];
-            /* each lane's two blocks (buffer_of: 16 lanes of 256 bytes when wide) */
-            _Alignas(64) unsigned char buffer[VN_MAX_LANES * 128];
-        };
-        struct { /* short messages: copies of those that cannot be read in place */
-            _Alignas(64) unsigned char copy[2][VN_MAX_LANES * 64]; /* (copy_of) */
-            /* a part-full group's idle lanes' digests */
-            unsigned char scratch[VN_MAX_LANES][VN_MAX_DIGEST];
-        };
-    };
-    struct ladder ladder;
-    int width;         /* messages in flight at most: the widest rung */
-    int words;         /* state words: 4 (MD5), 5 (SHA-1) or 8 */
-    int wide;          /* the SHA-512 core: 64-bit words, 128-byte blocks */
-    size_t block;      /* 64 or 128 */
-    int algorithm;     /* digests: the algorithm; absorbing: -1 */
-    union {
-        uint32_t iv[8];
-        uint64_t iv64[8];
-    };
-    /* the work */
-    size_t count, next;
-    const unsigned char *const *data;
-    const size_t *lengths;
-    unsigned char *out;
-    vn_state *const *states;
-};
-
-static int many_core(int algorithm) { return vn_many_core_of(algorithm); }
-
-/* Lane k's two blocks of buffer, and short message k's copy in class c (flat
- * arrays: a wide lane's blocks are twice as long, half as many fit). */
-static inline unsigned char *buffer_of(struct scheduler *s, int k) {
-    return s->buffer + (size_t)k * 2 * s->block;
-}
-
-static inline unsigned char *copy_of(struct scheduler *s, int c, int k) {
-    return s->copy[c] + (size_t)k * s->block;
-}
-
-/* Where each lane's current segment goes on (at the same place for both kinds of lanes). */
-static inline const unsigned char **lane_data(struct scheduler *s) {
-    return s->wide ? s->lanes64.data : s->lanes.data;
-}
 
 /* The ladder down from many-kernel `index` of `core` (which must be usable). */
 static void build_ladder(struct ladder *ladder, int core, int index) {
@@ -172,11 +96,6 @@ static void build_ladder(struct ladder *ladder, int core, int index) {
     ladder->single64 = vn_chosen64(single_core);
     ladder->shorts = vn_short_kernel(core, index);
     ladder->shorts64 = vn_short64_kernel(core, index);
-}
-
-/* Whether the ladder has a short kernel (native.h: vn_short_fn). */
-static inline int has_shorts(const struct ladder *ladder) {
-    return ladder->shorts != NULL || ladder->shorts64 != NULL;
 }
 
 /* ---- padding and digests ------------------------------------------------- */
@@ -222,103 +141,6 @@ static void run_kernel(struct scheduler *s, int active, size_t blocks) {
     for (int j = 0; j < s->words; j++) state[j] = s->lanes.state[j][0];
     ladder->single(state, s->lanes.data[0], blocks);
     for (int j = 0; j < s->words; j++) s->lanes.state[j][0] = state[j];
-}
-
-/* ---- short messages ---------------------------------------------------------- */
-
-/* How many padded blocks a message of at most a block takes: 1 below 56
- * bytes, 2 from 56 on (its length no longer fits; a message of exactly a
- * block is its 64 bytes and a block of padding, which the short kernel
- * makes in registers); 0 for a longer one. The SHA-512 core's (`wide`):
- * the same with 128-byte blocks and 16 bytes of length, 1 below 112. Without a
- * branch (a mixed column's lengths mispredicted it). */
-static inline size_t short_blocks(size_t length, int wide) {
-    const size_t block = wide ? 128 : 64, room = wide ? 112 : 56;
-    return (size_t)(length <= block) * (1 + (size_t)(length >= room));
-}
-
-/* The short kernel beside the widest rung on messages of `blocks` blocks
- * (see vn_short_fn), noted as that rung's run. */
-static void run_short(const struct scheduler *s, size_t blocks, const unsigned char *const *data,
-                      const uint32_t *lengths, unsigned char *const *out) {
-    vn_note(s->ladder.ran[s->ladder.rungs - 1]);
-    const int size = vn_digest_size(s->algorithm);
-    if (s->wide) {
-        s->ladder.shorts64(s->iv64, size, (int)blocks, data, lengths, out);
-    } else {
-        s->ladder.shorts(s->iv, size, (int)blocks, data, lengths, out);
-    }
-}
-
-/* A group of messages for the short kernel: where each is read, its length
- * (none for blocks padded already) and where its digest goes. */
-struct group {
-    const unsigned char *data[VN_MAX_LANES];
-    uint32_t lengths[VN_MAX_LANES];
-    unsigned char *out[VN_MAX_LANES];
-};
-
-/* The first n (1 .. width) messages of group `g`, of `blocks` blocks,
- * through the short kernel (`padded`: g->lengths unused, the blocks padded
- * already): a group part full runs with its free lanes repeating its first
- * message, into scratch digests. */
-static void run_group(struct scheduler *s, size_t blocks, struct group *g, int n, int padded) {
-    for (int i = n; i < s->width; i++) {
-        g->data[i] = g->data[0];
-        if (!padded) g->lengths[i] = g->lengths[0];
-        g->out[i] = s->scratch[i];
-    }
-    run_short(s, blocks, g->data, padded ? NULL : g->lengths, g->out);
-}
-
-/* The short messages (one or two padded blocks, see short_blocks) through
- * the short kernel in one pass: each joins its class's group, read where it
- * is when its 64 bytes may be (block_readable; a message of 64 bytes always
- * is), else from a copy padded with zeros, and a group runs when it is full,
- * the ones left part full at the end after the pass (run_group). Joining is
- * branch-free (group 0 takes the long messages and is emptied at once): a
- * test of the class per message mispredicted on mixed lengths, and two
- * passes cost a quarter of a mixed column's time. The groups' counts are
- * kept in registers, not in an array indexed by the class (whose store and
- * reload each message waited for), and the scheduler's fields in locals
- * (the stores to the groups might alias them). Returns the number of long
- * messages: whether schedule() has any work. */
-static size_t digest_short_direct(struct scheduler *s) {
-    const size_t size = (size_t)vn_digest_size(s->algorithm), count = s->count;
-    const size_t *const lengths = s->lengths;
-    const unsigned char *const *const data = s->data;
-    unsigned char *const out = s->out;
-    const int width = s->width, wide = s->wide;
-    const size_t block = s->block;
-    struct group g[3];
-    int ones = 0, twos = 0;
-    size_t longs = 0;
-    for (size_t m = 0; m < count; m++) {
-        const size_t length = lengths[m];
-        const int c = (int)short_blocks(length, wide);
-        const int i = c == 2 ? twos : c == 1 ? ones : 0;
-        const unsigned char *p = data[m];
-        if (c && length < block && !span_readable(p, length, block)) {
-            unsigned char *to = copy_of(s, c - 1, i);
-            memset(to, 0, block);
-            if (length) memcpy(to, p, length);
-            p = to;
-        }
-        g[c].data[i] = p;
-        g[c].lengths[i] = (uint32_t)length;
-        g[c].out[i] = out + m * size;
-        ones += c == 1;
-        twos += c == 2;
-        longs += c == 0;
-        if (i + 1 == width && c) {
-            run_group(s, (size_t)c, &g[c], width, 0);
-            ones = c == 1 ? 0 : ones;
-            twos = c == 2 ? 0 : twos;
-        }
-    }
-    if (ones) run_group(s, 1, &g[1], ones, 0);
-    if (twos) run_group(s, 2, &g[2], twos, 0);
-    return longs;
 }
 
 /* ---- giving lanes their messages ----------------------------------------- */
@@ -503,7 +325,7 @@ static void schedule(struct scheduler *s) {
 }
 
 /* A scheduler for many-kernel `index` of `core`, or NULL without memory. */
-static struct scheduler *new_scheduler(int core, int index) {
+struct scheduler *many_new_scheduler(int core, int index) {
     void *memory = NULL;
     const size_t size = (sizeof(struct scheduler) + 63) / 64 * 64;
     if (posix_memalign(&memory, 64, size) != 0) return NULL;
@@ -512,7 +334,7 @@ static struct scheduler *new_scheduler(int core, int index) {
     s->width = s->ladder.lanes[s->ladder.rungs - 1];
     s->wide = vn_core_is_wide(core);
     s->block = s->wide ? 128 : 64;
-    s->words = core == VN_CORE_MD5_MANY ? 4 : core == VN_CORE_SHA1_MANY ? 5 : 8;
+    s->words = vn_core_state_words(core);
     s->next = 0;
     return s;
 }
@@ -520,7 +342,7 @@ static struct scheduler *new_scheduler(int core, int index) {
 /* ---- digests --------------------------------------------------------------- */
 
 /* Scheduler `s` set for the digests of `algorithm`: its IV. */
-static void start_digests(struct scheduler *s, int algorithm) {
+void many_start_digests(struct scheduler *s, int algorithm) {
     vn_state iv;
     vn_init(&iv, algorithm, NULL);
     memcpy(s->iv64, iv.state64, sizeof s->iv64);
@@ -534,7 +356,7 @@ static void digest_range(int index, int algorithm, size_t count, const unsigned 
     const int core = many_core(algorithm);
     struct scheduler *s = NULL;
     /* one message, or the portable kernel: one message after another */
-    if (count > 1 && vn_kernel_has_lanes(core, index)) s = new_scheduler(core, index);
+    if (count > 1 && vn_kernel_has_lanes(core, index)) s = many_new_scheduler(core, index);
     if (!s) {
         if (!vn_kernel_has_lanes(core, index)) vn_note(vn_ran_flag(core, index));
         for (size_t i = 0; i < count; i++) {
@@ -542,52 +364,14 @@ static void digest_range(int index, int algorithm, size_t count, const unsigned 
         }
         return;
     }
-    start_digests(s, algorithm);
+    many_start_digests(s, algorithm);
     s->count = count;
     s->data = data;
     s->lengths = lengths;
     s->out = out;
     s->states = NULL;
-    if (!has_shorts(&s->ladder) || digest_short_direct(s)) schedule(s);
+    if (!has_shorts(&s->ladder) || many_digest_short(s)) schedule(s);
     free(s);
-}
-
-/* ---- messages padded already ------------------------------------------ */
-
-int vn_many_lanes(int index, int algorithm) {
-    if (algorithm < 0 || algorithm >= VN_ALGORITHMS) return -1;
-    const int core = many_core(algorithm);
-    if (index < 0) index = vn_kernel_chosen(core);
-    if (!vn_kernel_usable(core, index)) return -1;
-    return vn_kernel_has_lanes(core, index) &&
-           (vn_short_kernel(core, index) || vn_short64_kernel(core, index));
-}
-
-/* Through the short kernel, a width at a time (the last group part full,
- * see run_group): no lanes, no emit. */
-int vn_digest_padded_with(int index, int algorithm, size_t blocks, size_t count,
-                          const unsigned char *padded, const size_t *job,
-                          unsigned char *const *out) {
-    if (vn_many_lanes(index, algorithm) != 1 || blocks < 1 || blocks > 2) return -1;
-    if (!count) return 0;
-    const int core = many_core(algorithm);
-    if (index < 0) index = vn_kernel_chosen(core);
-    struct scheduler *s = new_scheduler(core, index);
-    if (!s) return -2;
-    const size_t stride = (size_t)vn_block_size(algorithm) * blocks;
-    start_digests(s, algorithm);
-    struct group g;
-    for (size_t first = 0; first < count; first += (size_t)s->width) {
-        const size_t left = count - first;
-        const int n = left < (size_t)s->width ? (int)left : s->width;
-        for (int i = 0; i < n; i++) {
-            g.data[i] = padded + stride * (first + (size_t)i);
-            g.out[i] = out[job[first + (size_t)i]];
-        }
-        run_group(s, blocks, &g, n, 1);
-    }
-    free(s);
-    return 0;
 }
 
 struct part {
@@ -677,7 +461,7 @@ int vn_absorb_many_with(int index, vn_state *const *states, size_t count,
     if (index < 0) index = vn_kernel_chosen(core);
     if (!vn_kernel_usable(core, index)) return -1;
     struct scheduler *s = NULL;
-    if (count > 1 && vn_kernel_has_lanes(core, index)) s = new_scheduler(core, index);
+    if (count > 1 && vn_kernel_has_lanes(core, index)) s = many_new_scheduler(core, index);
     if (!s) {
         if (!vn_kernel_has_lanes(core, index)) vn_note(vn_ran_flag(core, index));
         for (size_t i = 0; i < count; i++) vn_absorb(states[i], data[i], lengths[i]);

@@ -19,11 +19,10 @@
  * Each kernel has a short kernel beside it (native.h: vn_short_fn,
  * vn_md5_short_*): messages of at most 64 bytes read in place, padded in the
  * registers, the digests transposed out of the state's registers. The zmm
- * ones pad the transposed words with AVX-512's masks (pad_short_x16); the
- * ymm ones each lane's row as it is loaded, by the tables (short_words_x8).
- * A 32-byte message through the padded batches and so (vn_digest_many,
- * Intel Xeon with AVX-512): avx512-x32 15.5 and 12 ns; avx2-x16 22.7 and
- * 19.0 ns (bench_many's 32b case, which adds its own loop).
+ * ones pad the transposed words with AVX-512's masks (pad_short32_x16); the
+ * ymm ones each lane's row as it is loaded, by the tables (short_words32_x8).
+ * (What a 32-byte message costs through them: docs/development.md, "The
+ * kernels' measurements".)
  */
 #include "native.h"
 
@@ -59,12 +58,12 @@
 #define LATE3(b, c, d) _mm256_xor_si256((b), _mm256_xor_si256((c), (d)))
 #define LATE4(b, c, d) \
     _mm256_xor_si256((c), _mm256_or_si256((b), _mm256_xor_si256((d), _mm256_set1_epi32(-1))))
-#define LOAD_WORDS(x, p, offset) load_words_x8((x), (p), (offset))
+#define LOAD_WORDS(x, p, offset) load_words32_x8((x), (p), (offset))
 #define KERNEL_SHORT vn_md5_short_avx2_x8
 #define V_SET1(x) _mm256_set1_epi32((int)(x))
 #define SHORT_WORDS(x, p, lengths, block, blocks) \
-    short_words_x8((x), (p), (lengths), 0, (block), (blocks))
-#define STORE_DIGESTS(out, a, b, c, d) store_four_words_x8((out), (a), (b), (c), (d))
+    short_words32_x8((x), (p), (lengths), 0, (block), (blocks))
+#define STORE_DIGESTS(out, a, b, c, d) store_four_words32_x8((out), (a), (b), (c), (d))
 #include "md5_many_lanes.h"
 
 #define KERNEL_NAME vn_md5_many_avx2_x16
@@ -84,12 +83,12 @@
 #define LATE3(b, c, d) _mm256_xor_si256((b), _mm256_xor_si256((c), (d)))
 #define LATE4(b, c, d) \
     _mm256_xor_si256((c), _mm256_or_si256((b), _mm256_xor_si256((d), _mm256_set1_epi32(-1))))
-#define LOAD_WORDS(x, p, offset) load_words_x8((x), (p), (offset))
+#define LOAD_WORDS(x, p, offset) load_words32_x8((x), (p), (offset))
 #define KERNEL_SHORT vn_md5_short_avx2_x16
 #define V_SET1(x) _mm256_set1_epi32((int)(x))
 #define SHORT_WORDS(x, p, lengths, block, blocks) \
-    short_words_x8((x), (p), (lengths), 0, (block), (blocks))
-#define STORE_DIGESTS(out, a, b, c, d) store_four_words_x8((out), (a), (b), (c), (d))
+    short_words32_x8((x), (p), (lengths), 0, (block), (blocks))
+#define STORE_DIGESTS(out, a, b, c, d) store_four_words32_x8((out), (a), (b), (c), (d))
 #include "md5_many_lanes.h"
 
 /* ---- AVX-512 --------------------------------------------------------------- */
@@ -117,12 +116,12 @@
 #define LATE2(b, c, d) _mm256_ternarylogic_epi32((b), (c), (d), 0xe4)
 #define LATE3(b, c, d) _mm256_ternarylogic_epi32((b), (c), (d), 0x96)
 #define LATE4(b, c, d) _mm256_ternarylogic_epi32((b), (c), (d), 0x39)
-#define LOAD_WORDS(x, p, offset) load_words_x8((x), (p), (offset))
+#define LOAD_WORDS(x, p, offset) load_words32_x8((x), (p), (offset))
 #define KERNEL_SHORT vn_md5_short_avx512_x8
 #define V_SET1(x) _mm256_set1_epi32((int)(x))
 #define SHORT_WORDS(x, p, lengths, block, blocks) \
-    short_words_x8((x), (p), (lengths), 0, (block), (blocks))
-#define STORE_DIGESTS(out, a, b, c, d) store_four_words_x8((out), (a), (b), (c), (d))
+    short_words32_x8((x), (p), (lengths), 0, (block), (blocks))
+#define STORE_DIGESTS(out, a, b, c, d) store_four_words32_x8((out), (a), (b), (c), (d))
 #include "md5_many_lanes.h"
 
 
@@ -142,12 +141,12 @@
 #define LATE2(b, c, d) _mm512_ternarylogic_epi32((b), (c), (d), 0xe4)
 #define LATE3(b, c, d) _mm512_ternarylogic_epi32((b), (c), (d), 0x96)
 #define LATE4(b, c, d) _mm512_ternarylogic_epi32((b), (c), (d), 0x39)
-#define LOAD_WORDS(x, p, offset) load_words_x16((x), (p), (offset))
+#define LOAD_WORDS(x, p, offset) load_words32_x16((x), (p), (offset))
 #define KERNEL_SHORT vn_md5_short_avx512_x16
 #define V_SET1(x) _mm512_set1_epi32((int)(x))
 #define SHORT_WORDS(x, p, lengths, block, blocks) \
-    short_words_x16((x), (p), (lengths), 0, (block), (blocks))
-#define STORE_DIGESTS(out, a, b, c, d) store_four_words_x16((out), (a), (b), (c), (d))
+    short_words32_x16((x), (p), (lengths), 0, (block), (blocks))
+#define STORE_DIGESTS(out, a, b, c, d) store_four_words32_x16((out), (a), (b), (c), (d))
 #include "md5_many_lanes.h"
 
 #define KERNEL_NAME vn_md5_many_avx512_x32
@@ -166,12 +165,12 @@
 #define LATE2(b, c, d) _mm512_ternarylogic_epi32((b), (c), (d), 0xe4)
 #define LATE3(b, c, d) _mm512_ternarylogic_epi32((b), (c), (d), 0x96)
 #define LATE4(b, c, d) _mm512_ternarylogic_epi32((b), (c), (d), 0x39)
-#define LOAD_WORDS(x, p, offset) load_words_x16((x), (p), (offset))
+#define LOAD_WORDS(x, p, offset) load_words32_x16((x), (p), (offset))
 #define KERNEL_SHORT vn_md5_short_avx512_x32
 #define V_SET1(x) _mm512_set1_epi32((int)(x))
 #define SHORT_WORDS(x, p, lengths, block, blocks) \
-    short_words_x16((x), (p), (lengths), 0, (block), (blocks))
-#define STORE_DIGESTS(out, a, b, c, d) store_four_words_x16((out), (a), (b), (c), (d))
+    short_words32_x16((x), (p), (lengths), 0, (block), (blocks))
+#define STORE_DIGESTS(out, a, b, c, d) store_four_words32_x16((out), (a), (b), (c), (d))
 #include "md5_many_lanes.h"
 
 #endif

@@ -18,7 +18,7 @@
  *
  * Each has a short kernel beside it (native.h: vn_short_fn, as on x86-64):
  * messages of at most 64 bytes read in place, each lane's row padded by the
- * tables as it is loaded (short_words_x4), the digests stored from the
+ * tables as it is loaded (short_words32_x4), the digests stored from the
  * state's registers with one interleaving store a lane.
  */
 #include "native.h"
@@ -27,7 +27,7 @@
 #include <arm_neon.h>
 
 /* x[0..3] = word 0..3 of the rows r[0..3] (4 words each): a 4 x 4 transpose. */
-static inline void transpose_x4(uint32x4_t x[4], const uint32x4_t r[4]) {
+static inline void transpose32_x4(uint32x4_t x[4], const uint32x4_t r[4]) {
     /* (r0 w0, r1 w0, r0 w2, r1 w2), (r0 w1, r1 w1, r0 w3, r1 w3), and for r2, r3 */
     const uint32x4_t t0 = vtrn1q_u32(r[0], r[1]), t1 = vtrn2q_u32(r[0], r[1]);
     const uint32x4_t t2 = vtrn1q_u32(r[2], r[3]), t3 = vtrn2q_u32(r[2], r[3]);
@@ -41,7 +41,7 @@ static inline void transpose_x4(uint32x4_t x[4], const uint32x4_t r[4]) {
 }
 
 /* x[j] = word j of the block at p[lane] + offset, for 4 lanes. */
-static inline void load_words_x4(uint32x4_t x[16], const unsigned char *const *p, size_t offset) {
+static inline void load_words32_x4(uint32x4_t x[16], const unsigned char *const *p, size_t offset) {
 #pragma GCC unroll 4
     for (int q = 0; q < 4; q++) {
         uint32x4_t r[4];
@@ -49,7 +49,7 @@ static inline void load_words_x4(uint32x4_t x[16], const unsigned char *const *p
         for (int i = 0; i < 4; i++) {
             r[i] = vld1q_u32((const uint32_t *)(const void *)(p[i] + offset + 16 * q));
         }
-        transpose_x4(x + 4 * q, r);
+        transpose32_x4(x + 4 * q, r);
     }
 }
 
@@ -57,10 +57,10 @@ static inline void load_words_x4(uint32x4_t x[16], const unsigned char *const *p
  * vn_short_fn): each lane's row padded as it is loaded, by the tables
  * (vn_short_keep), then transposed, the length in bits in the last block's
  * word 14; as they are where the blocks are padded already (lengths NULL). */
-static inline void short_words_x4(uint32x4_t x[16], const unsigned char *const *p,
+static inline void short_words32_x4(uint32x4_t x[16], const unsigned char *const *p,
                                   const uint32_t *lengths, int block, int blocks) {
     if (!lengths) {
-        load_words_x4(x, p, 64 * (size_t)block);
+        load_words32_x4(x, p, 64 * (size_t)block);
         return;
     }
 #pragma GCC unroll 4
@@ -74,14 +74,14 @@ static inline void short_words_x4(uint32x4_t x[16], const unsigned char *const *
                                                          vld1q_u8(vn_short_keep + at)));
             r[i] = vreinterpretq_u32_u8(row);
         }
-        transpose_x4(x + 4 * q, r);
+        transpose32_x4(x + 4 * q, r);
     }
     if (block == blocks - 1) x[14] = vshlq_n_u32(vld1q_u32(lengths), 3);
 }
 
 /* Lane i's four state words to out[i], for 4 lanes: each lane's a, b, c, d
  * stored together by one interleaving store. */
-static inline void store_digests_x4(unsigned char *const *out, uint32x4_t a, uint32x4_t b,
+static inline void store_digests32_x4(unsigned char *const *out, uint32x4_t a, uint32x4_t b,
                                     uint32x4_t c, uint32x4_t d) {
     const uint32x4x4_t state = {{a, b, c, d}};
     vst4q_lane_u32((uint32_t *)(void *)out[0], state, 0);
@@ -110,12 +110,12 @@ static inline void store_digests_x4(unsigned char *const *out, uint32x4_t a, uin
 #define LATE2(b, c, d) vbslq_u32((d), (b), (c))
 #define LATE3(b, c, d) veorq_u32((b), veorq_u32((c), (d)))
 #define LATE4(b, c, d) veorq_u32((c), vornq_u32((b), (d)))
-#define LOAD_WORDS(x, p, offset) load_words_x4((x), (p), (offset))
+#define LOAD_WORDS(x, p, offset) load_words32_x4((x), (p), (offset))
 #define KERNEL_SHORT vn_md5_short_neon_x4
 #define V_SET1(x) vdupq_n_u32(x)
 #define SHORT_WORDS(x, p, lengths, block, blocks) \
-    short_words_x4((x), (p), (lengths), (block), (blocks))
-#define STORE_DIGESTS(out, a, b, c, d) store_digests_x4((out), (a), (b), (c), (d))
+    short_words32_x4((x), (p), (lengths), (block), (blocks))
+#define STORE_DIGESTS(out, a, b, c, d) store_digests32_x4((out), (a), (b), (c), (d))
 #include "md5_many_lanes.h"
 
 #define KERNEL_NAME vn_md5_many_neon_x8
@@ -134,12 +134,12 @@ static inline void store_digests_x4(unsigned char *const *out, uint32x4_t a, uin
 #define LATE2(b, c, d) vbslq_u32((d), (b), (c))
 #define LATE3(b, c, d) veorq_u32((b), veorq_u32((c), (d)))
 #define LATE4(b, c, d) veorq_u32((c), vornq_u32((b), (d)))
-#define LOAD_WORDS(x, p, offset) load_words_x4((x), (p), (offset))
+#define LOAD_WORDS(x, p, offset) load_words32_x4((x), (p), (offset))
 #define KERNEL_SHORT vn_md5_short_neon_x8
 #define V_SET1(x) vdupq_n_u32(x)
 #define SHORT_WORDS(x, p, lengths, block, blocks) \
-    short_words_x4((x), (p), (lengths), (block), (blocks))
-#define STORE_DIGESTS(out, a, b, c, d) store_digests_x4((out), (a), (b), (c), (d))
+    short_words32_x4((x), (p), (lengths), (block), (blocks))
+#define STORE_DIGESTS(out, a, b, c, d) store_digests32_x4((out), (a), (b), (c), (d))
 #include "md5_many_lanes.h"
 
 #endif

@@ -6,7 +6,7 @@
  * Why two sets: a step of MD5 needs the b the previous step made, so one set
  * of vectors runs at the latency of that chain (4 to 6 cycles a step) with
  * the vector units mostly idle; a second, independent set fills them
- * (tools/bench_many.c measures one set against two).
+ * (bench/product/bench_many.c measures one set against two).
  *
  * Per step, everything that does not need b (a + X[i] + K, and the part of
  * round 2's function without b) is summed first, then pinned with BARRIER: an

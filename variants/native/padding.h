@@ -93,7 +93,8 @@ static inline int span_readable(const unsigned char *p, size_t n, size_t span) {
 #endif
 }
 
-/* The same for `span` bytes (64 or 128: a block of the SHA-512 core). */
+/* The same for the 64 bytes of a block of 32-bit words (the SHA-512 core's
+ * 128-byte blocks: span_readable with 128). */
 static inline int block_readable(const unsigned char *p, size_t n) { return span_readable(p, n, 64); }
 
 /* Copy n < 64 bytes with two overlapping moves of a fixed size rather than a

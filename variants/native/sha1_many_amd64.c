@@ -18,22 +18,19 @@
  *
  * Each has a short kernel beside it (native.h: vn_short_fn, size 20):
  * messages of at most 64 bytes read in place, padded in registers, the
- * digests stored from the state's registers. Here (AMD EPYC, Zen 3;
- * bench/product/bench_many.c, medians of 7 interleaved rounds, CPU
- * time) shani-x2 hashes messages of 4 KiB at 3,722 MB/s (two streams: 2,706)
- * against avx2-x8's 3,001, and of 32 bytes in 27.6 ns a message against
- * 30.7 (the short kernels). SHA-NI is then bound by its unit's throughput
- * (sha1msg1, sha1msg2 and sha1nexte use it too). AVX2 lanes beside SHA-NI
+ * digests stored from the state's registers. shani-x2 beats avx2-x8 at 4 KiB
+ * (and four streams beat two) and at 32 bytes (the short kernels); SHA-NI is
+ * then bound by its unit's throughput (sha1msg1, sha1msg2 and sha1nexte use
+ * it too). AVX2 lanes beside SHA-NI
  * streams in one function did not help: the SHA instructions have only
  * legacy SSE encodings, and with ymm registers live that ran a hundred
  * times slower here.
  *
- * With AVX-512 (the project's AMD EPYC, Zen 4, 2026-12-04; medians of 7
- * rounds) a round is about half as many instructions, on zmm: avx512-x16
- * hashes 32-byte messages in 16.0 ns a message against shani-x2's 22.2 and
- * 4 KiB ones at 5,496 MB/s against 4,276, but 8 streams of 128 MiB at 2,512
- * against 3,852 (half its lanes idle); avx512-shani takes zmm when all 16
- * lanes are busy and SHA-NI streams otherwise.
+ * With AVX-512 a round is about half as many instructions, on zmm:
+ * avx512-x16 beats shani-x2 at 32 bytes and 4 KiB but not over 8 streams
+ * (half its lanes idle); avx512-shani takes zmm when all 16 lanes are busy
+ * and SHA-NI streams otherwise. (The figures, dated, of both paragraphs:
+ * docs/development.md, "The kernels' measurements".)
  */
 #include "native.h"
 
@@ -96,7 +93,7 @@
 /* Lane i's five state words, big-endian, to out[i] (20 bytes): a, b, c, d
  * as MD5's digests are stored, then e as one word. */
 __attribute__((target("avx2"), always_inline)) static inline void
-store_digests_x8(unsigned char *const *out, __m256i a, __m256i b, __m256i c, __m256i d,
+store_digests32_x8(unsigned char *const *out, __m256i a, __m256i b, __m256i c, __m256i d,
                  __m256i e) {
     const __m256i bswap = _mm256_setr_epi8(BSWAP_BYTES, BSWAP_BYTES);
     a = _mm256_shuffle_epi8(a, bswap);
@@ -106,7 +103,7 @@ store_digests_x8(unsigned char *const *out, __m256i a, __m256i b, __m256i c, __m
     e = _mm256_shuffle_epi8(e, bswap);
     _Alignas(32) uint32_t last[8];
     _mm256_store_si256((__m256i *)last, e);
-    store_four_words_x8(out, a, b, c, d);
+    store_four_words32_x8(out, a, b, c, d);
 #pragma GCC unroll 8
     for (int i = 0; i < 8; i++) memcpy(out[i] + 16, &last[i], 4);
 }
@@ -119,10 +116,10 @@ store_digests_x8(unsigned char *const *out, __m256i a, __m256i b, __m256i c, __m
 #define V_LOAD(p) _mm256_load_si256((const __m256i *)(p))
 #define V_STORE(p, v) _mm256_store_si256((__m256i *)(p), (v))
 #define V_SET1(x) _mm256_set1_epi32((int)(x))
-#define LOAD_WORDS(x, p, offset) (load_words_x8((x), (p), (offset)), bswap_words_x8(x))
+#define LOAD_WORDS(x, p, offset) (load_words32_x8((x), (p), (offset)), bswap_words32_x8(x))
 #define SHORT_WORDS(x, p, lengths, block, blocks) \
-    short_words_x8((x), (p), (lengths), 1, (block), (blocks))
-#define STORE_DIGESTS(out, a, b, c, d, e) store_digests_x8((out), (a), (b), (c), (d), (e))
+    short_words32_x8((x), (p), (lengths), 1, (block), (blocks))
+#define STORE_DIGESTS(out, a, b, c, d, e) store_digests32_x8((out), (a), (b), (c), (d), (e))
 #include "sha1_many_lanes.h"
 
 /* ---- SHA-NI, two streams ------------------------------------------------ */
@@ -295,7 +292,7 @@ __attribute__((target("sha,sse4.1"))) void vn_sha1_many_shani_x2(vn_lanes *lanes
 
 /* The same for 16 lanes. */
 AVX512_TARGET __attribute__((always_inline)) static inline void
-store_digests_x16(unsigned char *const *out, __m512i a, __m512i b, __m512i c, __m512i d,
+store_digests32_x16(unsigned char *const *out, __m512i a, __m512i b, __m512i c, __m512i d,
                   __m512i e) {
     const __m512i bswap = _mm512_broadcast_i32x4(_mm_setr_epi8(BSWAP_BYTES));
     a = _mm512_shuffle_epi8(a, bswap);
@@ -305,7 +302,7 @@ store_digests_x16(unsigned char *const *out, __m512i a, __m512i b, __m512i c, __
     e = _mm512_shuffle_epi8(e, bswap);
     _Alignas(64) uint32_t last[16];
     _mm512_store_si512((void *)last, e);
-    store_four_words_x16(out, a, b, c, d);
+    store_four_words32_x16(out, a, b, c, d);
 #pragma GCC unroll 16
     for (int i = 0; i < 16; i++) memcpy(out[i] + 16, &last[i], 4);
 }
@@ -318,10 +315,10 @@ store_digests_x16(unsigned char *const *out, __m512i a, __m512i b, __m512i c, __
 #define V_LOAD(p) _mm512_load_si512((const void *)(p))
 #define V_STORE(p, v) _mm512_store_si512((void *)(p), (v))
 #define V_SET1(x) _mm512_set1_epi32((int)(x))
-#define LOAD_WORDS(x, p, offset) (load_words_x16((x), (p), (offset)), bswap_words_x16(x))
+#define LOAD_WORDS(x, p, offset) (load_words32_x16((x), (p), (offset)), bswap_words32_x16(x))
 #define SHORT_WORDS(x, p, lengths, block, blocks) \
-    short_words_x16((x), (p), (lengths), 1, (block), (blocks))
-#define STORE_DIGESTS(out, a, b, c, d, e) store_digests_x16((out), (a), (b), (c), (d), (e))
+    short_words32_x16((x), (p), (lengths), 1, (block), (blocks))
+#define STORE_DIGESTS(out, a, b, c, d, e) store_digests32_x16((out), (a), (b), (c), (d), (e))
 #include "sha1_many_lanes.h"
 
 /* ---- both ------------------------------------------------------------------ */

@@ -49,13 +49,13 @@ __attribute__((target("sha,sse4.1"))) void vn_sha256_amd64_shani(uint32_t *state
         ROUNDS4(w3, 3);
 #pragma GCC unroll 3
         for (int i = 4; i < 16; i += 4) {
-            w0 = SCHEDULE(w0, w1, w2, w3);
+            w0 = SHA256_SCHEDULE4(w0, w1, w2, w3);
             ROUNDS4(w0, i);
-            w1 = SCHEDULE(w1, w2, w3, w0);
+            w1 = SHA256_SCHEDULE4(w1, w2, w3, w0);
             ROUNDS4(w1, i + 1);
-            w2 = SCHEDULE(w2, w3, w0, w1);
+            w2 = SHA256_SCHEDULE4(w2, w3, w0, w1);
             ROUNDS4(w2, i + 2);
-            w3 = SCHEDULE(w3, w0, w1, w2);
+            w3 = SHA256_SCHEDULE4(w3, w0, w1, w2);
             ROUNDS4(w3, i + 3);
         }
         abef = _mm_add_epi32(abef, abef0);

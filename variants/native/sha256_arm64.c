@@ -28,21 +28,21 @@ TARGET_SHA2 void vn_sha256_arm64_sha2(uint32_t *state, const unsigned char *data
     uint32x4_t abcd = vld1q_u32(state), efgh = vld1q_u32(state + 4);
     for (; blocks; blocks--, data += 64) {
         const uint32x4_t abcd0 = abcd, efgh0 = efgh;
-        uint32x4_t w0 = LOAD(data), w1 = LOAD(data + 16), w2 = LOAD(data + 32),
-                   w3 = LOAD(data + 48);
+        uint32x4_t w0 = SHA256_LOAD4(data), w1 = SHA256_LOAD4(data + 16),
+                   w2 = SHA256_LOAD4(data + 32), w3 = SHA256_LOAD4(data + 48);
         ROUNDS4(w0, 0);
         ROUNDS4(w1, 1);
         ROUNDS4(w2, 2);
         ROUNDS4(w3, 3);
 #pragma GCC unroll 3
         for (int i = 4; i < 16; i += 4) {
-            w0 = SCHEDULE(w0, w1, w2, w3);
+            w0 = SHA256_SCHEDULE4(w0, w1, w2, w3);
             ROUNDS4(w0, i);
-            w1 = SCHEDULE(w1, w2, w3, w0);
+            w1 = SHA256_SCHEDULE4(w1, w2, w3, w0);
             ROUNDS4(w1, i + 1);
-            w2 = SCHEDULE(w2, w3, w0, w1);
+            w2 = SHA256_SCHEDULE4(w2, w3, w0, w1);
             ROUNDS4(w2, i + 2);
-            w3 = SCHEDULE(w3, w0, w1, w2);
+            w3 = SHA256_SCHEDULE4(w3, w0, w1, w2);
             ROUNDS4(w3, i + 3);
         }
         abcd = vaddq_u32(abcd, abcd0);

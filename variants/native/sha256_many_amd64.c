@@ -22,11 +22,9 @@
  * (or eight) messages of at most 64 bytes read in place, padded in the
  * registers, the digests stored from the state's registers. Both kernels
  * with zmm lanes have vn_sha256_short_avx512_x16; the ymm ones pad each
- * lane's row by the tables (short_words_x8), and so does shani-x2 each
- * stream's four words (vn_sha256_short_shani_x2). A 32-byte message through
- * the padded batches and so (vn_digest_many, Intel Xeon with AVX-512):
- * zmm lanes about 31-34 and 27-29 ns (a zmm lane's block alone is 20 ns);
- * shani-x2 50 and 43 ns; avx2-x8 58 and 52 ns.
+ * lane's row by the tables (short_words32_x8), and so does shani-x2 each
+ * stream's four words (vn_sha256_short_shani_x2). (What a 32-byte message
+ * costs through them: docs/development.md, "The kernels' measurements".)
  */
 #include "native.h"
 
@@ -42,7 +40,7 @@
 
 /* The two streams' four rounds with message words wa, wb (W[4i..4i+3]); as
  * ROUNDS4 in sha256_amd64.c, each instruction once per stream in turn. */
-#define ROUNDS4_X2(wa, wb, i)                                                          \
+#define SHA256_PAIR_ROUNDS4(wa, wb, i)                                                 \
     do {                                                                               \
         const __m128i k = _mm_loadu_si128((const __m128i *)&vn_sha256_k[4 * (i)]);    \
         const __m128i wka = _mm_add_epi32((wa), k), wkb = _mm_add_epi32((wb), k);      \
@@ -209,9 +207,9 @@ __attribute__((target("sha,sse4.1"))) void vn_sha256_many_shani_x2(vn_lanes *lan
 /* ---- vector lanes ------------------------------------------------------- */
 
 __attribute__((target("avx2"), always_inline)) static inline void
-load_be_words_x8(__m256i x[16], const unsigned char *const *p, size_t offset) {
-    load_words_x8(x, p, offset);
-    bswap_words_x8(x);
+load_be_words32_x8(__m256i x[16], const unsigned char *const *p, size_t offset) {
+    load_words32_x8(x, p, offset);
+    bswap_words32_x8(x);
 }
 
 /* AVX2: rotates are two shifts and an or; a sigma's three rotates, six
@@ -234,7 +232,7 @@ load_be_words_x8(__m256i x[16], const unsigned char *const *p, size_t offset) {
  * half of u[k] and its e, f, g, h in the low half of v[k], lane 4 + k's in
  * their high halves. */
 __attribute__((target("avx2"), always_inline)) static inline void
-store_digests_x8(unsigned char *const *out, int size, __m256i a, __m256i b, __m256i c,
+store_digests32_x8(unsigned char *const *out, int size, __m256i a, __m256i b, __m256i c,
                  __m256i d, __m256i e, __m256i f, __m256i g, __m256i h) {
     const __m256i bswap = _mm256_setr_epi8(BSWAP_BYTES, BSWAP_BYTES);
     const __m256i ab0 = _mm256_unpacklo_epi32(a, b), ab1 = _mm256_unpackhi_epi32(a, b);
@@ -270,13 +268,13 @@ store_digests_x8(unsigned char *const *out, int size, __m256i a, __m256i b, __m2
 #define SSIG1(x) AVX2_SSIG(x, 17, 19, 10)
 #define CH(e, f, g) AVX2_X((g), _mm256_and_si256((e), AVX2_X((f), (g))))
 #define MAJ(a, b, c) AVX2_X((b), _mm256_and_si256(AVX2_X((a), (b)), AVX2_X((b), (c))))
-#define LOAD_WORDS(x, p, offset) load_be_words_x8((x), (p), (offset))
+#define LOAD_WORDS(x, p, offset) load_be_words32_x8((x), (p), (offset))
 #define KERNEL_SHORT vn_sha256_short_avx2_x8
 #define V_SET1(x) _mm256_set1_epi32((int)(x))
 #define SHORT_WORDS(x, p, lengths, block, blocks) \
-    short_words_x8((x), (p), (lengths), 1, (block), (blocks))
+    short_words32_x8((x), (p), (lengths), 1, (block), (blocks))
 #define STORE_DIGESTS(out, size, a, b, c, d, e, f, g, h) \
-    store_digests_x8((out), (size), (a), (b), (c), (d), (e), (f), (g), (h))
+    store_digests32_x8((out), (size), (a), (b), (c), (d), (e), (f), (g), (h))
 #include "sha256_many_lanes.h"
 
 /* AVX-512: Ch = e ? f : g (0xca), Maj = majority (0xe8), three-way xor (0x96). */
@@ -299,13 +297,13 @@ store_digests_x8(unsigned char *const *out, int size, __m256i a, __m256i b, __m2
     X3(_mm256_ror_epi32((x), 17), _mm256_ror_epi32((x), 19), _mm256_srli_epi32((x), 10))
 #define CH(e, f, g) _mm256_ternarylogic_epi32((e), (f), (g), 0xca)
 #define MAJ(a, b, c) _mm256_ternarylogic_epi32((a), (b), (c), 0xe8)
-#define LOAD_WORDS(x, p, offset) load_be_words_x8((x), (p), (offset))
+#define LOAD_WORDS(x, p, offset) load_be_words32_x8((x), (p), (offset))
 #define KERNEL_SHORT vn_sha256_short_avx512_x8
 #define V_SET1(x) _mm256_set1_epi32((int)(x))
 #define SHORT_WORDS(x, p, lengths, block, blocks) \
-    short_words_x8((x), (p), (lengths), 1, (block), (blocks))
+    short_words32_x8((x), (p), (lengths), 1, (block), (blocks))
 #define STORE_DIGESTS(out, size, a, b, c, d, e, f, g, h) \
-    store_digests_x8((out), (size), (a), (b), (c), (d), (e), (f), (g), (h))
+    store_digests32_x8((out), (size), (a), (b), (c), (d), (e), (f), (g), (h))
 #include "sha256_many_lanes.h"
 #undef X3
 
@@ -313,7 +311,7 @@ store_digests_x8(unsigned char *const *out, int size, __m256i a, __m256i b, __m2
  * (28 or 32). Two rounds of unpacking leave lane 4c + k's a, b, c, d in
  * 128-bit part c of u[k] and its e, f, g, h in part c of v[k]; a permute
  * puts two lanes' 32 bytes into each zmm. */
-AVX512_TARGET static inline void store_digests_x16(unsigned char *const *out, int size, __m512i a,
+AVX512_TARGET static inline void store_digests32_x16(unsigned char *const *out, int size, __m512i a,
                                                    __m512i b, __m512i c, __m512i d, __m512i e,
                                                    __m512i f, __m512i g, __m512i h) {
     const __m512i bswap = _mm512_broadcast_i32x4(_mm_setr_epi8(BSWAP_BYTES));
@@ -358,13 +356,13 @@ AVX512_TARGET static inline void store_digests_x16(unsigned char *const *out, in
     X3(_mm512_ror_epi32((x), 17), _mm512_ror_epi32((x), 19), _mm512_srli_epi32((x), 10))
 #define CH(e, f, g) _mm512_ternarylogic_epi32((e), (f), (g), 0xca)
 #define MAJ(a, b, c) _mm512_ternarylogic_epi32((a), (b), (c), 0xe8)
-#define LOAD_WORDS(x, p, offset) (load_words_x16((x), (p), (offset)), bswap_words_x16(x))
+#define LOAD_WORDS(x, p, offset) (load_words32_x16((x), (p), (offset)), bswap_words32_x16(x))
 #define KERNEL_SHORT vn_sha256_short_avx512_x16
 #define V_SET1(x) _mm512_set1_epi32((int)(x))
 #define SHORT_WORDS(x, p, lengths, block, blocks) \
-    short_words_x16((x), (p), (lengths), 1, (block), (blocks))
+    short_words32_x16((x), (p), (lengths), 1, (block), (blocks))
 #define STORE_DIGESTS(out, size, a, b, c, d, e, f, g, h) \
-    store_digests_x16((out), (size), (a), (b), (c), (d), (e), (f), (g), (h))
+    store_digests32_x16((out), (size), (a), (b), (c), (d), (e), (f), (g), (h))
 #include "sha256_many_lanes.h"
 #undef X3
 

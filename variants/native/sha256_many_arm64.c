@@ -21,7 +21,7 @@
 #include "sha256_pairs.h"
 
 /* The two streams' four rounds with message words wa, wb (W[4i..4i+3]). */
-#define ROUNDS4_X2(wa, wb, i)                                        \
+#define SHA256_PAIR_ROUNDS4(wa, wb, i)                               \
     do {                                                             \
         const uint32x4_t k = vld1q_u32(&vn_sha256_k[4 * (i)]);       \
         const uint32x4_t wka = vaddq_u32((wa), k), wkb = vaddq_u32((wb), k); \
@@ -63,10 +63,10 @@ TARGET_SHA2 static inline void sha2_pair_block(uint32x4_t abcd[2], uint32x4_t ef
 
 /* The block at p as big-endian words w[0..3]. */
 static inline void sha2_words(uint32x4_t w[4], const unsigned char *p) {
-    w[0] = LOAD(p);
-    w[1] = LOAD(p + 16);
-    w[2] = LOAD(p + 32);
-    w[3] = LOAD(p + 48);
+    w[0] = SHA256_LOAD4(p);
+    w[1] = SHA256_LOAD4(p + 16);
+    w[2] = SHA256_LOAD4(p + 32);
+    w[3] = SHA256_LOAD4(p + 48);
 }
 
 /* Lanes ia and ib (the same lane twice is fine: both write the same). */

@@ -15,9 +15,9 @@
 #endif
 
 /* Four big-endian words. */
-#define LOAD(p) vreinterpretq_u32_u8(vrev32q_u8(vld1q_u8(p)))
+#define SHA256_LOAD4(p) vreinterpretq_u32_u8(vrev32q_u8(vld1q_u8(p)))
 
 /* W[t..t+3] from the previous sixteen words, w0 the oldest four. */
-#define SCHEDULE(w0, w1, w2, w3) vsha256su1q_u32(vsha256su0q_u32((w0), (w1)), (w2), (w3))
+#define SHA256_SCHEDULE4(w0, w1, w2, w3) vsha256su1q_u32(vsha256su0q_u32((w0), (w1)), (w2), (w3))
 
 #endif

@@ -9,8 +9,8 @@
 
 /* W[t..t+3] from the previous sixteen words, w0 the oldest four:
  * W[t] = σ1(W[t-2]) + W[t-7] + σ0(W[t-15]) + W[t-16]. */
-#define SCHEDULE(w0, w1, w2, w3) \
-    _mm_sha256msg2_epu32(        \
+#define SHA256_SCHEDULE4(w0, w1, w2, w3) \
+    _mm_sha256msg2_epu32(                \
         _mm_add_epi32(_mm_sha256msg1_epu32((w0), (w1)), _mm_alignr_epi8((w3), (w2), 4)), (w3))
 
 /* The shuffle (for _mm_shuffle_epi8) that reverses the bytes of each 32-bit lane. */

@@ -17,8 +17,8 @@
  * On ELF x86-64 the chosen kernel is vn_sha512_amd64_asm instead, at the end
  * of this file: the same rounds and schedule in assembly that a script writes
  * (tools/gen_sha512_amd64.py), two blocks a pass as OpenSSL's, in the order of
- * instructions that measured fastest: 1.06x OpenSSL's at 16 KiB where this C
- * runs at 0.94x. This one stays for other targets and as the check beside it.
+ * instructions that measured fastest (docs/development.md, "The kernels'
+ * measurements"). This one stays for other targets and as the check beside it.
  */
 #include "native.h"
 

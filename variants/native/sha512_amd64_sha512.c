@@ -13,9 +13,10 @@
  *   in fixed registers (the encodings checked by disassembling them with
  *   binutils 2.47, and against GCC 16's intrinsics: docs/development.md);
  * - with VN_SHA512_MODEL defined they are C functions instead, written from
- *   the Operation sections of Intel's SDM (vol. 2C), which the cross driver
- *   builds and runs on any x86-64 (tests/cross/run.py): the kernel's use of
- *   the instructions is checked there, against the portable kernel;
+ *   the Operation sections of Intel's SDM (vol. 2C) in the cross driver's
+ *   tests/cross/sha512_model.h, which it builds and runs on any x86-64
+ *   (tests/cross/run.py): the kernel's use of the instructions is checked
+ *   there, against the portable kernel;
  * - dispatch.c runs the kernel once on a known block before it chooses it
  *   (.verify), and keeps the next kernel if the state differs.
  */
@@ -29,50 +30,8 @@
 #define TARGET __attribute__((target("avx2")))
 
 #if defined(VN_SHA512_MODEL)
-
-#include "sha512_functions.h"
-
-/* VSHA512MSG1 ymm1, xmm2: each word plus σ0 of the next, the last's next xmm2's low word. */
-TARGET static __m256i sha512msg1(__m256i w, __m128i next) {
-    uint64_t x[4];
-    _mm256_storeu_si256((__m256i *)x, w);
-    const uint64_t n = (uint64_t)_mm_cvtsi128_si64(next);
-    const uint64_t y0 = x[0] + SSIG0(x[1]), y1 = x[1] + SSIG0(x[2]), y2 = x[2] + SSIG0(x[3]);
-    return _mm256_set_epi64x((long long)(x[3] + SSIG0(n)), (long long)y2, (long long)y1,
-                             (long long)y0);
-}
-
-/* VSHA512MSG2 ymm1, ymm2: σ1 of ymm2's top two words, then of the two new ones. */
-TARGET static __m256i sha512msg2(__m256i w, __m256i last) {
-    uint64_t x[4], l[4];
-    _mm256_storeu_si256((__m256i *)x, w);
-    _mm256_storeu_si256((__m256i *)l, last);
-    x[0] += SSIG1(l[2]);
-    x[1] += SSIG1(l[3]);
-    x[2] += SSIG1(x[0]);
-    x[3] += SSIG1(x[1]);
-    return _mm256_loadu_si256((const __m256i *)x);
-}
-
-/* VSHA512RNDS2 ymm1, ymm2, xmm3: two rounds; ymm1 is CDGH, ymm2 ABEF, xmm3 W + K of
- * the first round (low) and the second; the result is the new ABEF. */
-TARGET static __m256i sha512rnds2(__m256i cdgh, __m256i abef, __m128i wk) {
-    uint64_t s1[4], s2[4], k[2];
-    _mm256_storeu_si256((__m256i *)s1, cdgh);
-    _mm256_storeu_si256((__m256i *)s2, abef);
-    _mm_storeu_si128((__m128i *)k, wk);
-    uint64_t a = s2[3], b = s2[2], c = s1[3], d = s1[2], e = s2[1], f = s2[0], g = s1[1],
-             h = s1[0];
-    for (int i = 0; i < 2; i++) {
-        const uint64_t t1 = h + BSIG1(e) + CH(e, f, g) + k[i], t2 = BSIG0(a) + MAJ(a, b, c);
-        h = g, g = f, f = e, e = d + t1, d = c, c = b, b = a, a = t1 + t2;
-    }
-#if defined(VN_SHA512_MODEL_WRONG) /* the cross driver's check of dispatch's .verify */
-    f ^= 1;
-#endif
-    return _mm256_set_epi64x((long long)a, (long long)b, (long long)e, (long long)f);
-}
-
+/* the instructions as C: the cross driver's build only (-I tests/cross) */
+#include "sha512_model.h"
 #else /* the instructions themselves */
 
 /* vsha512msg1 %xmm1, %ymm0 */

@@ -14,11 +14,10 @@
  * words and transposed in registers (4 x 4 of 64 bits: unpack, then 128-bit
  * moves).
  *
- * On the project's AMD EPYC (Zen 4, whose zmm instructions take two passes
- * through 256-bit units; 2026-12-04, bench/product/bench_many.c, medians of
- * 5 rounds against OpenSSL's loop) avx512-x8 hashes 32-byte messages in 53.0
- * ns a message against avx2-x4's 104.5 (OpenSSL 177.8), 4 KiB ones at 2,630
- * MB/s against 1,391 (OpenSSL 840): the shift units' throughput bounds both.
+ * avx512-x8 hashes about twice as fast as avx2-x4, even where zmm
+ * instructions take two passes through 256-bit units: the shift units'
+ * throughput bounds both (bench/product/bench_many.c; the figures, dated:
+ * docs/development.md, "The kernels' measurements").
  *
  * Each has a short kernel beside it (native.h: vn_short64_fn): avx2-x4's
  * pads each lane's row by the tables as it is loaded (vn_short_keep: a
@@ -39,7 +38,7 @@
 #define TARGET_AVX2 __attribute__((target("avx2")))
 
 /* x[4q + j] = word 4q + j of the rows r[lane] (words 4q..4q+3 of each). */
-TARGET_AVX2 __attribute__((always_inline)) static inline void transpose_x4(__m256i x[4],
+TARGET_AVX2 __attribute__((always_inline)) static inline void transpose64_x4(__m256i x[4],
                                                                            const __m256i r[4]) {
     const __m256i t0 = _mm256_unpacklo_epi64(r[0], r[1]), t1 = _mm256_unpackhi_epi64(r[0], r[1]);
     const __m256i t2 = _mm256_unpacklo_epi64(r[2], r[3]), t3 = _mm256_unpackhi_epi64(r[2], r[3]);
@@ -51,7 +50,7 @@ TARGET_AVX2 __attribute__((always_inline)) static inline void transpose_x4(__m25
 
 /* x[j] = big-endian word j of the block at p[lane] + offset. */
 TARGET_AVX2 __attribute__((always_inline)) static inline void
-load_words_x4(__m256i x[16], const unsigned char *const *p, size_t offset) {
+load_words64_x4(__m256i x[16], const unsigned char *const *p, size_t offset) {
     const __m256i bswap = SHA512_AVX2_BSWAP;
 #pragma GCC unroll 4
     for (int q = 0; q < 4; q++) {
@@ -61,7 +60,7 @@ load_words_x4(__m256i x[16], const unsigned char *const *p, size_t offset) {
             r[i] = _mm256_shuffle_epi8(
                 _mm256_loadu_si256((const __m256i *)(p[i] + offset + 32 * q)), bswap);
         }
-        transpose_x4(x + 4 * q, r);
+        transpose64_x4(x + 4 * q, r);
     }
 }
 
@@ -73,10 +72,10 @@ load_words_x4(__m256i x[16], const unsigned char *const *p, size_t offset) {
  * the length in bits (word 14, its high half, stays 0). As they are where
  * the blocks are padded already (lengths NULL). */
 TARGET_AVX2 __attribute__((always_inline)) static inline void
-short_words_x4(__m256i x[16], const unsigned char *const *p, const uint32_t *lengths, int block,
+short_words64_x4(__m256i x[16], const unsigned char *const *p, const uint32_t *lengths, int block,
                int blocks) {
     if (!lengths) {
-        load_words_x4(x, p, 128 * (size_t)block);
+        load_words64_x4(x, p, 128 * (size_t)block);
         return;
     }
     const __m256i bits = _mm256_slli_epi64(
@@ -95,7 +94,7 @@ short_words_x4(__m256i x[16], const unsigned char *const *p, const uint32_t *len
                 r[i] = _mm256_shuffle_epi8(_mm256_or_si256(end, _mm256_and_si256(bytes, keep)),
                                            bswap);
             }
-            transpose_x4(x + 4 * q, r);
+            transpose64_x4(x + 4 * q, r);
         }
     } else {
         const __m256i full = _mm256_cmpeq_epi64(bits, _mm256_set1_epi64x(128 * 8));
@@ -109,11 +108,11 @@ short_words_x4(__m256i x[16], const unsigned char *const *p, const uint32_t *len
 /* Lane i's state words, big-endian, to out[i]: its first `size` bytes (28,
  * 32, 48 or 64), by the same 4 x 4 transpose. */
 TARGET_AVX2 __attribute__((always_inline)) static inline void
-store_digests_x4(unsigned char *const *out, int size, const __m256i s[8]) {
+store_digests64_x4(unsigned char *const *out, int size, const __m256i s[8]) {
     const __m256i bswap = SHA512_AVX2_BSWAP;
     __m256i lo[4], hi[4];
-    transpose_x4(lo, s);
-    transpose_x4(hi, s + 4);
+    transpose64_x4(lo, s);
+    transpose64_x4(hi, s + 4);
     const int first = size < 32 ? size / 4 : 8, second = size > 32 ? (size - 32) / 4 : 0;
     const __m256i index = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
     const __m256i mask_lo = _mm256_cmpgt_epi32(_mm256_set1_epi32(first), index);
@@ -146,10 +145,10 @@ store_digests_x4(unsigned char *const *out, int size, const __m256i s[8]) {
 #define SSIG1(x) SHA512_SSIG1(x)
 #define CH(e, f, g) V_X((g), _mm256_and_si256((e), V_X((f), (g))))
 #define MAJ(a, b, c) V_X((b), _mm256_and_si256(V_X((a), (b)), V_X((b), (c))))
-#define LOAD_WORDS(x, p, offset) load_words_x4((x), (p), (offset))
+#define LOAD_WORDS(x, p, offset) load_words64_x4((x), (p), (offset))
 #define SHORT_WORDS(x, p, lengths, block, blocks) \
-    short_words_x4((x), (p), (lengths), (block), (blocks))
-#define STORE_DIGESTS(out, size, s) store_digests_x4((out), (size), (s))
+    short_words64_x4((x), (p), (lengths), (block), (blocks))
+#define STORE_DIGESTS(out, size, s) store_digests64_x4((out), (size), (s))
 #include "sha512_many_lanes.h"
 #undef V_X
 #undef V_ROTR3
@@ -162,7 +161,7 @@ store_digests_x4(unsigned char *const *out, int size, const __m256i s[8]) {
  * 64-bit words: its own inverse. After the unpacking, t[o] holds in 128-bit
  * part c words 2c + o of lanes 0, 1 (t[2 + o] of lanes 2, 3, and so on); two
  * rounds of 128-bit moves gather each word's four pairs. */
-TARGET_AVX512 __attribute__((always_inline)) static inline void transpose_x8(__m512i x[8],
+TARGET_AVX512 __attribute__((always_inline)) static inline void transpose64_x8(__m512i x[8],
                                                                              const __m512i r[8]) {
     __m512i t[8];
 #pragma GCC unroll 8
@@ -189,7 +188,7 @@ TARGET_AVX512 __attribute__((always_inline)) static inline void transpose_x8(__m
 
 /* x[j] = big-endian word j of the block at p[lane] + offset. */
 TARGET_AVX512 __attribute__((always_inline)) static inline void
-load_words_x8(__m512i x[16], const unsigned char *const *p, size_t offset) {
+load_words64_x8(__m512i x[16], const unsigned char *const *p, size_t offset) {
     const __m512i bswap = BSWAP64_X8;
 #pragma GCC unroll 2
     for (int half = 0; half < 2; half++) {
@@ -199,12 +198,12 @@ load_words_x8(__m512i x[16], const unsigned char *const *p, size_t offset) {
             r[i] = _mm512_shuffle_epi8(
                 _mm512_loadu_si512((const void *)(p[i] + offset + 64 * half)), bswap);
         }
-        transpose_x8(x + 8 * half, r);
+        transpose64_x8(x + 8 * half, r);
     }
 }
 
 /* Words x[0..15] of block `block` of `blocks` of eight lanes' messages (see
- * vn_short64_fn), padded in the registers as lanes_amd64.h's pad_short_x16
+ * vn_short64_fn), padded in the registers as lanes_amd64.h's pad_short32_x16
  * pads 32-bit words: block 0 is loaded as it is, block 1 (of a message of
  * 112 to 128 bytes) holds none of the message's bytes and starts from zeros.
  * Bit offset s = 8 * length - 64 * (16 * block + j) into big-endian word j:
@@ -213,10 +212,10 @@ load_words_x8(__m512i x[16], const unsigned char *const *p, size_t offset) {
  * 15 is the length in bits (word 14, its high half, 0). As they are where
  * the blocks are padded already (lengths NULL). */
 TARGET_AVX512 __attribute__((always_inline)) static inline void
-short_words_x8(__m512i x[16], const unsigned char *const *p, const uint32_t *lengths, int block,
+short_words64_x8(__m512i x[16], const unsigned char *const *p, const uint32_t *lengths, int block,
                int blocks) {
     if (!lengths || block == 0) {
-        load_words_x8(x, p, 128 * (size_t)block);
+        load_words64_x8(x, p, 128 * (size_t)block);
     } else {
 #pragma GCC unroll 16
         for (int j = 0; j < 16; j++) x[j] = _mm512_setzero_si512();
@@ -246,10 +245,10 @@ short_words_x8(__m512i x[16], const unsigned char *const *p, const uint32_t *len
 /* Lane i's state words, big-endian, to out[i]: its first `size` bytes (28,
  * 32, 48 or 64), by the same transpose. */
 TARGET_AVX512 __attribute__((always_inline)) static inline void
-store_digests_x8(unsigned char *const *out, int size, const __m512i s[8]) {
+store_digests64_x8(unsigned char *const *out, int size, const __m512i s[8]) {
     const __m512i bswap = BSWAP64_X8;
     __m512i rows[8];
-    transpose_x8(rows, s);
+    transpose64_x8(rows, s);
     const __mmask16 words = (__mmask16)((1u << (size / 4)) - 1);
 #pragma GCC unroll 8
     for (int i = 0; i < 8; i++) {
@@ -274,10 +273,10 @@ store_digests_x8(unsigned char *const *out, int size, const __m512i s[8]) {
 #define SSIG1(x) X3(_mm512_ror_epi64((x), 19), _mm512_ror_epi64((x), 61), _mm512_srli_epi64((x), 6))
 #define CH(e, f, g) _mm512_ternarylogic_epi64((e), (f), (g), 0xca)
 #define MAJ(a, b, c) _mm512_ternarylogic_epi64((a), (b), (c), 0xe8)
-#define LOAD_WORDS(x, p, offset) load_words_x8((x), (p), (offset))
+#define LOAD_WORDS(x, p, offset) load_words64_x8((x), (p), (offset))
 #define SHORT_WORDS(x, p, lengths, block, blocks) \
-    short_words_x8((x), (p), (lengths), (block), (blocks))
-#define STORE_DIGESTS(out, size, s) store_digests_x8((out), (size), (s))
+    short_words64_x8((x), (p), (lengths), (block), (blocks))
+#define STORE_DIGESTS(out, size, s) store_digests64_x8((out), (size), (s))
 #include "sha512_many_lanes.h"
 #undef X3
 

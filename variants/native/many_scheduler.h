@@ -1,0 +1,117 @@
+/*
+ * What many.c's scheduler and many_short.c's short messages share: the
+ * scheduler's state (the kernels a call can use, the lanes, the buffers and
+ * the work) and its small helpers. Not part of the interface (many.h).
+ */
+#ifndef VARIANTS_NATIVE_MANY_SCHEDULER_H
+#define VARIANTS_NATIVE_MANY_SCHEDULER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "dispatch.h"
+#include "hash.h"
+
+/* The kernels one call can use, narrowest first. Rung 0 is always the
+ * single-message kernel (one lane; run is NULL); pick[n] is the rung that
+ * takes n messages. */
+struct ladder {
+    int rungs;
+    int lanes[8];
+    vn_many_fn *run[8];
+    vn_many64_fn *run64[8]; /* the SHA-512 core's */
+    unsigned char *ran[8]; /* each rung's flag (vn_note; the single-message kernel's for rung 0) */
+    unsigned char pick[VN_MAX_LANES + 1];
+    vn_blocks_fn *single;
+    vn_blocks64_fn *single64;
+    vn_short_fn *shorts; /* the widest rung's short kernel, if it has one */
+    vn_short64_fn *shorts64;
+};
+
+/* What the scheduler knows of the message in a lane, beside lanes.data[i]
+ * (where the lane's current segment goes on) and lanes.state[.][i]. */
+struct lane {
+    size_t left;               /* blocks left in the current segment */
+    const unsigned char *then; /* the next segment; NULL: none */
+    size_t then_blocks;
+    size_t job;                /* which message (or state) */
+    int buffer;                /* which of the buffers this lane's copies go to */
+};
+
+struct scheduler {
+    union {
+        struct { /* messages at least a block long, and states */
+            union {
+                vn_lanes lanes;
+                vn_lanes64 lanes64; /* the SHA-512 core's: the same bytes, data[] where lanes' is */
+            };
+            struct lane lane[VN_MAX_LANES];
+            /* each lane's two blocks (buffer_of: 16 lanes of 256 bytes when wide) */
+            _Alignas(64) unsigned char buffer[VN_MAX_LANES * 128];
+        };
+        struct { /* short messages: copies of those that cannot be read in place */
+            _Alignas(64) unsigned char copy[2][VN_MAX_LANES * 64]; /* (copy_of) */
+            /* a part-full group's idle lanes' digests */
+            unsigned char scratch[VN_MAX_LANES][VN_MAX_DIGEST];
+        };
+    };
+    struct ladder ladder;
+    int width;         /* messages in flight at most: the widest rung */
+    int words;         /* state words: 4 (MD5), 5 (SHA-1) or 8 */
+    int wide;          /* the SHA-512 core: 64-bit words, 128-byte blocks */
+    size_t block;      /* 64 or 128 */
+    int algorithm;     /* digests: the algorithm; absorbing: -1 */
+    union {
+        uint32_t iv[8];
+        uint64_t iv64[8];
+    };
+    /* the work */
+    size_t count, next;
+    const unsigned char *const *data;
+    const size_t *lengths;
+    unsigned char *out;
+    vn_state *const *states;
+};
+
+static inline int many_core(int algorithm) { return vn_many_core_of(algorithm); }
+
+/* Lane k's two blocks of buffer, and short message k's copy in class c (flat
+ * arrays: a wide lane's blocks are twice as long, half as many fit). */
+static inline unsigned char *buffer_of(struct scheduler *s, int k) {
+    return s->buffer + (size_t)k * 2 * s->block;
+}
+
+static inline unsigned char *copy_of(struct scheduler *s, int c, int k) {
+    return s->copy[c] + (size_t)k * s->block;
+}
+
+/* Where each lane's current segment goes on (at the same place for both kinds of lanes). */
+static inline const unsigned char **lane_data(struct scheduler *s) {
+    return s->wide ? s->lanes64.data : s->lanes.data;
+}
+
+/* Whether the ladder has a short kernel (native.h: vn_short_fn). */
+static inline int has_shorts(const struct ladder *ladder) {
+    return ladder->shorts != NULL || ladder->shorts64 != NULL;
+}
+
+/* How many padded blocks a message of at most a block takes: 1 below 56
+ * bytes, 2 from 56 on (its length no longer fits; a message of exactly a
+ * block is its 64 bytes and a block of padding, which the short kernel
+ * makes in registers); 0 for a longer one. The SHA-512 core's (`wide`):
+ * the same with 128-byte blocks and 16 bytes of length, 1 below 112. Without a
+ * branch (a mixed column's lengths mispredicted it). */
+static inline size_t short_blocks(size_t length, int wide) {
+    const size_t block = wide ? 128 : 64, room = wide ? 112 : 56;
+    return (size_t)(length <= block) * (1 + (size_t)(length >= room));
+}
+
+/* many.c: a scheduler for many-kernel `index` of `core` (usable), or NULL
+ * without memory (free() it); set for the digests of `algorithm` (its IV). */
+struct scheduler *many_new_scheduler(int core, int index);
+void many_start_digests(struct scheduler *s, int algorithm);
+/* many_short.c: the short messages among s's work through the short kernel
+ * in one pass; the number of long ones (whether schedule() has work). */
+size_t many_digest_short(struct scheduler *s);
+
+#endif
