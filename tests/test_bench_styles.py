@@ -8,6 +8,10 @@ the file). No timed assertions: only what was measured, said and written.
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+import sys
 import textwrap
 from pathlib import Path
 from typing import List
@@ -17,7 +21,10 @@ import pytest
 
 bench_package.load()
 
+from bench import __main__ as entry  # noqa: E402
+from bench import store  # noqa: E402
 from bench.catalog import styles  # noqa: E402
+from bench.conduct import launch  # noqa: E402
 
 GOOD = '''
 """Doubling a list: a loop with append against a comprehension."""
@@ -65,13 +72,19 @@ def good(folder: Path, extra: str = "", styles_line: str = "(loop, comprehension
     ],
 )  # fmt: skip
 def test_a_file_off_the_convention_gets_one_error_naming_what_is_wrong(
-    tmp_path: Path, text: str, said: List[str]
+    tmp_path: Path, text: str, said: List[str], capsys: pytest.CaptureFixture[str]
 ) -> None:
     path = write(tmp_path, text)
     with pytest.raises(styles.ConventionError) as caught:
         styles.load(path)
     for words in said:
         assert words in str(caught.value)
+    # the command says it once and measures nothing
+    argv = ["styles", str(path), "--python", f"a={sys.executable}", "--results", str(tmp_path)]
+    assert entry.main(argv) == 2
+    out = capsys.readouterr().out
+    assert out.count("does not follow the styles convention") == 1 and said[0] in out
+    assert not (tmp_path / "styles").exists()
 
 
 def test_a_missing_file_and_inputs_that_are_not_a_tuple_are_said(tmp_path: Path) -> None:
@@ -113,3 +126,108 @@ def test_a_baseline_that_raises_fails_every_style(tmp_path: Path) -> None:
     wrong = styles.failures(styles.load(path))
     assert set(wrong) == {"loop", "comprehension"}
     assert "the baseline loop raises at size 4: AttributeError" in wrong["comprehension"]
+
+
+def test_the_worker_lists_and_times_a_file_without_the_variants_package(tmp_path: Path) -> None:
+    path = good(tmp_path)
+    script = f"""
+import sys
+sys.modules["variants"] = None  # any import of it fails
+from bench.conduct import worker
+server = worker.Server()
+listed = server.list({{"styles": {str(path)!r}}})
+assert listed["cases"] == ["styles/mine/loop/4", "styles/mine/comprehension/4",
+                           "styles/mine/loop/32", "styles/mine/comprehension/32"], listed
+fresh = worker.Server()  # a pass's fresh worker: prepare alone, the file named
+got = fresh.prepare({{"styles": {str(path)!r}, "cases": [{{"name": "styles/mine/loop/32"}}],
+                      "min_time": 0.0001, "jit": False}})
+assert got["cases"]["styles/mine/loop/32"]["loops"] >= 1
+assert fresh.value({{"case": "styles/mine/loop/32"}})["value"] > 0
+print("ok")
+"""
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        cwd=launch.import_folder(tmp_path),
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": ""},
+    )
+    assert done.stdout.strip() == "ok", done.stderr
+
+
+def test_a_file_outside_the_repository_is_measured_under_two_modes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    (outside / "neighbour.py").write_text("FACTOR = 2\n")  # imported from the file's folder
+    extra = """
+from neighbour import FACTOR
+
+
+def differs(xs):
+    return [FACTOR * x + 1 for x in xs]
+
+
+def raises(xs):
+    return {}["missing"]
+"""
+    path = good(outside, extra, "(loop, comprehension, differs, raises)")
+    argv = ["styles", str(path), "--python", f"a={sys.executable}", "--python",
+            f"b={sys.executable}", "--effort", "quick", "--budget", "2", "--results",
+            str(tmp_path / "results"), "--no-plots"]  # fmt: skip
+    assert entry.main(argv) == 0
+    out = capsys.readouterr().out
+    said = "differs under a, b (at size 4 it returns [1, 3, 5, 7], the baseline [0, 2, 4, 6])"
+    assert said in out
+    assert "raises under a, b (at size 4 it raises KeyError: 'missing')" in out
+    (folder,) = (tmp_path / "results" / "styles").iterdir()
+    run = store.load(folder)
+    measured = {(m, c.variant, c.length) for (m, _), c in
+                ((k, v.case) for k, v in run.measured.items())}  # fmt: skip
+    assert measured == {(m, v, n) for m in "ab" for v in ("loop", "comprehension") for n in (4, 32)}
+    assert run.header.styles["title"] == "append or a comprehension"
+    assert run.header.styles["styles"] == ["loop", "comprehension", "differs", "raises"]
+    summary = json.loads((folder / "summary.json").read_text())
+    (table,) = summary["tables"]
+    assert table["key"] == "styles" and table["columns"] == ["a", "b"]
+    assert [r["labels"] for r in table["rows"]] == [["comprehension", "4"], ["comprehension", "32"]]
+    report = (folder / "report.md").read_text()
+    assert report.startswith("# append or a comprehension")
+    assert "**Each style against loop**" in report and "`comprehension` against `loop`" in report
+    assert not (folder / "styles.png").exists()
+
+
+def test_a_mode_that_cannot_import_the_file_is_named_and_the_others_run(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    other = tmp_path / "bin" / "other-python"
+    other.parent.mkdir()
+    other.symlink_to(sys.executable)
+    guard = "import sys\nif sys.executable.endswith('other-python'):\n    import no_such_module\n"
+    path = write(tmp_path, guard + GOOD + "STYLES = (loop, comprehension)\n")
+    argv = [
+        "styles",
+        str(path),
+        "--python",
+        f"a={sys.executable}",
+        "--python",
+        f"b={other}",
+        "--effort",
+        "quick",
+        "--budget",
+        "1",
+        "--results",
+        str(tmp_path / "results"),
+    ]
+    assert entry.main(argv) == 0
+    out = capsys.readouterr().out
+    said = "b: the file cannot run here: ModuleNotFoundError: No module named 'no_such_module'"
+    assert said in out
+    (folder,) = (tmp_path / "results" / "styles").iterdir()
+    run = store.load(folder)
+    assert {m for m, _ in run.measured} == {"a"}
+    assert run.header.styles["cannot_run"] == {"b": said[3:]}
+    assert "Modes that cannot run the file: " + said in (folder / "report.md").read_text()
+    pytest.importorskip("matplotlib")
+    assert (folder / "styles.png").stat().st_size > 1000
