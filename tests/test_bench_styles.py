@@ -231,3 +231,14 @@ def test_a_mode_that_cannot_import_the_file_is_named_and_the_others_run(
     assert "Modes that cannot run the file: " + said in (folder / "report.md").read_text()
     pytest.importorskip("matplotlib")
     assert (folder / "styles.png").stat().st_size > 1000
+
+
+EXAMPLES = sorted((bench_package.ROOT / "examples" / "styles").glob("*.py"))
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=[p.stem for p in EXAMPLES])
+def test_every_example_follows_the_convention_and_agrees_with_its_baseline(path: Path) -> None:
+    found = styles.load(path)
+    assert len(found.styles) >= 2 and found.title != found.stem
+    assert styles.failures(found) == {}
+    assert all(found.describe(n) for n in found.names)  # each says what it is
