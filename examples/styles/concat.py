@@ -22,7 +22,7 @@ def plus_equals(parts):
 
 
 def join(parts):
-    """"".join(parts)"""
+    """the parts joined: "".join(parts)"""
     return "".join(parts)
 
 
