@@ -196,6 +196,15 @@ def raises(xs):
     assert report.startswith("# append or a comprehension")
     assert "**Each style against loop**" in report and "`comprehension` against `loop`" in report
     assert not (folder / "styles.png").exists()
+    # bytecode and calls per call, under each interpreter (its first mode): a loop of 32
+    # appends makes 32 calls into C, the comprehension none but the list's
+    assert "**Bytecode instructions executed per call**" in report
+    counts = json.loads((folder / "bytecode.json").read_text())["interpreters"]
+    assert set(counts) == {"a", "b"}
+    rows = {(r["style"], r["size"]): r for r in counts["a"]["rows"]}
+    assert set(rows) == {(s, n) for s in ("loop", "comprehension") for n in (4, 32)}
+    assert rows[("loop", 32)]["c_calls"] >= 32 > rows[("comprehension", 32)]["c_calls"]
+    assert rows[("loop", 32)]["bytecode"] > rows[("loop", 4)]["bytecode"] > 0
 
 
 def test_a_mode_that_cannot_import_the_file_is_named_and_the_others_run(

@@ -47,6 +47,10 @@ def parser() -> argparse.ArgumentParser:
     )  # fmt: skip
     p.add_argument("--results", type=Path, default=RESULTS, help="the results folder")
     p.add_argument("--no-plots", action="store_true", help="no picture")
+    p.add_argument(
+        "--no-count", action="store_true",
+        help="no bytecode and call counts (each interpreter traces one call of each case)",
+    )  # fmt: skip
     return p
 
 

@@ -20,6 +20,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 from bench import store
 from bench.catalog import styles as catalog
 from bench.catalog.cases import STYLES
+from bench.conduct import launch
 from bench.conduct import styles as conduct
 from bench.core.fmt import grid, minutes
 from bench.report import answers, pages
@@ -116,7 +117,55 @@ def cannot_lines(run: Run) -> List[str]:
     return [f"Modes that cannot run the file: {said}.", ""]
 
 
-def page(r: Report, figures: Sequence[str] = ()) -> List[str]:
+#: The counts' file in the run's folder (``count``).
+COUNTS = "bytecode.json"
+
+
+def count(folder: Path, run: Run, results: Path) -> List[str]:
+    """Bytecode instructions executed and Python-level calls of one call of every style and
+    size, under each interpreter of the run (its first mode: tracing runs the interpreter,
+    not a JIT), written to ``bytecode.json``; the notes of those that could not count."""
+    found: Dict[str, Any] = {}
+    notes = []
+    seen = set()
+    for column in run.columns:
+        if column.mode.interpreter in seen:
+            continue
+        seen.add(column.mode.interpreter)
+        try:
+            found[column.label] = launch.call(column, "profile.bytecode.count_styles", results,
+                                              path=str(run.header.styles["file"]))  # fmt: skip
+        except Exception as exc:
+            notes.append(f"no counts under {column.label}: {exc}")
+    store.write_record(folder / COUNTS, {"interpreters": found})
+    return notes
+
+
+def counts_lines(folder: Path) -> List[str]:
+    """The counts' tables (``count``): per call, style and size as rows, interpreters."""
+    if not (folder / COUNTS).exists():
+        return []
+    found: Dict[str, Any] = store.read_record(folder / COUNTS)["interpreters"]
+    labels = list(found)
+    keyed = {(label, r["style"], r["size"]): r for label in labels for r in found[label]["rows"]}
+    cases = list(dict.fromkeys((s, n) for _, s, n in keyed))
+    out = []
+    for title, key in (("Bytecode instructions executed per call", "bytecode"),
+                       ("Python-level calls per call", "python_calls"),
+                       ("Calls into C per call", "c_calls")):  # fmt: skip
+        rows = [[s, str(n), *(str(keyed[(x, s, n)][key]) if (x, s, n) in keyed else None
+                              for x in labels)] for s, n in cases]  # fmt: skip
+        out += [
+            f"**{title}** (counted under tracing, the interpreter's own, a JIT's mode "
+            f"executes the same bytecode):",
+            "",
+            grid(["style", "size", *labels], rows, 2),
+            "",
+        ]
+    return out
+
+
+def page(r: Report, figures: Sequence[str] = (), counts: Sequence[str] = ()) -> List[str]:
     run = r.run
     t = r.table(STYLES)
     baseline = baseline_of(run)
@@ -129,7 +178,7 @@ def page(r: Report, figures: Sequence[str] = ()) -> List[str]:
             f"±{half:.1%}.", ""]  # fmt: skip
     out += summary_line(t, baseline) + answer_lines(t, baseline)
     out += [f"**The ratios** ({t.meaning}):", "", t.markdown(), ""]
-    out += times_lines(run)
+    out += [*times_lines(run), *counts]
     out += [f"![{Path(f).stem}]({f})" for f in figures] + ([""] if figures else [])
     return out
 
@@ -232,13 +281,17 @@ def picture(r: Report) -> Any:
     return fig
 
 
-def write(folder: Path, plots: bool = True) -> Tuple[Report, List[str]]:
-    """The run's report.md, summary.json and picture; (its report, the notes to print)."""
+def write(
+    folder: Path, plots: bool = True, results: Optional[Path] = None
+) -> Tuple[Report, List[str], List[str]]:
+    """The run's report.md, summary.json and picture, its counts where ``results`` (the
+    workers' results folder) is given: (its report, the notes to print, the counts' lines)."""
     r = answers.build(store.load(folder))
+    notes = count(folder, r.run, results) if results is not None else []
+    counted = counts_lines(folder)
     store.write_record(
         folder / "summary.json", {**answers.summary(r), "styles": dict(r.run.header.styles)}
     )
-    notes: List[str] = []
     figures: List[str] = []
     if plots:
         try:
@@ -249,8 +302,9 @@ def write(folder: Path, plots: bool = True) -> Tuple[Report, List[str]]:
             if fig is not None:
                 fig.savefig(folder / PICTURE, dpi=110)
                 figures.append(PICTURE)
-    (folder / "report.md").write_text("\n".join(pages.wrapped(page(r, figures))) + "\n")
-    return r, notes
+    text = page(r, figures, counted)
+    (folder / "report.md").write_text("\n".join(pages.wrapped(text)) + "\n")
+    return r, notes, counted
 
 
 def main(argv: Sequence[str]) -> int:
@@ -267,8 +321,8 @@ def main(argv: Sequence[str]) -> int:
         print(f"bench styles: this interpreter cannot import {args.file} "
               f"({catalog.raised(exc)}); the modes will say which can")  # fmt: skip
     folder = conduct.measure(args, found)
-    r, notes = write(folder, plots=not args.no_plots)
-    print("\n".join(page(r, [PICTURE] if (folder / PICTURE).exists() else [])))
+    r, notes, counted = write(folder, not args.no_plots, None if args.no_count else args.results)
+    print("\n".join(page(r, [PICTURE] if (folder / PICTURE).exists() else [], counted)))
     for note in notes:
         print(note)
     shown = [p.name for p in (folder / "report.md", folder / "summary.json", folder / PICTURE)
