@@ -179,6 +179,8 @@ class Conductor(Passes):
         self.under = self.under + 1 if width is not None and width <= target else 0
         if self.under < self.settings.confirm:
             return False
+        if self.settings.settle_modes and self.unsettled():
+            return False  # a styles run: each mode's ratios within the promise, or the budget
         assert width is not None
         self.stop = self.stopped("precision", width)
         return True

@@ -111,6 +111,6 @@ def measure(args: argparse.Namespace, found: Optional[StylesFile] = None) -> Pat
     run = argparse.Namespace(
         effort=args.effort, stretches=None, least=None, budget=args.budget,
         promise=args.promise, clock=None, lengths="", results=args.results,
-        styles=path, modes=args.modes, python=args.python, pythons=None,
+        styles=path, modes=args.modes, python=args.python, pythons=None, settle_modes=True,
     )  # fmt: skip
     return conductor.run(run, columns, {**record_of(path, found), "left_out": left})
