@@ -12,6 +12,7 @@
     python -m bench bytecode --python 3.14=...    # bytecode and machine instructions per mode
     python -m bench memory --python 3.11=...      # memray: peak memory and allocations
     python -m bench peers --report --write        # digest_column against DuckDB, chdb, ...
+    python -m bench styles mine.py --effort quick # your own coding styles, in every mode found
 
 The commands that measure share one set of options (the runtimes' environments, the modes,
 the variants, the algorithms, the results folder); ``--python LABEL=PATH`` names an
@@ -51,6 +52,7 @@ OWN: Dict[str, Tuple[str, str, str]] = {
     "stability": ("report.stability", "main", "parser"),
     "runs": ("store.kept", "main", "parser"),
     "peers": ("product.peers", "main", "parser"),
+    "styles": ("report.styles", "main", "parser"),
 }
 
 

@@ -191,3 +191,23 @@ def test_the_run_line_names_the_modes_a_quick_run_left_unsettled() -> None:
     assert header.stop_reason.endswith(
         "not settled to the promise: pypy8 ±14.0%, jdk17-zero ±11.0%"
     )
+
+
+def test_code_declared_to_measure_the_same_keeps_the_runs_before_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    kept_as(tmp_path, ZEN3, code="sha256:one", name="20260101-000000")
+    kept_as(tmp_path, XEON, code="sha256:new", name="20260102-000000")
+    kept_as(tmp_path, XEON, code="sha256:other", name="20260103-000000")
+    assert len(machines.gather(kept.every(tmp_path), "sha256:new").left_out) == 2
+    monkeypatch.setitem(machine.SAME_CODE, "sha256:new", "sha256:one")
+    across = machines.gather(kept.every(tmp_path), "sha256:new")
+    assert across.cpus == ["AMD EPYC 25/1 (Zen 3)", "Intel Xeon 6/167"]
+    assert len(across.left_out) == 1 and "20260103-000000" in across.left_out[0]
+    assert not machine.comparable("", "")  # a run that does not say its code is never the same
+
+
+def test_each_declared_digest_maps_to_one_that_is_not_itself_mapped() -> None:
+    for new, old in machine.SAME_CODE.items():
+        assert new != old and old not in machine.SAME_CODE
+        assert all(d.startswith("sha256:") and len(d) == 23 for d in (new, old))

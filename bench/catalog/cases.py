@@ -46,6 +46,8 @@ from bench.core.timing import TimeFunc, loop_timer
 #: JMH's MessageDigests benchmarks (the JDK's worker runs these: bench/jdk/Case.java).
 JMH = ("digest", "getAndDigest")
 BENCHMARKS = (*JMH, "block", "batch")
+#: The benchmark of a styles file's cases (``bench.catalog.styles``): a user's own functions.
+STYLES = "styles"
 LENGTHS = (64, 1024, 16384, 1048576)
 #: (message length, messages) of the batch benchmark.
 BATCHES = ((4096, 256), (32, 10_000))

@@ -35,6 +35,10 @@ class Listing:
     batch_variant: Optional[str] = None
     batch_unavailable: Optional[str] = None
     metadata: Mapping[str, Any] = field(default_factory=dict)  # pyperf's, where it runs
+    #: A styles run's: the file (``bench.catalog.styles``), and why this mode cannot run it
+    #: (None: it can).
+    styles: str = ""
+    unavailable: Optional[str] = None
 
     @property
     def title(self) -> str:
@@ -48,6 +52,7 @@ class Listing:
             "cases": list(self.cases),
             "batch": {"variant": self.batch_variant, "unavailable": self.batch_unavailable},
             "metadata": dict(self.metadata),
+            **({"styles": self.styles, "unavailable": self.unavailable} if self.styles else {}),
         }
 
     @classmethod
@@ -60,6 +65,8 @@ class Listing:
             batch.get("variant"),
             batch.get("unavailable"),
             dict(data.get("metadata") or {}),
+            str(data.get("styles") or ""),
+            data.get("unavailable") or None,
         )
 
 

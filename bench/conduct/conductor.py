@@ -179,6 +179,8 @@ class Conductor(Passes):
         self.under = self.under + 1 if width is not None and width <= target else 0
         if self.under < self.settings.confirm:
             return False
+        if self.settings.settle_modes and self.unsettled():
+            return False  # a styles run: each mode's ratios within the promise, or the budget
         assert width is not None
         self.stop = self.stopped("precision", width)
         return True
@@ -317,22 +319,37 @@ class Conductor(Passes):
 
 
 def listing(column: Column, args: argparse.Namespace, grid: Grid, results: Path) -> Column:
-    """``column`` with what its worker says it can run of the selection."""
-    request = {"op": "list", "algorithms": args.algorithms.split(","), "grid": grid.as_json(),
-               "variants": [p for p in (column.mode.variants or args.variants).split(",") if p],
-               "benchmarks": args.benchmarks.split(","), "pypy_lib": args.pypy_lib,
-               "references": not column.mode.variants}  # fmt: skip
+    """``column`` with what its worker says it can run of the selection (``args.styles``: of
+    that styles file)."""
+    styles = getattr(args, "styles", None)
+    request: Dict[str, Any] = {"op": "list", "styles": str(styles)}
+    if not styles:
+        request = {"op": "list", "algorithms": args.algorithms.split(","), "grid": grid.as_json(),
+                   "variants": [p for p in (column.mode.variants or args.variants).split(",")
+                                if p],
+                   "benchmarks": args.benchmarks.split(","), "pypy_lib": args.pypy_lib,
+                   "references": not column.mode.variants}  # fmt: skip
     with launch.worker(column, results) as w:
         return replace(column, listing=Listing.from_json(w.ask(request)))
 
 
-def run(args: argparse.Namespace, columns: List[Column]) -> Path:
-    """Measure ``columns`` as ``args`` say; the run's folder."""
+def run(
+    args: argparse.Namespace, columns: List[Column], styles: Optional[Dict[str, Any]] = None
+) -> Path:
+    """Measure ``columns`` as ``args`` say; the run's folder (``styles``: a styles file's run,
+    ``args.styles`` its path, and what its header records of it; the modes that cannot run the
+    file are left out, each with why)."""
     settings = settings_of(args)
     started = time.time()
-    folder = store.new_folder("bench", args.results)
+    folder = store.new_folder("styles" if styles is not None else "bench", args.results)
     log = sys.stdout
     columns = [listing(c, args, settings.grid, args.results) for c in columns]
+    if styles is not None:
+        cannot = {c.label: str(c.listing.unavailable) for c in columns if c.listing.unavailable}
+        columns = [c for c in columns if c.label not in cannot]
+        styles = {**styles, "cannot_run": cannot}  # a copy: its left_out is the header's
+        for label, why in cannot.items():
+            log.write(f"  {label}: {why}\n")
     count = sum(len(c.listing.cases) for c in columns)
     log.write(
         f"bench: {len(columns)} modes ({', '.join(c.label for c in columns)}), {count} cases, "
@@ -343,7 +360,7 @@ def run(args: argparse.Namespace, columns: List[Column]) -> Path:
         for name, info in column.listing.variants.items():
             if info.unavailable:
                 log.write(f"  {column.label}: {name} unavailable: {info.unavailable}\n")
-    missing = launch.left_out(args)
+    missing = launch.left_out(args) if styles is None else styles.pop("left_out", {})
     conductor = Conductor(columns, settings, folder, args.results, log)
     outcome = conductor.run()
     header = Header(
@@ -357,6 +374,7 @@ def run(args: argparse.Namespace, columns: List[Column]) -> Path:
         left_out=missing,
         machine=machine_facts(),
         measured=measured(store.ROOT),
+        styles=styles or {},
         **outcome,
     )
     store.write(folder, header, columns, conductor.data)

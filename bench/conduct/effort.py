@@ -68,6 +68,11 @@ class Settings:
     #: run without the headline's cases (``--variants native``) takes the plan of the others.
     headline_first: bool = False
     headline_share: float = 0.75
+    #: A styles file's run (``python -m bench styles``): the stopping rule waits, beyond the
+    #: median, for every mode's widest ratio to be within ``promise`` (the budget and
+    #: ``max_passes``, raised for it, stay the ceiling): its passes are short, and a reader
+    #: reads each mode's answer, not the median.
+    settle_modes: bool = False
 
     @property
     def target(self) -> Optional[float]:
@@ -148,6 +153,8 @@ def settings_of(args: argparse.Namespace) -> Settings:
         settings = replace(settings, promise=args.promise or None)
     if args.clock:
         settings = replace(settings, clock=args.clock)
+    if getattr(args, "settle_modes", False):
+        settings = replace(settings, settle_modes=True, max_passes=3 * settings.max_passes)
     if args.lengths:
         lengths = tuple(int(n) for n in args.lengths.split(","))
         settings = replace(settings, grid=replace(settings.grid, lengths=lengths))

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import IO, Callable, Dict, List, Optional, Sequence, Set, Tuple
 
 from bench.catalog import comparisons, tables
-from bench.catalog.cases import BENCHMARKS, Case
+from bench.catalog.cases import BENCHMARKS, STYLES, Case
 from bench.catalog.columns import Column, Layout, Member
 from bench.catalog.comparisons import LONG
 from bench.conduct import launch
@@ -29,7 +29,8 @@ GroupKey = Tuple[str, str, int, int]
 
 def group_order(key: GroupKey) -> Tuple[int, int, int, str]:
     benchmark, algorithm, length, number = key
-    return (BENCHMARKS.index(benchmark), length * number, number, algorithm)
+    rank = BENCHMARKS.index(benchmark) if benchmark in BENCHMARKS else len(BENCHMARKS)
+    return (rank, length * number, number, algorithm)
 
 
 class Passes:
@@ -150,6 +151,8 @@ class Passes:
             request = {"op": "prepare", "min_time": self.settings.min_time, "jit": column.mode.jit,
                        "jit_warm": list(self.settings.jit_warm), "clock": self.settings.clock,
                        "cases": loops}  # fmt: skip
+            if column.listing.styles:  # a styles file: the fresh worker loads it first
+                request["styles"] = column.listing.styles
             answer = workers[column.label].ask(request)
             for case in cases:
                 got = answer["cases"][case.name]
@@ -191,6 +194,7 @@ class Passes:
             self.cost[key][(column.label, case.name)] = max(took, reported) * share
         benchmark, algorithm, length, number = key
         size = f"{length} B" + (f" x {number}" if number > 1 else "")
+        size = f"size {length}" if benchmark == STYLES else size
         self.say(
             f"[pass {p + 1}, {duration(self.now() - self.started)}] {benchmark} "
             f"{algorithm} {size}: {len(members)} cases, {max(rounds.values())} rounds, {took:.1f} s"

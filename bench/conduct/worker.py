@@ -6,7 +6,9 @@ a time (``prepare``, ``value``), a digest for the tests (``hash``) and any bench
 the profilers and checks (``call``). The conductor asks for one value at a time, of every case
 of a group under every mode in turn, so that values of two variants, or of one variant under
 two modes, are taken back to back. Runs under CPython 3.9+ and PyPy with the installed
-``variants`` (and pyperf, for its metadata, where it is installed).
+``variants`` (and pyperf, for its metadata, where it is installed); given a styles file
+(``bench.catalog.styles``: ``list`` and ``prepare`` with ``styles``), it runs that file's
+cases, on the standard library alone (no ``variants``: nothing at module level imports it).
 """
 
 from __future__ import annotations
@@ -14,14 +16,15 @@ from __future__ import annotations
 import importlib
 import os
 import sys
-from typing import Any, Dict, Sequence
+from pathlib import Path
+from typing import Any, Dict, Optional, Sequence
 
-from bench.catalog import targets
-from bench.catalog.cases import Case, Grid, batch_api, check, enumerate_cases, make_timer
-from bench.catalog.targets import Target
+from bench.catalog import styles, targets
+from bench.catalog.cases import STYLES, Case, Grid, batch_api, check, enumerate_cases, make_timer
+from bench.catalog.targets import Target, VariantInfo
 from bench.core.machine import interpreter_info
 from bench.core.protocol import serve
-from bench.core.timing import JIT_WARM, PYPY_JIT_BLOCKS, Jit, Timed
+from bench.core.timing import JIT_WARM, PYPY_JIT_BLOCKS, PYPY_JIT_CALLS, Jit, Timed, TimeFunc
 
 
 def pyperf_metadata() -> Dict[str, Any]:
@@ -42,6 +45,8 @@ def jit_calls(case: Case, jit: bool) -> int:
     hashes, the study's algorithms' blocks being 64 bytes); elsewhere none."""
     if not jit or sys.implementation.name != "pypy":
         return 0
+    if case.benchmark == STYLES:  # a user's function: no blocks to count
+        return PYPY_JIT_CALLS
     blocks = max(1, -(-case.nbytes // 64))
     return -(-PYPY_JIT_BLOCKS // blocks)
 
@@ -52,6 +57,7 @@ class Server:
     def __init__(self) -> None:
         self.targets: Dict[str, Target] = {}
         self.timed: Dict[str, Timed] = {}
+        self.styles: Optional[styles.StylesFile] = None
         Jit.watch()
 
     def target(self, name: str) -> Target:
@@ -60,7 +66,9 @@ class Server:
         return self.targets[name]
 
     def list(self, request: Dict[str, Any]) -> Dict[str, Any]:
-        """What this interpreter can run of the selection."""
+        """What this interpreter can run of the selection (``styles``: of a styles file)."""
+        if request.get("styles"):
+            return self.list_styles(str(request["styles"]))
         pypy_lib, references = bool(request.get("pypy_lib")), request.get("references", True)
         names = targets.select(request.get("variants") or [], pypy_lib, bool(references))
         loaded = [self.target(name) for name in names]
@@ -77,16 +85,62 @@ class Server:
             "metadata": pyperf_metadata(),
         }
 
+    def list_styles(self, path: str) -> Dict[str, Any]:
+        """The cases of a styles file, each style checked against the baseline at every size;
+        a file this interpreter cannot import answers no case and why."""
+        unavailable: Optional[str] = None
+        wrong: Dict[str, str] = {}
+        try:
+            self.styles = styles.load(Path(path))
+            wrong = styles.failures(self.styles)
+        except styles.ConventionError:
+            raise
+        except BaseException as exc:  # SyntaxError, ImportError, the file's own errors
+            unavailable = f"the file cannot run here: {styles.raised(exc)}"
+        found = self.styles
+        names = [] if found is None else [n for n in found.names if n not in wrong]
+        infos = (
+            {}
+            if found is None
+            else {
+                n: VariantInfo(
+                    n, "interpreted", found.describe(n), (found.stem,), unavailable=wrong.get(n)
+                ).as_json()
+                for n in found.names
+            }
+        )
+        return {
+            "runtime": interpreter_info(),
+            "variants": infos,
+            "cases": [c.name for c in found.cases(names)] if found and len(names) > 1 else [],
+            "batch": {"variant": None, "unavailable": None},
+            "metadata": pyperf_metadata(),
+            "unavailable": unavailable,
+            "styles": path,
+        }
+
+    def timer(self, case: Case, clock: str) -> TimeFunc:
+        """A case's time function, its result checked first."""
+        if case.benchmark == STYLES:
+            assert self.styles is not None, "list the styles file first"
+            why = styles.check(self.styles, case.variant, case.length)
+            if why:
+                raise RuntimeError(f"{case.name}: {why}")
+            return styles.make_timer(self.styles, case, clock)
+        target = self.target(case.variant)
+        if target.unavailable:
+            raise RuntimeError(f"{case.name}: {target.unavailable}")
+        check(case, target)
+        return make_timer(case, target, clock)
+
     def prepare(self, request: Dict[str, Any]) -> Dict[str, Any]:
         clock = str(request.get("clock", "cpu"))
         answer: Dict[str, Any] = {}
+        if request.get("styles") and self.styles is None:
+            self.styles = styles.load(Path(request["styles"]))
         for entry in request["cases"]:
             case = Case.parse(entry["name"])
-            target = self.target(case.variant)
-            if target.unavailable:
-                raise RuntimeError(f"{case.name}: {target.unavailable}")
-            check(case, target)
-            t = Timed(case.name, make_timer(case, target, clock))
+            t = Timed(case.name, self.timer(case, clock))
             warm: Sequence[float] = request.get("jit_warm") or JIT_WARM
             jit, min_time = bool(request["jit"]), float(request["min_time"])
             t.prepare(min_time, warm, entry.get("loops"), jit, jit_calls(case, jit))

@@ -61,6 +61,10 @@ WINDOW, DRIFT = 5, 0.05
 #: worker divides it by the blocks an operation hashes). CPython's JIT modes get no minimum:
 #: none of their groups was split so (0 of 216 a run), and their code is not far faster.
 PYPY_JIT_BLOCKS = 16384
+#: A styles file's function (``bench.catalog.styles``) has no blocks to count: its warm-up
+#: under PyPy's JIT calls it at least this many times, twice the 1,619 calls after which
+#: PyPy traces a function (the timed loop's own trace comes due after 1,039 of them).
+PYPY_JIT_CALLS = 4096
 
 _TEMPLATE = """
 def time_func(loops, _clock=_clock, _range=range):

@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple
 
 from bench import store
-from bench.catalog import targets
+from bench.catalog import styles, targets
 from bench.catalog.cases import digest_of, jdk_pattern
 from bench.catalog.columns import Column
 from bench.catalog.comparisons import TEXTBOOK
@@ -195,6 +195,24 @@ def count_bytecode(variants: str) -> Dict[str, Any]:
                     "shell_bytecode": shell.total(partial(elsewhere, filename)),
                 }
             )
+    return {"interpreter": interpreter_info(), "counter": Counts.counter(), "rows": rows}
+
+
+def count_styles(path: str) -> Dict[str, Any]:
+    """Bytecode instructions executed, Python-level calls and calls into C of one call of every
+    style of a styles file (``bench.catalog.styles``) at every size, under this interpreter:
+    {"rows": [{"style", "size", "bytecode", "python_calls", "c_calls"}], "counter": ...}; the
+    styles whose result differs from the baseline's are left out."""
+    found = styles.load(Path(path))
+    wrong = styles.failures(found)
+    rows = []
+    for size in found.sizes:
+        for name in (n for n in found.names if n not in wrong):
+            args = styles.arguments(found, size)
+            counts = Counts()
+            counts.run(partial(found.style(name), *args))
+            calls = {"python_calls": counts.python_calls, "c_calls": counts.c_calls}
+            rows.append({"style": name, "size": size, "bytecode": counts.total(), **calls})
     return {"interpreter": interpreter_info(), "counter": Counts.counter(), "rows": rows}
 
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass, replace
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from bench.catalog.comparisons import LONG
+from bench.core import machine
 from bench.core.fmt import grid, size_label
 from bench.report import answers, stability
 from bench.report.answers import NAMES, Report
@@ -57,7 +58,7 @@ def gather(runs: Sequence[Run], code: str) -> Across:
     by: Dict[str, List[Run]] = {}
     left: List[str] = []
     for run in runs:
-        if run.header.measured != code:
+        if not machine.comparable(run.header.measured, code):
             code_of = run.header.measured or "not recorded"
             left.append(f"{run.name} ({cpu_of(run)}): other code ({code_of}, commit "
                         f"{run.header.tree or 'not recorded'})")  # fmt: skip

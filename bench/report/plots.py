@@ -173,19 +173,9 @@ def styles(reports: Sequence[Report], cpus: Sequence[str] = ()) -> Optional[Figu
                 ha="center", va="top", fontsize=7.5, color="0.3")  # fmt: skip
         ax.axvline(1.0, color="0.3", linewidth=1, zorder=1)
         ax.text(1.02, -1.5, "no cost", ha="left", va="top", fontsize=7.5, color="0.3")
-        ticks_x = [t for t in (0.25, 0.5, 0.7, 1, 1.5, 2, 3, 4, 5, 6, 8, 10, 15, 20)
-                   if low <= t <= high]  # fmt: skip
-        ax.set_xticks(ticks_x)
-        ax.set_xticklabels([f"{t:g}x" for t in ticks_x])
-        ax.minorticks_off()
-        ax.grid(True, axis="x", alpha=0.3)
-        ax.set_title(NAMES[alg], fontsize=10)
-        ax.set_xlabel("time of helpers ÷ time of streamlined", fontsize=9)
-    first = axes[0][0]
-    first.set_yticks(list(ys.values()))
-    first.set_yticklabels(list(ys), fontsize=8)
-    first.set_ylim(y - 0.3, -1.6)
-    last = axes[0][-1]
+        ticks = (0.25, 0.5, 0.7, 1, 1.5, 2, 3, 4, 5, 6, 8, 10, 15, 20)
+        ratio_axis(ax, (low, high), ticks, NAMES[alg], "time of helpers ÷ time of streamlined")
+    last = rows_axis(axes[0], ys, (y - 0.3, -1.6))
     for kind, top, bottom in groups:
         last.text(1.01, (top + bottom) / 2, kind, transform=last.get_yaxis_transform(),
                   va="center", fontsize=8, color="0.25")  # fmt: skip
@@ -367,3 +357,25 @@ def draw_pages(across: Any, folder: Path) -> List[Path]:
             plt.close(fig)
             paths.append(folder / name)
     return paths
+
+
+def ratio_axis(ax: Any, span: Tuple[float, float], ticks: Sequence[float], title: str,
+               label: str) -> None:  # fmt: skip
+    """A forest plot's panel: its ratio ticks (those within ``span``) as "2x", a grid, its title
+    and the label of its ratio axis."""
+    shown = [t for t in ticks if span[0] <= t <= span[1]]
+    ax.set_xticks(shown)
+    ax.set_xticklabels([f"{t:g}x" for t in shown], fontsize=8)
+    ax.minorticks_off()
+    ax.grid(True, axis="x", alpha=0.3)
+    ax.set_title(title, fontsize=10)
+    ax.set_xlabel(label, fontsize=9)
+
+
+def rows_axis(axes: Sequence[Any], ys: Dict[str, float], limits: Tuple[float, float]) -> Any:
+    """The first panel of a row names the rows at ``ys``; the last panel, returned, is where
+    the groups' names go."""
+    axes[0].set_yticks(list(ys.values()))
+    axes[0].set_yticklabels(list(ys), fontsize=8)
+    axes[0].set_ylim(*limits)
+    return axes[-1]

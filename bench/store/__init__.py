@@ -143,6 +143,9 @@ class Header:
     #: (``bench.core.machine.measured``): what a kept run is compared by (``bench.store.kept``).
     machine: Mapping[str, Any] = field(default_factory=dict)
     measured: str = ""
+    #: A styles file's run (``python -m bench styles``): the file, its title, styles and
+    #: sizes, and the modes that cannot run it, each with why ({} for the study's runs).
+    styles: Mapping[str, Any] = field(default_factory=dict)
 
     @property
     def clock(self) -> str:

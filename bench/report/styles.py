@@ -1,0 +1,322 @@
+"""``python -m bench styles FILE``: a user's own coding styles measured, and their report.
+
+    python -m bench styles examples/styles/lookups.py --effort quick
+    python -m bench styles ~/mine.py --modes '3.1[24]*,pypy*' --results /tmp/results
+
+The file follows the convention of ``bench.catalog.styles`` (``SIZES``, ``inputs(size)``,
+``STYLES``, the first the baseline, optional ``TITLE``); a file that does not gets one error
+naming what is missing or wrong, and nothing is measured. ``bench.conduct.styles`` measures
+it under every mode found, the study's conductor over its cases; this module writes the run's
+``report.md``, ``summary.json`` (through ``bench.store``) and ``styles.png``, a forest plot of
+each style ÷ the baseline per mode with its 95% rerun interval, titled with the file's title.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+from typing import Any, Dict, List, Optional, Sequence, Tuple
+
+from bench import store
+from bench.catalog import styles as catalog
+from bench.catalog.cases import STYLES
+from bench.conduct import launch
+from bench.conduct import styles as conduct
+from bench.core.fmt import grid, minutes
+from bench.report import answers, pages
+from bench.report.answers import Report
+from bench.report.figures import Figure, Shown
+from bench.store import STOPS, Run
+
+#: The picture's file name in the run's folder.
+PICTURE = "styles.png"
+parser = conduct.parser
+
+
+def title_of(run: Run) -> str:
+    found = run.header.styles
+    return str(found.get("title") or found.get("stem") or "styles")
+
+
+def baseline_of(run: Run) -> str:
+    """The file's first style (the layout's first measured, where the header has none)."""
+    names = list(run.header.styles.get("styles") or run.layout.order)
+    return names[0] if names else ""
+
+
+def run_line(run: Run) -> str:
+    """The file, effort, passes, measuring time, clock, date and why it stopped."""
+    h = run.header
+    clock = "CPU time" if h.clock == "cpu" else "wall-clock time"
+    s = h.stop
+    width = s.get("half_width")
+    reached = f"±{width:.1%}" if width is not None else "no ratio"
+    why = f"; stopped: {STOPS.get(s['rule'], s['rule'])}, the ratios' median {reached} within " \
+          f"the run" if s else ""  # fmt: skip
+    return (f"Run {run.name} of `{h.styles.get('file')}` ({h.effort} effort, {h.passes} passes, "
+            f"{minutes(h.measure_seconds)} of measuring, {clock}, {h.started[:10]}, "
+            f"{h.cpu}){why}.")  # fmt: skip
+
+
+def verdict(f: Figure) -> str:
+    """``1.52x slower (1.40-1.63)``, ``1.2x faster (...)`` or ``no difference (...)``: the
+    interval decides (does it hold 1?)."""
+    return pages.said(f)
+
+
+def answer_lines(t: Shown, baseline: str) -> List[str]:
+    """Each style at each size, a column a mode: how much slower or faster than the baseline."""
+    body = [[*r.labels, *(verdict(c) if c else None for c in r.cells)] for r in t.rows]
+    return [f"**Each style against {baseline}** (time of the style ÷ time of {baseline}, same "
+            f"mode and size, 95% rerun interval; `no difference` where it holds 1):", "",
+            grid([*t.spec.header, *t.columns], body, len(t.spec.header)), ""]  # fmt: skip
+
+
+def times_lines(run: Run) -> List[str]:
+    """Every case's time per call, in microseconds: style and size as rows, modes as columns."""
+    lay = run.layout
+    cases = sorted(
+        {(c.variant, c.length) for _, c in lay.cases},
+        key=lambda vc: (lay.order.index(vc[0]) if vc[0] in lay.order else 0, vc[1]),
+    )
+    stem = str(run.header.styles.get("stem"))
+
+    def micro(mode: str, v: str, n: int) -> Optional[str]:
+        m = lay.get(mode, STYLES, stem, v, n)
+        return f"{run.measured[m].time * 1e6:.3g}" if m else None
+
+    rows = [[v, str(n), *(micro(c, v, n) for c in lay.columns)] for v, n in cases]
+    return ["**Time per call** (µs):", "", grid(["style", "size", *lay.columns], rows, 2), ""]
+
+
+def summary_line(t: Shown, baseline: str) -> List[str]:
+    """Per style, the modes (and sizes) where it is slower, faster or no different."""
+    out = []
+    for style in dict.fromkeys(r.labels[0] for r in t.rows):
+        by: Dict[str, Dict[str, List[str]]] = {}
+        for r in (r for r in t.rows if r.labels[0] == style):
+            for column, f in zip(t.columns, r.cells):
+                if f is not None:
+                    word = "no different" if f.low <= 1 <= f.high else (
+                        "slower" if f.value > 1 else "faster")  # fmt: skip
+                    by.setdefault(word, {}).setdefault(column, []).append(r.labels[1])
+        sizes = len({r.labels[1] for r in t.rows})
+        said = "; ".join(
+            f"{word} under " + ", ".join(
+                m if len(at) == sizes else f"{m} (size {', '.join(at)})" for m, at in where.items())
+            for word, where in by.items())  # fmt: skip
+        out.append(f"- `{style}` against `{baseline}`: {said}.")
+    return [*out, ""] if out else []
+
+
+def cannot_lines(run: Run) -> List[str]:
+    cannot = run.header.styles.get("cannot_run") or {}
+    if not cannot:
+        return []
+    said = "; ".join(f"{label}: {why}" for label, why in cannot.items())
+    return [f"Modes that cannot run the file: {said}.", ""]
+
+
+#: The counts' file in the run's folder (``count``).
+COUNTS = "bytecode.json"
+
+
+def count(folder: Path, run: Run, results: Path) -> List[str]:
+    """Bytecode instructions executed and Python-level calls of one call of every style and
+    size, under each interpreter of the run (its first mode: tracing runs the interpreter,
+    not a JIT), written to ``bytecode.json``; the notes of those that could not count."""
+    found: Dict[str, Any] = {}
+    notes = []
+    seen = set()
+    for column in run.columns:
+        if column.mode.interpreter in seen:
+            continue
+        seen.add(column.mode.interpreter)
+        try:
+            found[column.label] = launch.call(column, "profile.bytecode.count_styles", results,
+                                              path=str(run.header.styles["file"]))  # fmt: skip
+        except Exception as exc:
+            notes.append(f"no counts under {column.label}: {exc}")
+    store.write_record(folder / COUNTS, {"interpreters": found})
+    return notes
+
+
+def counts_lines(folder: Path) -> List[str]:
+    """The counts' tables (``count``): per call, style and size as rows, interpreters."""
+    if not (folder / COUNTS).exists():
+        return []
+    found: Dict[str, Any] = store.read_record(folder / COUNTS)["interpreters"]
+    labels = list(found)
+    keyed = {(label, r["style"], r["size"]): r for label in labels for r in found[label]["rows"]}
+    cases = list(dict.fromkeys((s, n) for _, s, n in keyed))
+    out = []
+    for title, key in (("Bytecode instructions executed per call", "bytecode"),
+                       ("Python-level calls per call", "python_calls"),
+                       ("Calls into C per call", "c_calls")):  # fmt: skip
+        rows = [[s, str(n), *(str(keyed[(x, s, n)][key]) if (x, s, n) in keyed else None
+                              for x in labels)] for s, n in cases]  # fmt: skip
+        out += [
+            f"**{title}** (counted under tracing, the interpreter's own, a JIT's mode "
+            f"executes the same bytecode):",
+            "",
+            grid(["style", "size", *labels], rows, 2),
+            "",
+        ]
+    return out
+
+
+def page(r: Report, figures: Sequence[str] = (), counts: Sequence[str] = ()) -> List[str]:
+    run = r.run
+    t = r.table(STYLES)
+    baseline = baseline_of(run)
+    out = [f"# {title_of(run)}", "", run_line(run), "", *pages.modes_lines(run),
+           *cannot_lines(run)]  # fmt: skip
+    if t is None:
+        return [*out, "Nothing was measured: no mode could time two styles of the file.", ""]
+    half = answers.median_half(t.ratios())
+    out += [f"**How far to trust it**: the {len(t.ratios())} ratios' median 95% interval is "
+            f"±{half:.1%}.", ""]  # fmt: skip
+    out += summary_line(t, baseline) + answer_lines(t, baseline)
+    out += [f"**The ratios** ({t.meaning}):", "", t.markdown(), ""]
+    out += [*times_lines(run), *counts]
+    out += [f"![{Path(f).stem}]({f})" for f in figures] + ([""] if figures else [])
+    return out
+
+
+def picture(r: Report) -> Any:
+    """The forest plot: per mode (grouped by kind), each style ÷ the baseline at each size
+    with its 95% rerun interval, a panel per style, on a log axis; None: nothing to draw."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from matplotlib.lines import Line2D
+
+    from bench.report.plots import KINDS, kind_of, ratio_axis, rows_axis
+
+    t = r.table(STYLES)
+    if t is None or not t.ratios():
+        return None
+    run = r.run
+    order = [k[0] for k in KINDS]
+    kinds = {c: kind_of(run, c) or "other" for c in t.columns}
+    listed = sorted(t.columns, key=lambda c: order.index(kinds[c]) if kinds[c] in order else 99)
+    ys: Dict[str, float] = {}
+    y, previous = 0.0, kinds[listed[0]]
+    for c in listed:
+        if kinds[c] != previous:
+            y, previous = y + 0.6, kinds[c]
+        ys[c] = y
+        y += 1
+    style_names = list(dict.fromkeys(row.labels[0] for row in t.rows))
+    sizes = list(dict.fromkeys(row.labels[1] for row in t.rows))
+    marks = ("o", "D", "s", "^", "v", "P")
+    colours = ("#1f5fa8", "#d9730d", "#2a9d3a", "#b5179e", "#6c757d", "#8c564b")
+    fig, axes = plt.subplots(
+        1,
+        len(style_names),
+        squeeze=False,
+        sharey=True,
+        figsize=(3.2 + 3.4 * len(style_names), 1.6 + 0.38 * len(listed)),
+    )
+    values = [v for f in t.ratios() for v in (f.low, f.high)]
+    low, high = min(0.8, min(values) / 1.15), max(1.25, max(values) * 1.15)
+    for ax, style in zip(axes[0], style_names):
+        for row in (row for row in t.rows if row.labels[0] == style):
+            i = sizes.index(row.labels[1])
+            offset = (i - (len(sizes) - 1) / 2) * min(0.22, 0.7 / len(sizes))
+            for column, f in zip(t.columns, row.cells):
+                if f is not None:
+                    ax.errorbar([f.value], [ys[column] + offset],
+                                xerr=[[f.value - f.low], [f.high - f.value]],
+                                fmt=marks[i % len(marks)], color=colours[i % len(colours)],
+                                markersize=4.5, capsize=2, linewidth=1)  # fmt: skip
+        ax.set_xscale("log")
+        ax.set_xlim(low, high)
+        ax.axvline(1.0, color="0.3", linewidth=1, zorder=1)
+        ticks = (0.1, 0.2, 0.3, 0.5, 0.7, 0.8, 0.9, 1, 1.1, 1.25, 1.5, 2, 3, 5, 10, 20, 50)
+        ratio_axis(ax, (low, high), ticks, f"{style} ÷ {baseline_of(run)}",
+                   "time ratio (<1: faster than the baseline)")  # fmt: skip
+    last = rows_axis(axes[0], ys, (y - 0.4, -0.6))
+    groups: Dict[str, List[float]] = {}
+    for c in listed:
+        groups.setdefault(kinds[c], []).append(ys[c])
+    for kind, where in groups.items():
+        last.text(1.02, sum(where) / len(where), kind, transform=last.get_yaxis_transform(),
+                  va="center", fontsize=8, color="0.25")  # fmt: skip
+    handles = [
+        Line2D(
+            [],
+            [],
+            color=colours[i % len(colours)],
+            marker=marks[i % len(marks)],
+            linestyle="",
+            label=f"size {n}",
+        )
+        for i, n in enumerate(sizes)
+    ]
+    fig.legend(handles=handles, loc="lower center", ncol=min(len(handles), 6), fontsize=8,
+               frameon=False, bbox_to_anchor=(0.5, 0.03))  # fmt: skip
+    fig.suptitle(textwrap.fill(f"{title_of(run)} (95% rerun intervals)", 100), fontsize=11,
+                 x=0.01, ha="left")  # fmt: skip
+    h = run.header
+    fig.text(
+        0.01,
+        0.005,
+        f"{h.cpu} · {len(listed)} modes · {h.started[:10]} · effort {h.effort}"
+        f" · {Path(str(h.styles.get('file'))).name}",
+        fontsize=7.5,
+        color="0.35",
+    )
+    fig.tight_layout(rect=(0, 0.08, 0.88, 0.96))
+    return fig
+
+
+def write(
+    folder: Path, plots: bool = True, results: Optional[Path] = None
+) -> Tuple[Report, List[str], List[str]]:
+    """The run's report.md, summary.json and picture, its counts where ``results`` (the
+    workers' results folder) is given: (its report, the notes to print, the counts' lines)."""
+    r = answers.build(store.load(folder))
+    notes = count(folder, r.run, results) if results is not None else []
+    counted = counts_lines(folder)
+    store.write_record(
+        folder / "summary.json", {**answers.summary(r), "styles": dict(r.run.header.styles)}
+    )
+    figures: List[str] = []
+    if plots:
+        try:
+            fig = picture(r)
+        except ImportError as exc:  # matplotlib missing: the report without its picture
+            notes.append(f"no picture: {exc} (pip install matplotlib draws it)")
+        else:
+            if fig is not None:
+                fig.savefig(folder / PICTURE, dpi=110)
+                figures.append(PICTURE)
+    text = page(r, figures, counted)
+    (folder / "report.md").write_text("\n".join(pages.wrapped(text)) + "\n")
+    return r, notes, counted
+
+
+def main(argv: Sequence[str]) -> int:
+    """``python -m bench styles FILE``: the convention checked here first (nothing measured
+    if it fails), then every mode found measured, then the report."""
+    args = parser().parse_args(list(argv))
+    found: Optional[catalog.StylesFile] = None
+    try:
+        found = catalog.load(args.file)
+    except catalog.ConventionError as exc:
+        print(f"bench styles: {exc}")
+        return 2
+    except Exception as exc:  # this interpreter cannot import it; the modes say which can
+        print(f"bench styles: this interpreter cannot import {args.file} "
+              f"({catalog.raised(exc)}); the modes will say which can")  # fmt: skip
+    folder = conduct.measure(args, found)
+    r, notes, counted = write(folder, not args.no_plots, None if args.no_count else args.results)
+    print("\n".join(page(r, [PICTURE] if (folder / PICTURE).exists() else [], counted)))
+    for note in notes:
+        print(note)
+    shown = [p.name for p in (folder / "report.md", folder / "summary.json", folder / PICTURE)
+             if p.exists()]  # fmt: skip
+    print(f"\nreport: {folder} ({', '.join(shown)})")
+    return 0 if r.table(STYLES) is not None else 1

@@ -1,0 +1,253 @@
+"""``python -m bench styles FILE``: a user's own coding styles, measured as the study measures.
+
+The convention's errors, the check of every style against the baseline, the worker without the
+``variants`` package, and tiny files measured end to end under two modes in seconds (a file
+outside the repository, a style that differs and one that raises, a mode that cannot import
+the file). No timed assertions: only what was measured, said and written.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+from typing import List
+
+import bench_package
+import pytest
+
+bench_package.load()
+
+from bench import __main__ as entry  # noqa: E402
+from bench import store  # noqa: E402
+from bench.catalog import styles  # noqa: E402
+from bench.conduct import launch  # noqa: E402
+
+GOOD = '''
+"""Doubling a list: a loop with append against a comprehension."""
+TITLE = "append or a comprehension"
+SIZES = (4, 32)
+
+
+def inputs(size):
+    return (list(range(size)),)
+
+
+def loop(xs):
+    """a loop with append"""
+    out = []
+    for x in xs:
+        out.append(2 * x)
+    return out
+
+
+def comprehension(xs):
+    return [2 * x for x in xs]
+'''
+
+
+def write(folder: Path, text: str, name: str = "mine.py") -> Path:
+    path = folder / name
+    path.write_text(textwrap.dedent(text))
+    return path
+
+
+def good(folder: Path, extra: str = "", styles_line: str = "(loop, comprehension)") -> Path:
+    return write(folder, GOOD + extra + f"\nSTYLES = {styles_line}\n")
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ("x = 1\n", ["SIZES is missing", "inputs is missing", "STYLES is missing"]),
+        (GOOD + "STYLES = (loop,)\n", ["two or more functions"]),
+        (GOOD.replace("SIZES = (4, 32)", "SIZES = (4, 'many')") + "STYLES = (loop, loop)\n",
+         ["SIZES must be a non-empty tuple of ints", "two functions named loop"]),
+        (GOOD.replace("def inputs", "inputs = 3\ndef _inputs") + "STYLES = (loop, 'x')\n",
+         ["inputs must be a function", "these are not: 'x'"]),
+        (GOOD + "STYLES = (loop, comprehension)\nTITLE = 5\n", ["TITLE must be a string"]),
+    ],
+)  # fmt: skip
+def test_a_file_off_the_convention_gets_one_error_naming_what_is_wrong(
+    tmp_path: Path, text: str, said: List[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = write(tmp_path, text)
+    with pytest.raises(styles.ConventionError) as caught:
+        styles.load(path)
+    for words in said:
+        assert words in str(caught.value)
+    # the command says it once and measures nothing
+    argv = ["styles", str(path), "--python", f"a={sys.executable}", "--results", str(tmp_path)]
+    assert entry.main(argv) == 2
+    out = capsys.readouterr().out
+    assert out.count("does not follow the styles convention") == 1 and said[0] in out
+    assert not (tmp_path / "styles").exists()
+
+
+def test_a_missing_file_and_inputs_that_are_not_a_tuple_are_said(tmp_path: Path) -> None:
+    with pytest.raises(styles.ConventionError, match="no such file"):
+        styles.load(tmp_path / "nothing.py")
+    found = styles.load(good(tmp_path).parent / "mine.py")
+    bad = styles.StylesFile(found.path, found.title, found.sizes, lambda n: [n], found.styles)
+    with pytest.raises(styles.ConventionError, match=r"inputs\(4\) must return a tuple"):
+        styles.check(bad, "comprehension", 4)
+
+
+def test_every_style_is_checked_against_the_baseline_at_every_size(tmp_path: Path) -> None:
+    extra = """
+def off_by_one(xs):
+    return [2 * x for x in xs[:16]]  # right at 4, wrong at 32
+
+
+def raises(xs):
+    raise ValueError("not today")
+"""
+    found = styles.load(good(tmp_path, extra, "(loop, comprehension, off_by_one, raises)"))
+    assert found.names == ("loop", "comprehension", "off_by_one", "raises")
+    assert found.baseline == "loop" and found.title == "append or a comprehension"
+    assert found.describe("loop") == "a loop with append" and found.describe("raises") == ""
+    wrong = styles.failures(found)
+    assert set(wrong) == {"off_by_one", "raises"}
+    assert wrong["off_by_one"].startswith("at size 32 it returns [0, 2, 4,")
+    assert "..." in wrong["off_by_one"] and len(wrong["off_by_one"]) < 220
+    assert wrong["raises"] == "at size 4 it raises ValueError: not today"
+    assert styles.check(found, "comprehension", 32) is None
+    # the timer calls the style on arguments made once
+    timer = styles.make_timer(found, found.case("comprehension", 32))
+    assert timer(10) >= 0
+
+
+def test_a_baseline_that_raises_fails_every_style(tmp_path: Path) -> None:
+    text = GOOD.replace("out = []", "out = None")
+    path = write(tmp_path, text + "STYLES = (loop, comprehension)")
+    wrong = styles.failures(styles.load(path))
+    assert set(wrong) == {"loop", "comprehension"}
+    assert "the baseline loop raises at size 4: AttributeError" in wrong["comprehension"]
+
+
+def test_the_worker_lists_and_times_a_file_without_the_variants_package(tmp_path: Path) -> None:
+    path = good(tmp_path)
+    script = f"""
+import sys
+sys.modules["variants"] = None  # any import of it fails
+from bench.conduct import worker
+server = worker.Server()
+listed = server.list({{"styles": {str(path)!r}}})
+assert listed["cases"] == ["styles/mine/loop/4", "styles/mine/comprehension/4",
+                           "styles/mine/loop/32", "styles/mine/comprehension/32"], listed
+fresh = worker.Server()  # a pass's fresh worker: prepare alone, the file named
+got = fresh.prepare({{"styles": {str(path)!r}, "cases": [{{"name": "styles/mine/loop/32"}}],
+                      "min_time": 0.0001, "jit": False}})
+assert got["cases"]["styles/mine/loop/32"]["loops"] >= 1
+assert fresh.value({{"case": "styles/mine/loop/32"}})["value"] > 0
+print("ok")
+"""
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        cwd=launch.import_folder(tmp_path),
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": ""},
+    )
+    assert done.stdout.strip() == "ok", done.stderr
+
+
+def test_a_file_outside_the_repository_is_measured_under_two_modes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    (outside / "neighbour.py").write_text("FACTOR = 2\n")  # imported from the file's folder
+    extra = """
+from neighbour import FACTOR
+
+
+def differs(xs):
+    return [FACTOR * x + 1 for x in xs]
+
+
+def raises(xs):
+    return {}["missing"]
+"""
+    path = good(outside, extra, "(loop, comprehension, differs, raises)")
+    argv = ["styles", str(path), "--python", f"a={sys.executable}", "--python",
+            f"b={sys.executable}", "--effort", "quick", "--budget", "2", "--results",
+            str(tmp_path / "results"), "--no-plots"]  # fmt: skip
+    assert entry.main(argv) == 0
+    out = capsys.readouterr().out
+    said = "differs under a, b (at size 4 it returns [1, 3, 5, 7], the baseline [0, 2, 4, 6])"
+    assert said in out
+    assert "raises under a, b (at size 4 it raises KeyError: 'missing')" in out
+    (folder,) = (tmp_path / "results" / "styles").iterdir()
+    run = store.load(folder)
+    measured = {(m, c.variant, c.length) for (m, _), c in
+                ((k, v.case) for k, v in run.measured.items())}  # fmt: skip
+    assert measured == {(m, v, n) for m in "ab" for v in ("loop", "comprehension") for n in (4, 32)}
+    assert run.header.styles["title"] == "append or a comprehension"
+    assert run.header.styles["styles"] == ["loop", "comprehension", "differs", "raises"]
+    summary = json.loads((folder / "summary.json").read_text())
+    (table,) = summary["tables"]
+    assert table["key"] == "styles" and table["columns"] == ["a", "b"]
+    assert [r["labels"] for r in table["rows"]] == [["comprehension", "4"], ["comprehension", "32"]]
+    report = (folder / "report.md").read_text()
+    assert report.startswith("# append or a comprehension")
+    assert "**Each style against loop**" in report and "`comprehension` against `loop`" in report
+    assert not (folder / "styles.png").exists()
+    # bytecode and calls per call, under each interpreter (its first mode): a loop of 32
+    # appends makes 32 calls into C, the comprehension none but the list's
+    assert "**Bytecode instructions executed per call**" in report
+    counts = json.loads((folder / "bytecode.json").read_text())["interpreters"]
+    assert set(counts) == {"a", "b"}
+    rows = {(r["style"], r["size"]): r for r in counts["a"]["rows"]}
+    assert set(rows) == {(s, n) for s in ("loop", "comprehension") for n in (4, 32)}
+    assert rows[("loop", 32)]["c_calls"] >= 32 > rows[("comprehension", 32)]["c_calls"]
+    assert rows[("loop", 32)]["bytecode"] > rows[("loop", 4)]["bytecode"] > 0
+
+
+def test_a_mode_that_cannot_import_the_file_is_named_and_the_others_run(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    other = tmp_path / "bin" / "other-python"
+    other.parent.mkdir()
+    other.symlink_to(sys.executable)
+    guard = "import sys\nif sys.executable.endswith('other-python'):\n    import no_such_module\n"
+    path = write(tmp_path, guard + GOOD + "STYLES = (loop, comprehension)\n")
+    argv = [
+        "styles",
+        str(path),
+        "--python",
+        f"a={sys.executable}",
+        "--python",
+        f"b={other}",
+        "--effort",
+        "quick",
+        "--budget",
+        "1",
+        "--results",
+        str(tmp_path / "results"),
+    ]
+    assert entry.main(argv) == 0
+    out = capsys.readouterr().out
+    said = "b: the file cannot run here: ModuleNotFoundError: No module named 'no_such_module'"
+    assert said in out
+    (folder,) = (tmp_path / "results" / "styles").iterdir()
+    run = store.load(folder)
+    assert {m for m, _ in run.measured} == {"a"}
+    assert run.header.styles["cannot_run"] == {"b": said[3:]}
+    assert "Modes that cannot run the file: " + said in (folder / "report.md").read_text()
+    pytest.importorskip("matplotlib")
+    assert (folder / "styles.png").stat().st_size > 1000
+
+
+EXAMPLES = sorted((bench_package.ROOT / "examples" / "styles").glob("*.py"))
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=[p.stem for p in EXAMPLES])
+def test_every_example_follows_the_convention_and_agrees_with_its_baseline(path: Path) -> None:
+    found = styles.load(path)
+    assert len(found.styles) >= 2 and found.title != found.stem
+    assert styles.failures(found) == {}
+    assert all(found.describe(n) for n in found.names)  # each says what it is
