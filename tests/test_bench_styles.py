@@ -14,7 +14,7 @@ import subprocess
 import sys
 import textwrap
 from pathlib import Path
-from typing import List
+from typing import Any, List
 
 import bench_package
 import pytest
@@ -91,7 +91,11 @@ def test_a_missing_file_and_inputs_that_are_not_a_tuple_are_said(tmp_path: Path)
     with pytest.raises(styles.ConventionError, match="no such file"):
         styles.load(tmp_path / "nothing.py")
     found = styles.load(good(tmp_path).parent / "mine.py")
-    bad = styles.StylesFile(found.path, found.title, found.sizes, lambda n: [n], found.styles)
+
+    def not_a_tuple(n: int) -> Any:  # what a user's file may well do
+        return [n]
+
+    bad = styles.StylesFile(found.path, found.title, found.sizes, not_a_tuple, found.styles)
     with pytest.raises(styles.ConventionError, match=r"inputs\(4\) must return a tuple"):
         styles.check(bad, "comprehension", 4)
 
