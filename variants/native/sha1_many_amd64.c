@@ -111,6 +111,7 @@ store_five_words32_x8(unsigned char *const *out, const __m256i s[5]) {
 }
 
 #define STATE_WORDS 5
+#define BLOCK_SETUP
 #define BLOCK_ROUNDS V_ROUNDS80
 #define TARGET __attribute__((target("avx2")))
 #define KERNEL_NAME vn_sha1_many_avx2_x8

@@ -247,7 +247,8 @@ store_digests32_x8(unsigned char *const *out, int size, const __m256i s[8]) {
 #define SHA2_K vn_sha256_k
 #define SHA2_ROUNDS 64
 #define STATE_WORDS 8
-#define BLOCK_ROUNDS SHA2_BLOCK_ROUNDS
+#define BLOCK_SETUP SHA2_K_SETUP
+#define BLOCK_ROUNDS SHA2_ROUNDS_INDEXED
 
 #define VECTOR_BITS 256
 #define WORD_BITS 32
@@ -261,6 +262,7 @@ store_digests32_x8(unsigned char *const *out, int size, const __m256i s[8]) {
 #define SHA2_FN(name) AVX2_##name
 #define TARGET __attribute__((target("avx2")))
 #define KERNEL_NAME vn_sha256_many_avx2_x8
+#define KERNEL_AT avx2_x8_at
 #define KERNEL_SHORT vn_sha256_short_avx2_x8
 #define LOAD_WORDS(x, p, offset) load_be_words32_x8((x), (p), (offset))
 #define SHORT_WORDS(x, p, lengths, block, blocks) \
@@ -289,6 +291,7 @@ store_digests32_x8(unsigned char *const *out, int size, const __m256i s[8]) {
 #define WORD_BITS 32
 #include "lanes_vector_amd64.h"
 #define KERNEL_NAME vn_sha256_many_avx512_x8
+#define KERNEL_AT avx512_x8_at
 #define KERNEL_SHORT vn_sha256_short_avx512_x8
 #define LOAD_WORDS(x, p, offset) load_be_words32_x8((x), (p), (offset))
 #define SHORT_WORDS(x, p, lengths, block, blocks) \
@@ -332,6 +335,7 @@ AVX512_TARGET static inline void store_digests32_x16(unsigned char *const *out, 
 #define WORD_BITS 32
 #include "lanes_vector_amd64.h"
 #define KERNEL_NAME vn_sha256_many_avx512_x16
+#define KERNEL_AT avx512_x16_at
 #define KERNEL_SHORT vn_sha256_short_avx512_x16
 #define LOAD_WORDS(x, p, offset) (load_words32_x16((x), (p), (offset)), bswap_words32_x16(x))
 #define SHORT_WORDS(x, p, lengths, block, blocks) \
@@ -350,7 +354,7 @@ AVX512_TARGET static inline void store_digests32_x16(unsigned char *const *out, 
 __attribute__((target("sha,sse4.1,avx2,avx512f,avx512vl,avx512bw"))) void
 vn_sha256_many_avx512_shani(vn_lanes *lanes, int count, size_t blocks) {
     if (count == 16) {
-        vn_sha256_many_avx512_x16(lanes, 16, blocks);
+        avx512_x16_at(lanes, 0, 16, blocks);
         return;
     }
     for (int i = 0; i < count; i += 2) {

@@ -132,7 +132,8 @@ store_digests64_x4(unsigned char *const *out, int size, const __m256i s[8]) {
 #define SHA2_K vn_sha512_k
 #define SHA2_ROUNDS 80
 #define STATE_WORDS 8
-#define BLOCK_ROUNDS SHA2_BLOCK_ROUNDS
+#define BLOCK_SETUP
+#define BLOCK_ROUNDS SHA2_ROUNDS_STEPPED
 
 #define VECTOR_BITS 256
 #define WORD_BITS 64

@@ -13,10 +13,14 @@
  *   KERNEL_NAME     the many-kernel (native.h: vn_many_fn, or vn_many64_fn
  *                   for 64-bit words)
  *   KERNEL_SHORT    its short kernel (vn_short_fn, or vn_short64_fn)
+ *   KERNEL_AT       (optional) the name of the static function that is the
+ *                   many-kernel's body from any lane (a multiple of VL)
  *   TARGET          the function attribute naming the instruction sets
  *   V, VL, LANE_WORD_BITS, V_LOAD(p), V_STORE(p, v), V_ADD(a, b), V_SET1(x)
  *                   the vector, as lanes_vector_amd64.h defines them
  *   STATE_WORDS     5 (SHA-1: working variables a .. e) or 8 (SHA-2: a .. h)
+ *   BLOCK_SETUP     what a block's rounds need made before its words are
+ *                   loaded (may be empty)
  *   BLOCK_ROUNDS    a block's rounds on the working variables, its words in
  *                   w[0..15] (which it may overwrite); LANE_WORD is the
  *                   type of a lane's word
@@ -29,7 +33,7 @@
  *                   lane i's state words s[0 .. STATE_WORDS - 1], big-endian,
  *                   to out[i] (size bytes)
  *
- * It undefines KERNEL_NAME, KERNEL_SHORT, LOAD_WORDS, SHORT_WORDS and
+ * It undefines KERNEL_NAME, KERNEL_AT, KERNEL_SHORT, LOAD_WORDS, SHORT_WORDS and
  * STORE_DIGESTS at its end; the rest holds for the next instance until the
  * including file changes it.
  */
@@ -61,13 +65,24 @@
 #define LANES_ADD_START(v, i) v = V_ADD(v, start[i]);
 #define LANES_LIST(v, i) v,
 
+#if defined(KERNEL_AT)
+/* Lanes first .. first + count - 1 (first a multiple of VL): the body as a
+ * function of its own, for a kernel that runs it besides KERNEL_NAME
+ * (SHA-256's avx512-shani). GCC compiles it apart from the wrapper, and so
+ * differently: SHA-256's kernels keep this, the code that was measured. */
+TARGET static inline void KERNEL_AT(LANES_OF *lanes, int first, int count, size_t blocks) {
+#define LANES_FIRST first
+#else
 TARGET void KERNEL_NAME(LANES_OF *lanes, int count, size_t blocks) {
+#define LANES_FIRST 0
+#endif
     /* idle lanes hash the first lane's data again; their state is not used */
     const unsigned char *p[VL];
-    for (int i = 0; i < VL; i++) p[i] = lanes->data[i < count ? i : 0];
-    LANE_WORD(*state)[LANES_MAX] = lanes->state;
+    for (int i = 0; i < VL; i++) p[i] = lanes->data[LANES_FIRST + (i < count ? i : 0)];
+    LANE_WORD(*state)[LANES_MAX] = (LANE_WORD(*)[LANES_MAX])&lanes->state[0][LANES_FIRST];
     LANES_EACH(LANES_FROM_STATE)
     for (size_t offset = 0; offset < LANES_BLOCK * blocks; offset += LANES_BLOCK) {
+        BLOCK_SETUP
         V w[16];
         LOAD_WORDS(w, p, offset);
         BLOCK_ROUNDS
@@ -75,6 +90,13 @@ TARGET void KERNEL_NAME(LANES_OF *lanes, int count, size_t blocks) {
         LANES_EACH(LANES_STORE)
     }
 }
+#undef LANES_FIRST
+
+#if defined(KERNEL_AT)
+TARGET void KERNEL_NAME(LANES_OF *lanes, int count, size_t blocks) {
+    KERNEL_AT(lanes, 0, count, blocks);
+}
+#endif
 
 /* VL messages of one or two blocks from the IV, their words never stored:
  * the state starts as constants and goes from registers to the digests. The
@@ -82,6 +104,7 @@ TARGET void KERNEL_NAME(LANES_OF *lanes, int count, size_t blocks) {
 TARGET void KERNEL_SHORT(const LANE_WORD *iv, int size, int blocks,
                          const unsigned char *const *data, const uint32_t *lengths,
                          unsigned char *const *out) {
+    BLOCK_SETUP
     V w[16];
     LANES_EACH(LANES_FROM_IV)
     if (blocks == 1) {
@@ -114,6 +137,7 @@ TARGET void KERNEL_SHORT(const LANE_WORD *iv, int size, int blocks,
 #undef LANES_ADD_START
 #undef LANES_LIST
 #undef KERNEL_NAME
+#undef KERNEL_AT
 #undef KERNEL_SHORT
 #undef LOAD_WORDS
 #undef SHORT_WORDS
