@@ -33,24 +33,17 @@
 
 /* ---- AVX2 ------------------------------------------------------------------ */
 
-
-#define AVX2_ROL(v, s)                                                                       \
+#define VECTOR_BITS 256
+#define WORD_BITS 32
+#include "lanes_vector_amd64.h"
+#define TARGET __attribute__((target("avx2")))
+#define KADD(v, n) V_ADD((v), V_SET1(KT[n]))
+#define ROL(v, s)                                                                            \
     ((s) == 16 ? _mm256_shuffle_epi8((v), _mm256_set_epi8(13, 12, 15, 14, 9, 8, 11, 10, 5, 4, \
                                                           7, 6, 1, 0, 3, 2, 13, 12, 15, 14,  \
                                                           9, 8, 11, 10, 5, 4, 7, 6, 1, 0, 3, \
                                                           2))                                \
                : _mm256_or_si256(_mm256_slli_epi32((v), (s)), _mm256_srli_epi32((v), 32 - (s))))
-
-#define KERNEL_NAME vn_md5_many_avx2_x8
-#define TARGET __attribute__((target("avx2")))
-#define V __m256i
-#define VL 8
-#define SETS 1
-#define V_LOAD(p) _mm256_load_si256((const __m256i *)(p))
-#define V_STORE(p, v) _mm256_store_si256((__m256i *)(p), (v))
-#define V_ADD(a, b) _mm256_add_epi32((a), (b))
-#define KADD(v, n) _mm256_add_epi32((v), _mm256_set1_epi32((int)KT[n]))
-#define ROL(v, s) AVX2_ROL(v, s)
 #define BARRIER(v) __asm__("" : "+x"(v))
 #define LATE1(b, c, d) _mm256_xor_si256((d), _mm256_and_si256((b), _mm256_xor_si256((c), (d))))
 #define EARLY2(sum, c, d) sum = _mm256_add_epi32(sum, _mm256_andnot_si256((d), (c)))
@@ -59,118 +52,79 @@
 #define LATE4(b, c, d) \
     _mm256_xor_si256((c), _mm256_or_si256((b), _mm256_xor_si256((d), _mm256_set1_epi32(-1))))
 #define LOAD_WORDS(x, p, offset) load_words32_x8((x), (p), (offset))
-#define KERNEL_SHORT vn_md5_short_avx2_x8
-#define V_SET1(x) _mm256_set1_epi32((int)(x))
 #define SHORT_WORDS(x, p, lengths, block, blocks) \
     short_words32_x8((x), (p), (lengths), 0, (block), (blocks))
 #define STORE_DIGESTS(out, a, b, c, d) store_four_words32_x8((out), (a), (b), (c), (d))
+
+#define KERNEL_NAME vn_md5_many_avx2_x8
+#define KERNEL_SHORT vn_md5_short_avx2_x8
+#define SETS 1
 #include "md5_many_lanes.h"
 
 #define KERNEL_NAME vn_md5_many_avx2_x16
-#define TARGET __attribute__((target("avx2")))
-#define V __m256i
-#define VL 8
-#define SETS 2
-#define V_LOAD(p) _mm256_load_si256((const __m256i *)(p))
-#define V_STORE(p, v) _mm256_store_si256((__m256i *)(p), (v))
-#define V_ADD(a, b) _mm256_add_epi32((a), (b))
-#define KADD(v, n) _mm256_add_epi32((v), _mm256_set1_epi32((int)KT[n]))
-#define ROL(v, s) AVX2_ROL(v, s)
-#define BARRIER(v) __asm__("" : "+x"(v))
-#define LATE1(b, c, d) _mm256_xor_si256((d), _mm256_and_si256((b), _mm256_xor_si256((c), (d))))
-#define EARLY2(sum, c, d) sum = _mm256_add_epi32(sum, _mm256_andnot_si256((d), (c)))
-#define LATE2(b, c, d) _mm256_and_si256((b), (d))
-#define LATE3(b, c, d) _mm256_xor_si256((b), _mm256_xor_si256((c), (d)))
-#define LATE4(b, c, d) \
-    _mm256_xor_si256((c), _mm256_or_si256((b), _mm256_xor_si256((d), _mm256_set1_epi32(-1))))
-#define LOAD_WORDS(x, p, offset) load_words32_x8((x), (p), (offset))
 #define KERNEL_SHORT vn_md5_short_avx2_x16
-#define V_SET1(x) _mm256_set1_epi32((int)(x))
-#define SHORT_WORDS(x, p, lengths, block, blocks) \
-    short_words32_x8((x), (p), (lengths), 0, (block), (blocks))
-#define STORE_DIGESTS(out, a, b, c, d) store_four_words32_x8((out), (a), (b), (c), (d))
+#define SETS 2
 #include "md5_many_lanes.h"
+
+#undef TARGET
+#undef ROL
+#undef BARRIER
+#undef LATE1
+#undef EARLY2
+#undef LATE2
+#undef LATE3
+#undef LATE4
+#undef LOAD_WORDS
+#undef SHORT_WORDS
+#undef STORE_DIGESTS
 
 /* ---- AVX-512 --------------------------------------------------------------- */
 
-/* The round functions as single vpternlogd: each bit of the result is the
- * immediate's bit number 4b + 2c + d.
+/* At either width: rotates are vprold, and the round functions single
+ * vpternlogd, each bit of the result the immediate's bit number 4b + 2c + d.
  *   F = b ? c : d     0xca
  *   G = d ? b : c     0xe4
  *   H = b ^ c ^ d     0x96
  *   I = c ^ (b | ~d)  0x39 */
-
-#define KERNEL_NAME vn_md5_many_avx512_x8
-#define TARGET __attribute__((target("avx2,avx512f,avx512vl")))
-#define V __m256i
-#define VL 8
-#define SETS 1
-#define V_LOAD(p) _mm256_load_si256((const __m256i *)(p))
-#define V_STORE(p, v) _mm256_store_si256((__m256i *)(p), (v))
-#define V_ADD(a, b) _mm256_add_epi32((a), (b))
-#define KADD(v, n) _mm256_add_epi32((v), _mm256_set1_epi32((int)KT[n]))
-#define ROL(v, s) _mm256_rol_epi32((v), (s))
+#define TARGET __attribute__((target("avx2,avx512f,avx512vl,avx512bw")))
+#define ROL(v, s) V_OP(rol_epi32)((v), (s))
 #define BARRIER(v) __asm__("" : "+v"(v))
-#define LATE1(b, c, d) _mm256_ternarylogic_epi32((b), (c), (d), 0xca)
+#define LATE1(b, c, d) V_OP(ternarylogic_epi32)((b), (c), (d), 0xca)
 #define EARLY2(sum, c, d)
-#define LATE2(b, c, d) _mm256_ternarylogic_epi32((b), (c), (d), 0xe4)
-#define LATE3(b, c, d) _mm256_ternarylogic_epi32((b), (c), (d), 0x96)
-#define LATE4(b, c, d) _mm256_ternarylogic_epi32((b), (c), (d), 0x39)
+#define LATE2(b, c, d) V_OP(ternarylogic_epi32)((b), (c), (d), 0xe4)
+#define LATE3(b, c, d) V_OP(ternarylogic_epi32)((b), (c), (d), 0x96)
+#define LATE4(b, c, d) V_OP(ternarylogic_epi32)((b), (c), (d), 0x39)
+
+/* ymm: the AVX2 kernels' loads and stores */
 #define LOAD_WORDS(x, p, offset) load_words32_x8((x), (p), (offset))
-#define KERNEL_SHORT vn_md5_short_avx512_x8
-#define V_SET1(x) _mm256_set1_epi32((int)(x))
 #define SHORT_WORDS(x, p, lengths, block, blocks) \
     short_words32_x8((x), (p), (lengths), 0, (block), (blocks))
 #define STORE_DIGESTS(out, a, b, c, d) store_four_words32_x8((out), (a), (b), (c), (d))
-#include "md5_many_lanes.h"
-
-
-#define KERNEL_NAME vn_md5_many_avx512_x16
-#define TARGET __attribute__((target("avx2,avx512f,avx512vl,avx512bw")))
-#define V __m512i
-#define VL 16
+#define KERNEL_NAME vn_md5_many_avx512_x8
+#define KERNEL_SHORT vn_md5_short_avx512_x8
 #define SETS 1
-#define V_LOAD(p) _mm512_load_si512((const void *)(p))
-#define V_STORE(p, v) _mm512_store_si512((void *)(p), (v))
-#define V_ADD(a, b) _mm512_add_epi32((a), (b))
-#define KADD(v, n) _mm512_add_epi32((v), _mm512_set1_epi32((int)KT[n]))
-#define ROL(v, s) _mm512_rol_epi32((v), (s))
-#define BARRIER(v) __asm__("" : "+v"(v))
-#define LATE1(b, c, d) _mm512_ternarylogic_epi32((b), (c), (d), 0xca)
-#define EARLY2(sum, c, d)
-#define LATE2(b, c, d) _mm512_ternarylogic_epi32((b), (c), (d), 0xe4)
-#define LATE3(b, c, d) _mm512_ternarylogic_epi32((b), (c), (d), 0x96)
-#define LATE4(b, c, d) _mm512_ternarylogic_epi32((b), (c), (d), 0x39)
+#include "md5_many_lanes.h"
+#undef LOAD_WORDS
+#undef SHORT_WORDS
+#undef STORE_DIGESTS
+
+/* zmm */
+#define VECTOR_BITS 512
+#define WORD_BITS 32
+#include "lanes_vector_amd64.h"
 #define LOAD_WORDS(x, p, offset) load_words32_x16((x), (p), (offset))
-#define KERNEL_SHORT vn_md5_short_avx512_x16
-#define V_SET1(x) _mm512_set1_epi32((int)(x))
 #define SHORT_WORDS(x, p, lengths, block, blocks) \
     short_words32_x16((x), (p), (lengths), 0, (block), (blocks))
 #define STORE_DIGESTS(out, a, b, c, d) store_four_words32_x16((out), (a), (b), (c), (d))
+
+#define KERNEL_NAME vn_md5_many_avx512_x16
+#define KERNEL_SHORT vn_md5_short_avx512_x16
+#define SETS 1
 #include "md5_many_lanes.h"
 
 #define KERNEL_NAME vn_md5_many_avx512_x32
-#define TARGET __attribute__((target("avx2,avx512f,avx512vl,avx512bw")))
-#define V __m512i
-#define VL 16
-#define SETS 2
-#define V_LOAD(p) _mm512_load_si512((const void *)(p))
-#define V_STORE(p, v) _mm512_store_si512((void *)(p), (v))
-#define V_ADD(a, b) _mm512_add_epi32((a), (b))
-#define KADD(v, n) _mm512_add_epi32((v), _mm512_set1_epi32((int)KT[n]))
-#define ROL(v, s) _mm512_rol_epi32((v), (s))
-#define BARRIER(v) __asm__("" : "+v"(v))
-#define LATE1(b, c, d) _mm512_ternarylogic_epi32((b), (c), (d), 0xca)
-#define EARLY2(sum, c, d)
-#define LATE2(b, c, d) _mm512_ternarylogic_epi32((b), (c), (d), 0xe4)
-#define LATE3(b, c, d) _mm512_ternarylogic_epi32((b), (c), (d), 0x96)
-#define LATE4(b, c, d) _mm512_ternarylogic_epi32((b), (c), (d), 0x39)
-#define LOAD_WORDS(x, p, offset) load_words32_x16((x), (p), (offset))
 #define KERNEL_SHORT vn_md5_short_avx512_x32
-#define V_SET1(x) _mm512_set1_epi32((int)(x))
-#define SHORT_WORDS(x, p, lengths, block, blocks) \
-    short_words32_x16((x), (p), (lengths), 0, (block), (blocks))
-#define STORE_DIGESTS(out, a, b, c, d) store_four_words32_x16((out), (a), (b), (c), (d))
+#define SETS 2
 #include "md5_many_lanes.h"
 
 #endif

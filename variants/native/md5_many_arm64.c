@@ -81,7 +81,7 @@ static inline void short_words32_x4(uint32x4_t x[16], const unsigned char *const
 
 /* Lane i's four state words to out[i], for 4 lanes: each lane's a, b, c, d
  * stored together by one interleaving store. */
-static inline void store_digests32_x4(unsigned char *const *out, uint32x4_t a, uint32x4_t b,
+static inline void store_four_words32_x4(unsigned char *const *out, uint32x4_t a, uint32x4_t b,
                                     uint32x4_t c, uint32x4_t d) {
     const uint32x4x4_t state = {{a, b, c, d}};
     vst4q_lane_u32((uint32_t *)(void *)out[0], state, 0);
@@ -90,20 +90,17 @@ static inline void store_digests32_x4(unsigned char *const *out, uint32x4_t a, u
     vst4q_lane_u32((uint32_t *)(void *)out[3], state, 3);
 }
 
-#define NEON_ROL(v, s)                                                           \
-    ((s) == 16 ? vreinterpretq_u32_u16(vrev32q_u16(vreinterpretq_u16_u32(v))) \
-               : vsriq_n_u32(vshlq_n_u32((v), (s)), (v), 32 - (s)))
-
-#define KERNEL_NAME vn_md5_many_neon_x4
 #define TARGET
 #define V uint32x4_t
 #define VL 4
-#define SETS 1
 #define V_LOAD(p) vld1q_u32(p)
 #define V_STORE(p, v) vst1q_u32((p), (v))
 #define V_ADD(a, b) vaddq_u32((a), (b))
+#define V_SET1(x) vdupq_n_u32(x)
 #define KADD(v, n) vaddq_u32((v), vld1q_dup_u32(&KT[n]))
-#define ROL(v, s) NEON_ROL(v, s)
+#define ROL(v, s)                                                                \
+    ((s) == 16 ? vreinterpretq_u32_u16(vrev32q_u16(vreinterpretq_u16_u32(v))) \
+               : vsriq_n_u32(vshlq_n_u32((v), (s)), (v), 32 - (s)))
 #define BARRIER(v) __asm__("" : "+w"(v))
 #define LATE1(b, c, d) vbslq_u32((b), (c), (d))
 #define EARLY2(sum, c, d)
@@ -111,35 +108,18 @@ static inline void store_digests32_x4(unsigned char *const *out, uint32x4_t a, u
 #define LATE3(b, c, d) veorq_u32((b), veorq_u32((c), (d)))
 #define LATE4(b, c, d) veorq_u32((c), vornq_u32((b), (d)))
 #define LOAD_WORDS(x, p, offset) load_words32_x4((x), (p), (offset))
-#define KERNEL_SHORT vn_md5_short_neon_x4
-#define V_SET1(x) vdupq_n_u32(x)
 #define SHORT_WORDS(x, p, lengths, block, blocks) \
     short_words32_x4((x), (p), (lengths), (block), (blocks))
-#define STORE_DIGESTS(out, a, b, c, d) store_digests32_x4((out), (a), (b), (c), (d))
+#define STORE_DIGESTS(out, a, b, c, d) store_four_words32_x4((out), (a), (b), (c), (d))
+
+#define KERNEL_NAME vn_md5_many_neon_x4
+#define KERNEL_SHORT vn_md5_short_neon_x4
+#define SETS 1
 #include "md5_many_lanes.h"
 
 #define KERNEL_NAME vn_md5_many_neon_x8
-#define TARGET
-#define V uint32x4_t
-#define VL 4
-#define SETS 2
-#define V_LOAD(p) vld1q_u32(p)
-#define V_STORE(p, v) vst1q_u32((p), (v))
-#define V_ADD(a, b) vaddq_u32((a), (b))
-#define KADD(v, n) vaddq_u32((v), vld1q_dup_u32(&KT[n]))
-#define ROL(v, s) NEON_ROL(v, s)
-#define BARRIER(v) __asm__("" : "+w"(v))
-#define LATE1(b, c, d) vbslq_u32((b), (c), (d))
-#define EARLY2(sum, c, d)
-#define LATE2(b, c, d) vbslq_u32((d), (b), (c))
-#define LATE3(b, c, d) veorq_u32((b), veorq_u32((c), (d)))
-#define LATE4(b, c, d) veorq_u32((c), vornq_u32((b), (d)))
-#define LOAD_WORDS(x, p, offset) load_words32_x4((x), (p), (offset))
 #define KERNEL_SHORT vn_md5_short_neon_x8
-#define V_SET1(x) vdupq_n_u32(x)
-#define SHORT_WORDS(x, p, lengths, block, blocks) \
-    short_words32_x4((x), (p), (lengths), (block), (blocks))
-#define STORE_DIGESTS(out, a, b, c, d) store_digests32_x4((out), (a), (b), (c), (d))
+#define SETS 2
 #include "md5_many_lanes.h"
 
 #endif

@@ -20,9 +20,9 @@
  * Include once per kernel, inside the architecture guard, after defining:
  *
  *   KERNEL_NAME     the vn_many_fn to define
+ *   SETS            1 or 2: the lanes are VL * SETS
  *   TARGET          its target attribute (may be empty)
  *   V, VL           the vector type and its 32-bit lanes
- *   SETS            1 or 2: the lanes are VL * SETS
  *   V_LOAD(p), V_STORE(p, v)   aligned loads and stores of VL words
  *   V_ADD(a, b)     lane-wise addition
  *   KADD(v, n)      v + round constant n in every lane (KT is the table)
@@ -44,7 +44,9 @@
  *   STORE_DIGESTS(out, a, b, c, d)
  *                   lane i's state words, little-endian, to out[i], VL lanes
  *
- * The file undefines these at its end, so the next instance starts clean.
+ * It undefines KERNEL_NAME, SETS and KERNEL_SHORT at its end; the rest holds
+ * for the next instance (the other number of sets) until the including file
+ * changes it.
  */
 #include "md5_steps.h"
 #include "native.h"
@@ -168,9 +170,6 @@ TARGET void KERNEL_SHORT(const uint32_t *iv, int size, int blocks,
 #endif
 }
 #undef KERNEL_SHORT
-#undef V_SET1
-#undef SHORT_WORDS
-#undef STORE_DIGESTS
 #endif
 
 #undef MANY_SET1
@@ -186,19 +185,4 @@ TARGET void KERNEL_SHORT(const uint32_t *iv, int size, int blocks,
 #undef EARLY3
 #undef EARLY4
 #undef KERNEL_NAME
-#undef TARGET
-#undef V
-#undef VL
 #undef SETS
-#undef V_LOAD
-#undef V_STORE
-#undef V_ADD
-#undef KADD
-#undef ROL
-#undef BARRIER
-#undef EARLY2
-#undef LATE1
-#undef LATE2
-#undef LATE3
-#undef LATE4
-#undef LOAD_WORDS

@@ -17,8 +17,11 @@
  *   md5_many_arm64.c                  AArch64: MD5 of many messages in NEON lanes
  *   sha256_many_arm64.c               AArch64: SHA-256 of many: interleaved SHA2 streams
  *   md5_many_lanes.h                  the MD5 lane kernel body those files instantiate
- *   sha256_many_lanes.h               the SHA-256 lane kernel body, likewise
+ *   sha_many_lanes.h                  the SHA-1/SHA-2 lane kernel body, 32- or 64-bit words,
+ *                                     taking the algorithm's rounds (SHA-2's: sha2_many_rounds.h)
  *   lanes_amd64.h                     x86-64: one block per lane, transposed into word vectors
+ *   lanes_vector_amd64.h              x86-64: a lanes kernel's vector (ymm, zmm; 32, 64 bits)
+ *   shani_short.h                     x86-64: a short message's block padded for SHA-NI
  *   sha256_shani.h, sha256_sha2.h     the SHA-NI and SHA2 helpers both SHA-256 files of an arch use
  *   sha256_pairs.h                    the rounds of two interleaved streams, SHA-NI's and SHA2's
  *   sha1_*.c, sha512_*.c              SHA-1 and the SHA-512 core likewise: portable C, x86-64

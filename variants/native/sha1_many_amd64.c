@@ -40,10 +40,13 @@
 
 #include "lanes_amd64.h"
 #include "sha1_shani.h"
+#include "shani_short.h"
 
 /* ---- AVX2 lanes ------------------------------------------------------------ */
 
-#define V_ADD(a, b) _mm256_add_epi32((a), (b))
+#define VECTOR_BITS 256
+#define WORD_BITS 32
+#include "lanes_vector_amd64.h"
 #define V_XOR(a, b) _mm256_xor_si256((a), (b))
 #define V_ROL(x, n) _mm256_or_si256(_mm256_slli_epi32((x), (n)), _mm256_srli_epi32((x), 32 - (n)))
 
@@ -90,17 +93,16 @@
     V_TWENTY(V_F3, (int)0x8f1bbcdc, 40)                  \
     V_TWENTY(V_F2, (int)0xca62c1d6, 60)
 
-/* Lane i's five state words, big-endian, to out[i] (20 bytes): a, b, c, d
- * as MD5's digests are stored, then e as one word. */
+/* Lane i's five state words s[0..4], big-endian, to out[i] (20 bytes): the
+ * first four as MD5's digests are stored, then the fifth as one word. */
 __attribute__((target("avx2"), always_inline)) static inline void
-store_digests32_x8(unsigned char *const *out, __m256i a, __m256i b, __m256i c, __m256i d,
-                 __m256i e) {
+store_five_words32_x8(unsigned char *const *out, const __m256i s[5]) {
     const __m256i bswap = _mm256_setr_epi8(BSWAP_BYTES, BSWAP_BYTES);
-    a = _mm256_shuffle_epi8(a, bswap);
-    b = _mm256_shuffle_epi8(b, bswap);
-    c = _mm256_shuffle_epi8(c, bswap);
-    d = _mm256_shuffle_epi8(d, bswap);
-    e = _mm256_shuffle_epi8(e, bswap);
+    const __m256i a = _mm256_shuffle_epi8(s[0], bswap);
+    const __m256i b = _mm256_shuffle_epi8(s[1], bswap);
+    const __m256i c = _mm256_shuffle_epi8(s[2], bswap);
+    const __m256i d = _mm256_shuffle_epi8(s[3], bswap);
+    const __m256i e = _mm256_shuffle_epi8(s[4], bswap);
     _Alignas(32) uint32_t last[8];
     _mm256_store_si256((__m256i *)last, e);
     store_four_words32_x8(out, a, b, c, d);
@@ -108,19 +110,18 @@ store_digests32_x8(unsigned char *const *out, __m256i a, __m256i b, __m256i c, _
     for (int i = 0; i < 8; i++) memcpy(out[i] + 16, &last[i], 4);
 }
 
+#define STATE_WORDS 5
+#define BLOCK_SETUP
+#define BLOCK_ROUNDS V_ROUNDS80
+#define TARGET __attribute__((target("avx2")))
 #define KERNEL_NAME vn_sha1_many_avx2_x8
 #define KERNEL_SHORT vn_sha1_short_avx2_x8
-#define TARGET __attribute__((target("avx2")))
-#define V __m256i
-#define VL 8
-#define V_LOAD(p) _mm256_load_si256((const __m256i *)(p))
-#define V_STORE(p, v) _mm256_store_si256((__m256i *)(p), (v))
-#define V_SET1(x) _mm256_set1_epi32((int)(x))
 #define LOAD_WORDS(x, p, offset) (load_words32_x8((x), (p), (offset)), bswap_words32_x8(x))
 #define SHORT_WORDS(x, p, lengths, block, blocks) \
     short_words32_x8((x), (p), (lengths), 1, (block), (blocks))
-#define STORE_DIGESTS(out, a, b, c, d, e) store_digests32_x8((out), (a), (b), (c), (d), (e))
-#include "sha1_many_lanes.h"
+#define STORE_DIGESTS(out, size, s) ((void)(size), store_five_words32_x8((out), (s))) /* 20 */
+#include "sha_many_lanes.h"
+#undef TARGET
 
 /* ---- SHA-NI, two streams ------------------------------------------------ */
 
@@ -155,31 +156,19 @@ shani_pair(uint32_t (*state)[VN_MAX_LANES], int ia, int ib, const unsigned char 
 }
 
 /* A short message's words s0..s3 of block `block` of `blocks` (see
- * vn_short_fn): its bytes at p masked and padded by the tables (native.h:
- * vn_short_keep), its length in bits in the last block's word 15 (lane 0 of
- * s3); as they are where the blocks are padded already (length NULL). */
+ * vn_short_fn): its rows padded by the tables (shani_short_rows), its length
+ * in bits in the last block's word 15 (lane 0 of s3); as they are where the
+ * blocks are padded already (length NULL). */
 #define SHANI_SHORT_WORDS(s, p, length, block, blocks)                                     \
     if (!(length)) {                                                                       \
         SHA1_SHANI_LOAD(s, (p) + 64 * (block))                                             \
     } else {                                                                               \
-        const __m128i bswap_ = SHA1_SHANI_BSWAP;                                           \
-        const unsigned char *end_ = vn_short_end + vn_short_at(*(length), (block));         \
-        const unsigned char *keep_ = vn_short_keep + vn_short_at(*(length), (block));       \
-        __m128i row_[4];                                                                   \
-        for (int q_ = 0; q_ < 4; q_++) {                                                   \
-            row_[q_] = _mm_loadu_si128((const __m128i *)(end_ + 16 * q_));                 \
-            if ((block) == 0) {                                                            \
-                const __m128i bytes_ = _mm_loadu_si128((const __m128i *)((p) + 16 * q_));  \
-                row_[q_] = _mm_or_si128(                                                   \
-                    row_[q_],                                                              \
-                    _mm_and_si128(bytes_, _mm_loadu_si128((const __m128i *)(keep_ + 16 * q_)))); \
-            }                                                                              \
-            row_[q_] = _mm_shuffle_epi8(row_[q_], bswap_);                                 \
-        }                                                                                  \
-        s##0 = row_[0];                                                                    \
-        s##1 = row_[1];                                                                    \
-        s##2 = row_[2];                                                                    \
-        s##3 = row_[3];                                                                    \
+        __m128i rows_[4];                                                                  \
+        shani_short_rows(rows_, (p), *(length), (block), SHA1_SHANI_BSWAP);                \
+        s##0 = rows_[0];                                                                   \
+        s##1 = rows_[1];                                                                   \
+        s##2 = rows_[2];                                                                   \
+        s##3 = rows_[3];                                                                   \
         if ((block) == (blocks) - 1) s##3 = _mm_insert_epi32(s##3, (int)(*(length) << 3), 0); \
     }
 
@@ -277,13 +266,14 @@ __attribute__((target("sha,sse4.1"))) void vn_sha1_many_shani_x2(vn_lanes *lanes
  * round function one vpternlogd (Ch 0xca, parity 0x96, Maj 0xe8), the
  * schedule's four-way xor two instructions. */
 #define AVX512_TARGET __attribute__((target("avx2,avx512f,avx512vl,avx512bw")))
-#undef V_ADD
+#define VECTOR_BITS 512
+#define WORD_BITS 32
+#include "lanes_vector_amd64.h"
 #undef V_ROL
 #undef V_F1
 #undef V_F2
 #undef V_F3
 #undef V_XOR4
-#define V_ADD(a, b) _mm512_add_epi32((a), (b))
 #define V_ROL(x, n) _mm512_rol_epi32((x), (n))
 #define V_F1(b, c, d) _mm512_ternarylogic_epi32((b), (c), (d), 0xca)
 #define V_F2(b, c, d) _mm512_ternarylogic_epi32((b), (c), (d), 0x96)
@@ -292,14 +282,13 @@ __attribute__((target("sha,sse4.1"))) void vn_sha1_many_shani_x2(vn_lanes *lanes
 
 /* The same for 16 lanes. */
 AVX512_TARGET __attribute__((always_inline)) static inline void
-store_digests32_x16(unsigned char *const *out, __m512i a, __m512i b, __m512i c, __m512i d,
-                  __m512i e) {
+store_five_words32_x16(unsigned char *const *out, const __m512i s[5]) {
     const __m512i bswap = _mm512_broadcast_i32x4(_mm_setr_epi8(BSWAP_BYTES));
-    a = _mm512_shuffle_epi8(a, bswap);
-    b = _mm512_shuffle_epi8(b, bswap);
-    c = _mm512_shuffle_epi8(c, bswap);
-    d = _mm512_shuffle_epi8(d, bswap);
-    e = _mm512_shuffle_epi8(e, bswap);
+    const __m512i a = _mm512_shuffle_epi8(s[0], bswap);
+    const __m512i b = _mm512_shuffle_epi8(s[1], bswap);
+    const __m512i c = _mm512_shuffle_epi8(s[2], bswap);
+    const __m512i d = _mm512_shuffle_epi8(s[3], bswap);
+    const __m512i e = _mm512_shuffle_epi8(s[4], bswap);
     _Alignas(64) uint32_t last[16];
     _mm512_store_si512((void *)last, e);
     store_four_words32_x16(out, a, b, c, d);
@@ -307,19 +296,14 @@ store_digests32_x16(unsigned char *const *out, __m512i a, __m512i b, __m512i c, 
     for (int i = 0; i < 16; i++) memcpy(out[i] + 16, &last[i], 4);
 }
 
+#define TARGET AVX512_TARGET
 #define KERNEL_NAME vn_sha1_many_avx512_x16
 #define KERNEL_SHORT vn_sha1_short_avx512_x16
-#define TARGET AVX512_TARGET
-#define V __m512i
-#define VL 16
-#define V_LOAD(p) _mm512_load_si512((const void *)(p))
-#define V_STORE(p, v) _mm512_store_si512((void *)(p), (v))
-#define V_SET1(x) _mm512_set1_epi32((int)(x))
 #define LOAD_WORDS(x, p, offset) (load_words32_x16((x), (p), (offset)), bswap_words32_x16(x))
 #define SHORT_WORDS(x, p, lengths, block, blocks) \
     short_words32_x16((x), (p), (lengths), 1, (block), (blocks))
-#define STORE_DIGESTS(out, a, b, c, d, e) store_digests32_x16((out), (a), (b), (c), (d), (e))
-#include "sha1_many_lanes.h"
+#define STORE_DIGESTS(out, size, s) ((void)(size), store_five_words32_x16((out), (s))) /* 20 */
+#include "sha_many_lanes.h"
 
 /* ---- both ------------------------------------------------------------------ */
 

@@ -8,7 +8,7 @@
  *                 then busy, and the instructions only reach xmm0-15). Up
  *                 to 16 messages a call, in pairs, so that the scheduler's
  *                 work is shared by more.
- *   avx2-x8       one message per 32-bit lane of ymm (sha256_many_lanes.h):
+ *   avx2-x8       one message per 32-bit lane of ymm (sha_many_lanes.h):
  *                 for CPUs without SHA-NI
  *   avx512-x8     AVX-512 VL on ymm: vprord rotates, vpternlogd for the
  *                 three-input functions and the three-way xors of the sigmas
@@ -33,7 +33,9 @@
 #include <string.h>
 
 #include "lanes_amd64.h"
+#include "sha2_many_rounds.h"
 #include "sha256_shani.h"
+#include "shani_short.h"
 #include "sha256_pairs.h"
 
 /* ---- SHA-NI, two streams ------------------------------------------------ */
@@ -113,9 +115,9 @@ shani_pair(uint32_t (*state)[VN_MAX_LANES], int ia, int ib, const unsigned char 
 }
 
 /* A short message's words w[0..3] of block `block` of `blocks` (see
- * vn_short_fn): its bytes at p masked and padded by the tables (native.h:
- * vn_short_keep), its length in bits in the last block's word 15; as they
- * are where the blocks are padded already (length NULL). */
+ * vn_short_fn): its rows padded by the tables (shani_short_rows), its length
+ * in bits in the last block's word 15; as they are where the blocks are
+ * padded already (length NULL). */
 __attribute__((target("sha,sse4.1"), always_inline)) static inline void
 shani_short_words(__m128i w[4], const unsigned char *p, const uint32_t *length, int block,
                   int blocks) {
@@ -123,18 +125,7 @@ shani_short_words(__m128i w[4], const unsigned char *p, const uint32_t *length, 
         shani_words(w, p + 64 * block);
         return;
     }
-    const __m128i bswap = SHANI_BSWAP;
-    const size_t at = vn_short_at(*length, block);
-#pragma GCC unroll 4
-    for (int q = 0; q < 4; q++) {
-        __m128i row = _mm_loadu_si128((const __m128i *)(vn_short_end + at + 16 * q));
-        if (block == 0) {
-            const __m128i keep = _mm_loadu_si128((const __m128i *)(vn_short_keep + at + 16 * q));
-            const __m128i bytes = _mm_loadu_si128((const __m128i *)(p + 16 * q));
-            row = _mm_or_si128(row, _mm_and_si128(bytes, keep));
-        }
-        w[q] = _mm_shuffle_epi8(row, bswap);
-    }
+    shani_short_rows(w, p, *length, block, SHANI_BSWAP);
     if (block == blocks - 1) w[3] = _mm_insert_epi32(w[3], (int)(*length << 3), 3);
 }
 
@@ -232,8 +223,8 @@ load_be_words32_x8(__m256i x[16], const unsigned char *const *p, size_t offset) 
  * half of u[k] and its e, f, g, h in the low half of v[k], lane 4 + k's in
  * their high halves. */
 __attribute__((target("avx2"), always_inline)) static inline void
-store_digests32_x8(unsigned char *const *out, int size, __m256i a, __m256i b, __m256i c,
-                 __m256i d, __m256i e, __m256i f, __m256i g, __m256i h) {
+store_digests32_x8(unsigned char *const *out, int size, const __m256i s[8]) {
+    const __m256i a = s[0], b = s[1], c = s[2], d = s[3], e = s[4], f = s[5], g = s[6], h = s[7];
     const __m256i bswap = _mm256_setr_epi8(BSWAP_BYTES, BSWAP_BYTES);
     const __m256i ab0 = _mm256_unpacklo_epi32(a, b), ab1 = _mm256_unpackhi_epi32(a, b);
     const __m256i cd0 = _mm256_unpacklo_epi32(c, d), cd1 = _mm256_unpackhi_epi32(c, d);
@@ -253,67 +244,68 @@ store_digests32_x8(unsigned char *const *out, int size, __m256i a, __m256i b, __
     }
 }
 
+#define SHA2_K vn_sha256_k
+#define SHA2_ROUNDS 64
+#define STATE_WORDS 8
+#define BLOCK_SETUP SHA2_K_SETUP
+#define BLOCK_ROUNDS SHA2_ROUNDS_INDEXED
+
+#define VECTOR_BITS 256
+#define WORD_BITS 32
+#include "lanes_vector_amd64.h"
+#define AVX2_BSIG0(x) AVX2_ROR3(x, 2, 13, 22)
+#define AVX2_BSIG1(x) AVX2_ROR3(x, 6, 11, 25)
+#define AVX2_SSIG0(x) AVX2_SSIG(x, 7, 18, 3)
+#define AVX2_SSIG1(x) AVX2_SSIG(x, 17, 19, 10)
+#define AVX2_CH(e, f, g) AVX2_X((g), _mm256_and_si256((e), AVX2_X((f), (g))))
+#define AVX2_MAJ(a, b, c) AVX2_X((b), _mm256_and_si256(AVX2_X((a), (b)), AVX2_X((b), (c))))
+#define SHA2_FN(name) AVX2_##name
+#define TARGET __attribute__((target("avx2")))
 #define KERNEL_NAME vn_sha256_many_avx2_x8
 #define KERNEL_AT avx2_x8_at
-#define TARGET __attribute__((target("avx2")))
-#define V __m256i
-#define VL 8
-#define V_LOAD(p) _mm256_load_si256((const __m256i *)(p))
-#define V_STORE(p, v) _mm256_store_si256((__m256i *)(p), (v))
-#define V_ADD(a, b) _mm256_add_epi32((a), (b))
-#define KADD(v, n) _mm256_add_epi32((v), _mm256_set1_epi32((int)KT[n]))
-#define BSIG0(x) AVX2_ROR3(x, 2, 13, 22)
-#define BSIG1(x) AVX2_ROR3(x, 6, 11, 25)
-#define SSIG0(x) AVX2_SSIG(x, 7, 18, 3)
-#define SSIG1(x) AVX2_SSIG(x, 17, 19, 10)
-#define CH(e, f, g) AVX2_X((g), _mm256_and_si256((e), AVX2_X((f), (g))))
-#define MAJ(a, b, c) AVX2_X((b), _mm256_and_si256(AVX2_X((a), (b)), AVX2_X((b), (c))))
-#define LOAD_WORDS(x, p, offset) load_be_words32_x8((x), (p), (offset))
 #define KERNEL_SHORT vn_sha256_short_avx2_x8
-#define V_SET1(x) _mm256_set1_epi32((int)(x))
+#define LOAD_WORDS(x, p, offset) load_be_words32_x8((x), (p), (offset))
 #define SHORT_WORDS(x, p, lengths, block, blocks) \
     short_words32_x8((x), (p), (lengths), 1, (block), (blocks))
-#define STORE_DIGESTS(out, size, a, b, c, d, e, f, g, h) \
-    store_digests32_x8((out), (size), (a), (b), (c), (d), (e), (f), (g), (h))
-#include "sha256_many_lanes.h"
+#define STORE_DIGESTS(out, size, s) store_digests32_x8((out), (size), (s))
+#include "sha_many_lanes.h"
+#undef SHA2_FN
+#undef TARGET
 
-/* AVX-512: Ch = e ? f : g (0xca), Maj = majority (0xe8), three-way xor (0x96). */
+/* AVX-512, at either width: Ch = e ? f : g (0xca), Maj = majority (0xe8),
+ * three-way xor (0x96). */
 #define AVX512_TARGET __attribute__((target("avx2,avx512f,avx512vl,avx512bw")))
+#define TARGET AVX512_TARGET
+#define X3(a, b, c) V_OP(ternarylogic_epi32)((a), (b), (c), 0x96)
+#define ROR(x, n) V_OP(ror_epi32)((x), (n))
+#define SHR(x, n) V_OP(srli_epi32)((x), (n))
+#define AVX512_BSIG0(x) X3(ROR(x, 2), ROR(x, 13), ROR(x, 22))
+#define AVX512_BSIG1(x) X3(ROR(x, 6), ROR(x, 11), ROR(x, 25))
+#define AVX512_SSIG0(x) X3(ROR(x, 7), ROR(x, 18), SHR(x, 3))
+#define AVX512_SSIG1(x) X3(ROR(x, 17), ROR(x, 19), SHR(x, 10))
+#define AVX512_CH(e, f, g) V_OP(ternarylogic_epi32)((e), (f), (g), 0xca)
+#define AVX512_MAJ(a, b, c) V_OP(ternarylogic_epi32)((a), (b), (c), 0xe8)
+#define SHA2_FN(name) AVX512_##name
 
+#define VECTOR_BITS 256
+#define WORD_BITS 32
+#include "lanes_vector_amd64.h"
 #define KERNEL_NAME vn_sha256_many_avx512_x8
 #define KERNEL_AT avx512_x8_at
-#define TARGET AVX512_TARGET
-#define V __m256i
-#define VL 8
-#define V_LOAD(p) _mm256_load_si256((const __m256i *)(p))
-#define V_STORE(p, v) _mm256_store_si256((__m256i *)(p), (v))
-#define V_ADD(a, b) _mm256_add_epi32((a), (b))
-#define KADD(v, n) _mm256_add_epi32((v), _mm256_set1_epi32((int)KT[n]))
-#define X3(a, b, c) _mm256_ternarylogic_epi32((a), (b), (c), 0x96)
-#define BSIG0(x) X3(_mm256_ror_epi32((x), 2), _mm256_ror_epi32((x), 13), _mm256_ror_epi32((x), 22))
-#define BSIG1(x) X3(_mm256_ror_epi32((x), 6), _mm256_ror_epi32((x), 11), _mm256_ror_epi32((x), 25))
-#define SSIG0(x) X3(_mm256_ror_epi32((x), 7), _mm256_ror_epi32((x), 18), _mm256_srli_epi32((x), 3))
-#define SSIG1(x) \
-    X3(_mm256_ror_epi32((x), 17), _mm256_ror_epi32((x), 19), _mm256_srli_epi32((x), 10))
-#define CH(e, f, g) _mm256_ternarylogic_epi32((e), (f), (g), 0xca)
-#define MAJ(a, b, c) _mm256_ternarylogic_epi32((a), (b), (c), 0xe8)
-#define LOAD_WORDS(x, p, offset) load_be_words32_x8((x), (p), (offset))
 #define KERNEL_SHORT vn_sha256_short_avx512_x8
-#define V_SET1(x) _mm256_set1_epi32((int)(x))
+#define LOAD_WORDS(x, p, offset) load_be_words32_x8((x), (p), (offset))
 #define SHORT_WORDS(x, p, lengths, block, blocks) \
     short_words32_x8((x), (p), (lengths), 1, (block), (blocks))
-#define STORE_DIGESTS(out, size, a, b, c, d, e, f, g, h) \
-    store_digests32_x8((out), (size), (a), (b), (c), (d), (e), (f), (g), (h))
-#include "sha256_many_lanes.h"
-#undef X3
+#define STORE_DIGESTS(out, size, s) store_digests32_x8((out), (size), (s))
+#include "sha_many_lanes.h"
 
 /* Lane i's eight state words, big-endian, to out[i]: its first `size` bytes
  * (28 or 32). Two rounds of unpacking leave lane 4c + k's a, b, c, d in
  * 128-bit part c of u[k] and its e, f, g, h in part c of v[k]; a permute
  * puts two lanes' 32 bytes into each zmm. */
-AVX512_TARGET static inline void store_digests32_x16(unsigned char *const *out, int size, __m512i a,
-                                                   __m512i b, __m512i c, __m512i d, __m512i e,
-                                                   __m512i f, __m512i g, __m512i h) {
+AVX512_TARGET static inline void store_digests32_x16(unsigned char *const *out, int size,
+                                                     const __m512i s[8]) {
+    const __m512i a = s[0], b = s[1], c = s[2], d = s[3], e = s[4], f = s[5], g = s[6], h = s[7];
     const __m512i bswap = _mm512_broadcast_i32x4(_mm_setr_epi8(BSWAP_BYTES));
     const __m512i ab0 = _mm512_unpacklo_epi32(a, b), ab1 = _mm512_unpackhi_epi32(a, b);
     const __m512i cd0 = _mm512_unpacklo_epi32(c, d), cd1 = _mm512_unpackhi_epi32(c, d);
@@ -339,32 +331,17 @@ AVX512_TARGET static inline void store_digests32_x16(unsigned char *const *out, 
     }
 }
 
+#define VECTOR_BITS 512
+#define WORD_BITS 32
+#include "lanes_vector_amd64.h"
 #define KERNEL_NAME vn_sha256_many_avx512_x16
 #define KERNEL_AT avx512_x16_at
-#define TARGET AVX512_TARGET
-#define V __m512i
-#define VL 16
-#define V_LOAD(p) _mm512_load_si512((const void *)(p))
-#define V_STORE(p, v) _mm512_store_si512((void *)(p), (v))
-#define V_ADD(a, b) _mm512_add_epi32((a), (b))
-#define KADD(v, n) _mm512_add_epi32((v), _mm512_set1_epi32((int)KT[n]))
-#define X3(a, b, c) _mm512_ternarylogic_epi32((a), (b), (c), 0x96)
-#define BSIG0(x) X3(_mm512_ror_epi32((x), 2), _mm512_ror_epi32((x), 13), _mm512_ror_epi32((x), 22))
-#define BSIG1(x) X3(_mm512_ror_epi32((x), 6), _mm512_ror_epi32((x), 11), _mm512_ror_epi32((x), 25))
-#define SSIG0(x) X3(_mm512_ror_epi32((x), 7), _mm512_ror_epi32((x), 18), _mm512_srli_epi32((x), 3))
-#define SSIG1(x) \
-    X3(_mm512_ror_epi32((x), 17), _mm512_ror_epi32((x), 19), _mm512_srli_epi32((x), 10))
-#define CH(e, f, g) _mm512_ternarylogic_epi32((e), (f), (g), 0xca)
-#define MAJ(a, b, c) _mm512_ternarylogic_epi32((a), (b), (c), 0xe8)
-#define LOAD_WORDS(x, p, offset) (load_words32_x16((x), (p), (offset)), bswap_words32_x16(x))
 #define KERNEL_SHORT vn_sha256_short_avx512_x16
-#define V_SET1(x) _mm512_set1_epi32((int)(x))
+#define LOAD_WORDS(x, p, offset) (load_words32_x16((x), (p), (offset)), bswap_words32_x16(x))
 #define SHORT_WORDS(x, p, lengths, block, blocks) \
     short_words32_x16((x), (p), (lengths), 1, (block), (blocks))
-#define STORE_DIGESTS(out, size, a, b, c, d, e, f, g, h) \
-    store_digests32_x16((out), (size), (a), (b), (c), (d), (e), (f), (g), (h))
-#include "sha256_many_lanes.h"
-#undef X3
+#define STORE_DIGESTS(out, size, s) store_digests32_x16((out), (size), (s))
+#include "sha_many_lanes.h"
 
 /* ---- both ------------------------------------------------------------------- */
 

@@ -24,13 +24,15 @@
  * message shorter than 128 bytes fits their 256 bytes), avx512-x8's the
  * words in the registers with masks; both put the length in bits into the
  * last block's word 15 and store the digests from the state's registers.
- * The kernels' bodies are sha512_many_lanes.h, once per width.
+ * The kernels' bodies are sha_many_lanes.h's, with SHA-2's rounds
+ * (sha2_many_rounds.h), once per vector.
  */
 #include "native.h"
 
 #if defined(VN_AMD64)
 #include <immintrin.h>
 
+#include "sha2_many_rounds.h"
 #include "sha512_avx2.h"
 
 /* ---- AVX2: four lanes in ymm ------------------------------------------------ */
@@ -127,31 +129,35 @@ store_digests64_x4(unsigned char *const *out, int size, const __m256i s[8]) {
     }
 }
 
-#define KERNEL_NAME vn_sha512_many_avx2_x4
-#define KERNEL_SHORT vn_sha512_short_avx2_x4
-#define TARGET TARGET_AVX2
-#define V __m256i
-#define VL 4
-#define V_LOAD(p) _mm256_load_si256((const __m256i *)(p))
-#define V_STORE(p, v) _mm256_store_si256((__m256i *)(p), (v))
-#define V_SET1(x) _mm256_set1_epi64x((long long)(x))
-#define V_ADD(a, b) _mm256_add_epi64((a), (b))
+#define SHA2_K vn_sha512_k
+#define SHA2_ROUNDS 80
+#define STATE_WORDS 8
+#define BLOCK_SETUP
+#define BLOCK_ROUNDS SHA2_ROUNDS_STEPPED
+
+#define VECTOR_BITS 256
+#define WORD_BITS 64
+#include "lanes_vector_amd64.h"
 #define V_X(a, b) _mm256_xor_si256((a), (b))
 #define V_ROTR3(x, r1, r2, r3) \
     V_X(V_X(SHA512_ROTR64(x, r1), SHA512_ROTR64(x, r2)), SHA512_ROTR64(x, r3))
-#define BSIG0(x) V_ROTR3(x, 28, 34, 39)
-#define BSIG1(x) V_ROTR3(x, 14, 18, 41)
-#define SSIG0(x) SHA512_SSIG0(x)
-#define SSIG1(x) SHA512_SSIG1(x)
-#define CH(e, f, g) V_X((g), _mm256_and_si256((e), V_X((f), (g))))
-#define MAJ(a, b, c) V_X((b), _mm256_and_si256(V_X((a), (b)), V_X((b), (c))))
+#define AVX2_BSIG0(x) V_ROTR3(x, 28, 34, 39)
+#define AVX2_BSIG1(x) V_ROTR3(x, 14, 18, 41)
+#define AVX2_SSIG0(x) SHA512_SSIG0(x)
+#define AVX2_SSIG1(x) SHA512_SSIG1(x)
+#define AVX2_CH(e, f, g) V_X((g), _mm256_and_si256((e), V_X((f), (g))))
+#define AVX2_MAJ(a, b, c) V_X((b), _mm256_and_si256(V_X((a), (b)), V_X((b), (c))))
+#define SHA2_FN(name) AVX2_##name
+#define TARGET TARGET_AVX2
+#define KERNEL_NAME vn_sha512_many_avx2_x4
+#define KERNEL_SHORT vn_sha512_short_avx2_x4
 #define LOAD_WORDS(x, p, offset) load_words64_x4((x), (p), (offset))
 #define SHORT_WORDS(x, p, lengths, block, blocks) \
     short_words64_x4((x), (p), (lengths), (block), (blocks))
 #define STORE_DIGESTS(out, size, s) store_digests64_x4((out), (size), (s))
-#include "sha512_many_lanes.h"
-#undef V_X
-#undef V_ROTR3
+#include "sha_many_lanes.h"
+#undef SHA2_FN
+#undef TARGET
 
 /* ---- AVX-512: eight lanes in zmm ------------------------------------------- */
 
@@ -257,27 +263,26 @@ store_digests64_x8(unsigned char *const *out, int size, const __m512i s[8]) {
 }
 
 /* Ch = e ? f : g (0xca), Maj = majority (0xe8), three-way xor (0x96). */
+#define VECTOR_BITS 512
+#define WORD_BITS 64
+#include "lanes_vector_amd64.h"
 #define X3(a, b, c) _mm512_ternarylogic_epi64((a), (b), (c), 0x96)
+#define ROR(x, n) _mm512_ror_epi64((x), (n))
+#define SHR(x, n) _mm512_srli_epi64((x), (n))
+#define AVX512_BSIG0(x) X3(ROR(x, 28), ROR(x, 34), ROR(x, 39))
+#define AVX512_BSIG1(x) X3(ROR(x, 14), ROR(x, 18), ROR(x, 41))
+#define AVX512_SSIG0(x) X3(ROR(x, 1), ROR(x, 8), SHR(x, 7))
+#define AVX512_SSIG1(x) X3(ROR(x, 19), ROR(x, 61), SHR(x, 6))
+#define AVX512_CH(e, f, g) _mm512_ternarylogic_epi64((e), (f), (g), 0xca)
+#define AVX512_MAJ(a, b, c) _mm512_ternarylogic_epi64((a), (b), (c), 0xe8)
+#define SHA2_FN(name) AVX512_##name
+#define TARGET TARGET_AVX512
 #define KERNEL_NAME vn_sha512_many_avx512_x8
 #define KERNEL_SHORT vn_sha512_short_avx512_x8
-#define TARGET TARGET_AVX512
-#define V __m512i
-#define VL 8
-#define V_LOAD(p) _mm512_load_si512((const void *)(p))
-#define V_STORE(p, v) _mm512_store_si512((void *)(p), (v))
-#define V_SET1(x) _mm512_set1_epi64((long long)(x))
-#define V_ADD(a, b) _mm512_add_epi64((a), (b))
-#define BSIG0(x) X3(_mm512_ror_epi64((x), 28), _mm512_ror_epi64((x), 34), _mm512_ror_epi64((x), 39))
-#define BSIG1(x) X3(_mm512_ror_epi64((x), 14), _mm512_ror_epi64((x), 18), _mm512_ror_epi64((x), 41))
-#define SSIG0(x) X3(_mm512_ror_epi64((x), 1), _mm512_ror_epi64((x), 8), _mm512_srli_epi64((x), 7))
-#define SSIG1(x) X3(_mm512_ror_epi64((x), 19), _mm512_ror_epi64((x), 61), _mm512_srli_epi64((x), 6))
-#define CH(e, f, g) _mm512_ternarylogic_epi64((e), (f), (g), 0xca)
-#define MAJ(a, b, c) _mm512_ternarylogic_epi64((a), (b), (c), 0xe8)
 #define LOAD_WORDS(x, p, offset) load_words64_x8((x), (p), (offset))
 #define SHORT_WORDS(x, p, lengths, block, blocks) \
     short_words64_x8((x), (p), (lengths), (block), (blocks))
 #define STORE_DIGESTS(out, size, s) store_digests64_x8((out), (size), (s))
-#include "sha512_many_lanes.h"
-#undef X3
+#include "sha_many_lanes.h"
 
 #endif
