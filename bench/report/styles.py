@@ -23,6 +23,7 @@ from bench.catalog.cases import STYLES
 from bench.conduct import launch, twins
 from bench.conduct import styles as conduct
 from bench.core.fmt import grid, minutes
+from bench.profile import instructions
 from bench.report import answers, pages
 from bench.report.answers import Report
 from bench.report.figures import Figure, Shown
@@ -292,10 +293,13 @@ def write(
     workers' results folder) is given: (its report, the notes to print, the counts' lines)."""
     r = answers.build(store.load(folder))
     notes = count(folder, r.run, results) if results is not None else []
-    counted = counts_lines(folder)
-    store.write_record(
-        folder / "summary.json", {**answers.summary(r), "styles": dict(r.run.header.styles)}
-    )
+    if results is not None:  # the instructions of every mode, the twins' too
+        file = str(r.run.header.styles["file"])
+        notes += instructions.count(folder, list(r.run.columns), file, results)
+    baseline = baseline_of(r.run)
+    counted = [*counts_lines(folder), *instructions.lines(folder, baseline)]
+    store.write_record(folder / "summary.json", {**answers.summary(r), "styles": dict(
+        r.run.header.styles), "instructions": instructions.ratios(folder, baseline)})  # fmt: skip
     figures: List[str] = []
     if plots:
         try:
