@@ -8,7 +8,7 @@ every (style, size) up natively (under a JIT until it is quiet), then counts one
 ``REPEATS`` times and keeps the least; an empty call counted the same way is taken off each,
 so what is left is the style's own work. Each style ÷ the baseline, same mode and size, is
 the instructions' answer to the question the times answer: it does not move with the
-machine's load. Written to the run's ``instructions.json``; the report's tables and
+machine's load. Written to the run's ``callgrind.json``; the report's tables and
 summary.json's ``instructions`` read it. A mode that cannot run under valgrind (or a machine
 without valgrind) is named with why.
 """
@@ -26,7 +26,7 @@ from bench.core.fmt import grid
 from bench.profile import callgrind
 
 #: The counts' file in the run's folder.
-INSTRUCTIONS = "instructions.json"
+INSTRUCTIONS = "callgrind.json"  # not instructions.json: a study run's (bench.store)
 #: The empty call's name among the counts.
 EMPTY = "|empty|"
 
