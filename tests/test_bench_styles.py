@@ -207,6 +207,10 @@ def raises(xs):
     assert set(rows) == {(s, n) for s in ("loop", "comprehension") for n in (4, 32)}
     assert rows[("loop", 32)]["c_calls"] >= 32 > rows[("comprehension", 32)]["c_calls"]
     assert rows[("loop", 32)]["bytecode"] > rows[("loop", 4)]["bytecode"] > 0
+    # stability reads styles runs: a run against itself moves nothing
+    assert entry.main(["stability", str(folder), str(folder)]) == 0
+    compared = capsys.readouterr().out
+    assert "ratios in common" in compared and "verdicts that changed class: 0 of 4" in compared
     # machine instructions per call under callgrind, each style ÷ the baseline, where valgrind is
     if shutil.which("valgrind") is None:
         assert "no instruction counts under a: valgrind is not installed" in out
@@ -218,6 +222,7 @@ def raises(xs):
     assert by[("loop", 32)]["instructions"] > by[("loop", 4)]["instructions"] > 0
     assert by[("loop", 4)]["ratio"] == 1.0 and 0 < by[("comprehension", 32)]["ratio"] < 1
     assert "**Instructions, each style ÷ loop**" in report
+    assert "100.0% of the counts equal within 0.5%" in compared
 
 
 def test_a_mode_that_cannot_import_the_file_is_named_and_the_others_run(
