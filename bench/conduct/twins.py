@@ -26,7 +26,6 @@ that imports modules beside it cannot run compiled.
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 import subprocess
@@ -90,7 +89,7 @@ def tools(label: str, log: envs.Log) -> List[str]:
             log(f"{label}: installing the compilers of the twins into {place} (once)")
             pip = [*python, "-m", "pip", "install", "-q", "--disable-pip-version-check"]
             envs.run([*pip, *TOOLS], env=binds, log=log)
-            (place / envs.READY).write_text(json.dumps({"tools": TOOLS}))
+            (place / envs.READY).write_text("\n".join(TOOLS) + "\n")  # what it holds
     return python
 
 
