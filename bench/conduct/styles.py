@@ -9,6 +9,7 @@ column; ``--python LABEL=PATH`` names interpreters instead. The file's folder is
 the Debian trees (``modes.BINDS_ENV``), so a file anywhere on disk runs there too. The
 conductor (``bench.conduct.conductor``) then measures as it measures the study: fresh
 processes per pass, warm-up, interleaved rounds, its stopping rule on the file's ratios.
+``--compile mypyc,cython`` adds the file's compiled twins as modes (``bench.conduct.twins``).
 """
 
 from __future__ import annotations
@@ -111,7 +112,7 @@ def measure(args: argparse.Namespace, found: Optional[StylesFile] = None) -> Pat
     if args.compile and not args.python:
         columns, twins, not_built = compile_twins(columns, args.compile, path)
     elif args.compile:
-        not_built = {"all": "no twins of interpreters given by --python (not our environments)"}
+        not_built = {"--python": "no twins of interpreters it names (not the study's own)"}
     if not columns:
         raise SystemExit("no interpreter found to run the file: " + "; ".join(
             f"{label}: {why}" for label, why in left.items()))  # fmt: skip
