@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 import textwrap
@@ -23,8 +24,9 @@ bench_package.load()
 
 from bench import __main__ as entry  # noqa: E402
 from bench import store  # noqa: E402
-from bench.catalog import styles  # noqa: E402
-from bench.conduct import launch  # noqa: E402
+from bench.catalog import modes, styles  # noqa: E402
+from bench.conduct import launch, twins  # noqa: E402
+from bench.profile import callgrind, instructions  # noqa: E402
 
 GOOD = '''
 """Doubling a list: a loop with append against a comprehension."""
@@ -209,6 +211,22 @@ def raises(xs):
     assert set(rows) == {(s, n) for s in ("loop", "comprehension") for n in (4, 32)}
     assert rows[("loop", 32)]["c_calls"] >= 32 > rows[("comprehension", 32)]["c_calls"]
     assert rows[("loop", 32)]["bytecode"] > rows[("loop", 4)]["bytecode"] > 0
+    # stability reads styles runs: a run against itself moves nothing
+    assert entry.main(["stability", str(folder), str(folder)]) == 0
+    compared = capsys.readouterr().out
+    assert "ratios in common" in compared and "verdicts that changed class: 0 of 4" in compared
+    # machine instructions per call under callgrind, each style ÷ the baseline, where valgrind is
+    if shutil.which("valgrind") is None:
+        assert "no instruction counts under a: valgrind is not installed" in out
+        return
+    found = summary["instructions"]
+    assert set(found) == {"a", "b"}
+    by = {(r["style"], r["size"]): r for r in found["a"]}
+    assert set(by) == {(s, n) for s in ("loop", "comprehension") for n in (4, 32)}
+    assert by[("loop", 32)]["instructions"] > by[("loop", 4)]["instructions"] > 0
+    assert by[("loop", 4)]["ratio"] == 1.0 and 0 < by[("comprehension", 32)]["ratio"] < 1
+    assert "**Instructions, each style ÷ loop**" in report
+    assert "100.0% of the counts equal within 0.5%" in compared
 
 
 def test_a_mode_that_cannot_import_the_file_is_named_and_the_others_run(
@@ -244,6 +262,96 @@ def test_a_mode_that_cannot_import_the_file_is_named_and_the_others_run(
     assert "Modes that cannot run the file: " + said in (folder / "report.md").read_text()
     pytest.importorskip("matplotlib")
     assert (folder / "styles.png").stat().st_size > 1000
+
+
+def test_instruction_counts_are_read_less_the_empty_call_and_divided_by_the_baseline(
+    tmp_path: Path,
+) -> None:
+    def dump(name: str, rep: int, total: int) -> str:
+        return f"desc: Trigger: Client Request: {name}|{rep}|0\ntotals: {total}\n"
+
+    text = "".join([dump("|empty|", 0, 110), dump("|empty|", 1, 100),
+                    dump("loop|4", 0, 1100), dump("loop|4", 1, 1000),
+                    dump("comprehension|4", 0, 600), dump("comprehension|4", 1, 700)])  # fmt: skip
+    rows = instructions.rows_of(text)
+    assert rows == [{"style": "loop", "size": 4, "instructions": 900},
+                    {"style": "comprehension", "size": 4, "instructions": 500}]  # fmt: skip
+    store.write_record(tmp_path / instructions.INSTRUCTIONS,
+                       {"modes": {"a": {"rows": rows}, "b": {"why": "no valgrind"}}})  # fmt: skip
+    found = instructions.ratios(tmp_path, "loop")
+    assert list(found) == ["a"] and found["a"][1]["ratio"] == pytest.approx(500 / 900)
+    table = "\n".join(instructions.lines(tmp_path, "loop"))
+    assert "| comprehension | 4    | 0.556 |" in table and "| loop          | 4    | 900 |" in table
+    assert callgrind.REPEATS > 1  # the least of several counts is the one kept
+
+
+def test_the_twins_compilers_are_those_the_study_builds_with(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    pytest.importorskip("setuptools")
+    monkeypatch.syspath_prepend(str(bench_package.ROOT))
+    monkeypatch.setenv("VARIANTS_BUILD", "study")
+    from build_support import backend, settings
+
+    if not (settings.cpython() and settings.mypyc_builds()):
+        pytest.skip("the study's build asks for mypy on CPython 3.10+ with a GIL")
+    asked = backend._requirements(None)  # what the study's build adds to setuptools'
+    assert twins.CYTHON in asked and twins.MYPY in asked
+    assert twins.CYTHON in twins.TOOLS and any(t.startswith(twins.MYPY) for t in twins.TOOLS)
+    assert twins.compiler_of("3.14-jit+mypyc") == "mypyc" and twins.compiler_of("3.14") is None
+    with pytest.raises(ValueError, match="unknown compiler nuitka"):
+        twins.chosen("mypyc,nuitka")
+
+
+#: The interpreter of the study that runs the tests, where it is one (the twins are its own).
+HERE = f"{sys.version_info[0]}.{sys.version_info[1]}"
+
+
+STUDY_CPYTHON = sys.implementation.name == "cpython" and HERE in {m.label for m in modes.MODES}
+
+
+@pytest.mark.skipif(
+    not STUDY_CPYTHON or modes.find(HERE)[0] is None,
+    reason="the twins are built for a study CPython's mode",
+)
+def test_the_twins_of_a_file_are_built_checked_and_measured_and_a_failed_build_named(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # a style right interpreted and wrong compiled (its own type changes); module-level code
+    # that mypy rejects (mypyc's build fails, Cython's does not)
+    extra = """
+def by_kind(xs):
+    return [2 * x for x in xs] if type(by_kind).__name__ == "function" else []
+
+
+WRONG: int = "a string"
+"""
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    path = good(outside, extra, "(loop, comprehension, by_kind)")
+    results = tmp_path / "results"
+    argv = ["styles", str(path), "--modes", HERE, "--compile", "mypyc,cython", "--effort",
+            "quick", "--budget", "1", "--results", str(results), "--no-plots",
+            "--no-count"]  # fmt: skip
+    assert entry.main(argv) == 0
+    out = capsys.readouterr().out
+    cython = twins.label_of(HERE, "cython")
+    assert f"by_kind under {cython} (at size 4 it returns [], the baseline [0, 2, 4, 6])" in out
+    (folder,) = (results / "styles").iterdir()
+    run = store.load(folder)
+    measured = {(m, c.variant) for (m, _), c in ((k, v.case) for k, v in run.measured.items())}
+    styles_ = {"loop", "comprehension"}
+    assert measured == {(m, v) for m in (HERE, cython) for v in (*styles_, "by_kind")} - {
+        (cython, "by_kind")}  # fmt: skip
+    found = run.header.styles
+    twin = Path(found["twins"][cython])
+    assert twin.suffix == ".so" and outside not in twin.parents  # built outside the user's tree
+    why = found["not_built"][twins.label_of(HERE, "mypyc")]
+    assert why.startswith("mypyc failed: ") and "Incompatible types in assignment" in why
+    report = (folder / "report.md").read_text()
+    assert "Compiled twins that did not build: " in report and cython in report
+    # the same file is not compiled twice
+    assert twins.build(HERE, "cython", path, lambda _: None) == (twin, "")
 
 
 EXAMPLES = sorted((bench_package.ROOT / "examples" / "styles").glob("*.py"))

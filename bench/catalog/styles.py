@@ -91,13 +91,20 @@ def raised(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
 
 
+def module_name(path: Path) -> str:
+    """The name a styles file is imported by, the same for its compiled twins
+    (``bench.conduct.twins``: an extension module is found by its name)."""
+    return f"_bench_styles_{Path(path).stem.replace('-', '_').replace('.', '_')}"
+
+
 def load_module(path: Path) -> types.ModuleType:
     """The file imported as a module of its own (its folder first on sys.path, for its
-    neighbours); the file's own errors propagate (SyntaxError, ImportError, ...)."""
+    neighbours); the file's own errors propagate (SyntaxError, ImportError, ...). A compiled
+    twin (``<stem>.so``) is imported as an extension module of the same name."""
     path = Path(path).resolve()
     if not path.is_file():
         raise ConventionError(f"{path}: no such file")
-    name = f"_bench_styles_{path.stem.replace('-', '_').replace('.', '_')}"
+    name = module_name(path)
     spec = importlib.util.spec_from_file_location(name, path)
     if spec is None or spec.loader is None:
         raise ConventionError(f"{path}: not a Python file (it should end in .py)")

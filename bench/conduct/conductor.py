@@ -320,8 +320,8 @@ class Conductor(Passes):
 
 def listing(column: Column, args: argparse.Namespace, grid: Grid, results: Path) -> Column:
     """``column`` with what its worker says it can run of the selection (``args.styles``: of
-    that styles file)."""
-    styles = getattr(args, "styles", None)
+    that styles file, or of its compiled twin, ``args.twins``, for a twin's mode)."""
+    styles = (getattr(args, "twins", None) or {}).get(column.label) or getattr(args, "styles", None)
     request: Dict[str, Any] = {"op": "list", "styles": str(styles)}
     if not styles:
         request = {"op": "list", "algorithms": args.algorithms.split(","), "grid": grid.as_json(),

@@ -9,6 +9,7 @@ column; ``--python LABEL=PATH`` names interpreters instead. The file's folder is
 the Debian trees (``modes.BINDS_ENV``), so a file anywhere on disk runs there too. The
 conductor (``bench.conduct.conductor``) then measures as it measures the study: fresh
 processes per pass, warm-up, interleaved rounds, its stopping rule on the file's ratios.
+``--compile mypyc,cython`` adds the file's compiled twins as modes (``bench.conduct.twins``).
 """
 
 from __future__ import annotations
@@ -47,6 +48,11 @@ def parser() -> argparse.ArgumentParser:
     )  # fmt: skip
     p.add_argument("--results", type=Path, default=RESULTS, help="the results folder")
     p.add_argument("--no-plots", action="store_true", help="no picture")
+    p.add_argument(
+        "--compile", default="", metavar="mypyc,cython",
+        help="also measure the file compiled by these, each a mode of each CPython's "
+        "(bench.conduct.twins)",
+    )  # fmt: skip
     p.add_argument(
         "--no-count", action="store_true",
         help="no bytecode and call counts (each interpreter traces one call of each case)",
@@ -101,16 +107,45 @@ def measure(args: argparse.Namespace, found: Optional[StylesFile] = None) -> Pat
     """Measure the file ``args.file`` under its modes; the run's folder (``bench.store``)."""
     path = Path(args.file).resolve()
     columns, left = columns_of(args)
+    twins: Dict[str, str] = {}
+    not_built: Dict[str, str] = {}
+    if args.compile and not args.python:
+        columns, twins, not_built = compile_twins(columns, args.compile, path)
+    elif args.compile:
+        not_built = {"--python": "no twins of interpreters it names (not the study's own)"}
     if not columns:
         raise SystemExit("no interpreter found to run the file: " + "; ".join(
             f"{label}: {why}" for label, why in left.items()))  # fmt: skip
     # Inside a Debian tree the file's folder is there at the same path.
     given = os.environ.get(modes.BINDS_ENV)
-    os.environ[modes.BINDS_ENV] = os.pathsep.join([str(path.parent),
-                                                   *([given] if given else [])])  # fmt: skip
+    os.environ[modes.BINDS_ENV] = os.pathsep.join([str(path.parent), *(
+        [str(twins_folder())] if twins else []), *([given] if given else [])])  # fmt: skip
     run = argparse.Namespace(
         effort=args.effort, stretches=None, least=None, budget=args.budget,
         promise=args.promise, clock=None, lengths="", results=args.results,
         styles=path, modes=args.modes, python=args.python, pythons=None, settle_modes=True,
+        twins=twins,
     )  # fmt: skip
-    return conductor.run(run, columns, {**record_of(path, found), "left_out": left})
+    record = {**record_of(path, found), "left_out": left}
+    if args.compile:
+        record.update(twins=twins, not_built=not_built)
+    return conductor.run(run, columns, record)
+
+
+def compile_twins(
+    columns: List[Column], compile: str, path: Path
+) -> Tuple[List[Column], Dict[str, str], Dict[str, str]]:
+    """``twins.add``, the compilers named in ``compile`` (SystemExit for an unknown one)."""
+    from bench.conduct import envs, twins
+
+    try:
+        compilers = twins.chosen(compile)
+    except ValueError as exc:
+        raise SystemExit(f"python -m bench styles: --compile: {exc}") from None
+    return twins.add(columns, compilers, path, envs.log_stderr)
+
+
+def twins_folder() -> Path:
+    from bench.conduct import twins
+
+    return twins.folder()

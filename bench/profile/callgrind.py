@@ -2,22 +2,19 @@
 
     python -m bench bytecode --python 3.14=/path/to/venv/bin/python   # counts per mode
 
-Instruction counts do not depend on what else the machine is doing, so they
-answer the style question without the noise of a shared machine. Each
-interpreter runs ``bench.profile.callgrind.count_here`` under ``valgrind
---tool=callgrind --instr-atstart=no``: it warms every case up natively (under
-PyPy's JIT with lower thresholds, until the JIT is quiet; with ``--jit off`` it
-stays off), then counts, for each
-row and algorithm, one ``constructor(message).digest()`` of a short and of a
-long message (128 bytes; 512, or 16 KiB for the rows that run at C speed)
-between two client requests (a small C library, compiled here
-from valgrind's ``callgrind.h``, switches the collection on and off and dumps
-the count; the instrumentation itself is switched on once, after the
-warm-up). The difference over the extra bytes is the row's instructions per
-byte, the per-call cost cancelling out. Each is counted ``REPEATS`` times and
-the least count kept: work that is not the hashing's (a garbage collection, a
-JIT compiling a bridge under PyPy) only ever adds. The cyclic
-GC is off while counting and the hash seed fixed.
+Instruction counts do not depend on what else the machine is doing, so they answer the style
+question without the noise of a shared machine. Each interpreter runs
+``bench.profile.callgrind.count_here`` under ``valgrind --tool=callgrind --instr-atstart=no``:
+it warms every case up natively (under PyPy's JIT with lower thresholds, until the JIT is
+quiet; with ``--jit off`` it stays off), then counts, for each row and algorithm, one
+``constructor(message).digest()`` of a short and of a long message (128 bytes; 512, or 16 KiB
+for the rows that run at C speed) between two client requests (a small C library, compiled here
+from valgrind's ``callgrind.h``, switches the collection on and off and dumps the count; the
+instrumentation itself is switched on once, after the warm-up). The difference over the extra
+bytes is the row's instructions per byte, the per-call cost cancelling out. Each is counted
+``REPEATS`` times and the least count kept: work that is not the hashing's (a garbage
+collection, a JIT compiling a bridge under PyPy) only ever adds. The cyclic GC is off while
+counting and the hash seed fixed.
 
 A study run's counts are kept in the per-user cache (``<cache>/counts``, build_support/cache.py)
 under a key of what they depend on: the mode, its environment (whose folder name is the
@@ -26,17 +23,16 @@ valgrind's version. A later run with all of these the same, from this checkout o
 clone, reuses them (the log says so) rather than spending minutes counting the same
 instructions again; ``--recount`` counts anyway.
 
-With a JIT (``PYTHON_JIT=1`` on CPython 3.14/3.15, PyPy) the counts include the
-machine code the JIT wrote: valgrind translates every instruction the process
-executes, wherever it lies (callgrind files it under the object ``???``,
-anonymous memory; ``--smc-check=all-non-file`` catches code written or patched
-there); two runs count every row the same to the instruction (``python -m bench
-stability`` on two bytecode runs checks it). What callgrind cannot
-do there: name the Python function a piece of JIT code belongs to (it has no
-symbols), or count the compiling itself, which happens during the warm-up,
-before the counts. Under a Debian tree's interpreter valgrind runs inside the
-tree (it must be installed there). An interpreter that cannot run under
-valgrind (or a machine without valgrind) is reported with the reason.
+With a JIT (``PYTHON_JIT=1`` on CPython 3.14/3.15, PyPy) the counts include the machine code
+the JIT wrote: valgrind translates every instruction the process executes, wherever it lies
+(callgrind files it under the object ``???``, anonymous memory; ``--smc-check=all-non-file``
+catches code written or patched there); two runs count every row the same to the instruction
+(``python -m bench stability`` on two bytecode runs checks it). What callgrind cannot do there:
+name the Python function a piece of JIT code belongs to (it has no symbols), or count the
+compiling itself, which happens during the warm-up, before the counts. Under a Debian tree's
+interpreter valgrind runs inside the tree (it must be installed there). An interpreter that
+cannot run under valgrind (or a machine without valgrind) is reported with the reason. A styles
+file's counts (``python -m bench styles``) are ``bench.profile.instructions``'s.
 """
 
 from __future__ import annotations
@@ -145,6 +141,37 @@ def long_message(target: targets.Target) -> int:
     return LONG if python_speed else LONG_FAST
 
 
+def marks_of(library: str, jit: bool) -> ctypes.CDLL:
+    """The client-request library loaded, the JIT watched (its thresholds lowered: ``jit``)."""
+    marks = ctypes.CDLL(library)
+    marks.bench_stop.argtypes = [ctypes.c_char_p]
+    Jit.watch()
+    lower_jit_thresholds(jit)
+    return marks
+
+
+#: A count's name, what ``op`` runs, and the messages it runs on (warmed up already).
+Op = Tuple[str, Callable[[bytes], object], Sequence[bytes]]
+
+
+def collect(marks: ctypes.CDLL, ops: Sequence[Op], jit: bool) -> None:
+    """Each op warmed once more (what ran since may have evicted or deoptimized it), then
+    counted ``REPEATS`` times on each of its messages, each count dumped as
+    ``name|repeat|length``, the cyclic GC off; the instrumentation switched on once."""
+    for _, op, messages in ops:
+        warm(op, messages, jit)
+    gc.collect()
+    gc.disable()
+    marks.bench_instrument()
+    for name, op, messages in ops:
+        for rep in range(REPEATS):
+            for message in messages:
+                marks.bench_start()
+                op(message)
+                marks.bench_stop(f"{name}|{rep}|{len(message)}".encode())
+    gc.enable()
+
+
 def count_here(
     names: Sequence[str], algorithms: Sequence[str], library: str, jit: bool = True
 ) -> None:
@@ -155,12 +182,9 @@ def count_here(
     instrumentation is switched on once (switching it flushes valgrind's
     translations, which costs) and each count collects only its own call.
     """
-    marks = ctypes.CDLL(library)
-    marks.bench_stop.argtypes = [ctypes.c_char_p]
-    Jit.watch()
-    lower_jit_thresholds(jit)
+    marks = marks_of(library, jit)
     short = jdk_pattern(SHORT)
-    ops: List[Tuple[str, str, Callable[[bytes], object], bytes]] = []
+    ops: List[Op] = []
     for name in names:
         target = targets.load(name)
         if target.unavailable:
@@ -173,19 +197,8 @@ def count_here(
             if op(short) != hashlib.new(alg, short).digest():
                 raise AssertionError(f"{name} {alg} hashes wrongly")
             warm(op, (short, long), jit)
-            ops.append((name, alg, op, long))
-    for _, _, op, long in ops:  # once more: what ran since may have evicted or deoptimized it
-        warm(op, (short, long), jit)
-    gc.collect()
-    gc.disable()
-    marks.bench_instrument()
-    for name, alg, op, long in ops:
-        for rep in range(REPEATS):
-            for message in (short, long):
-                marks.bench_start()
-                op(message)
-                marks.bench_stop(f"{name}|{alg}|{rep}|{len(message)}".encode())
-    gc.enable()
+            ops.append((f"{name}|{alg}", op, (short, long)))
+    collect(marks, ops, jit)
 
 
 # --- the driver side ---------------------------------------------------------------------
@@ -193,23 +206,30 @@ def count_here(
 _PART = re.compile(r"^desc: Trigger: Client Request: (\S+)$|^totals: (\d+)$", re.M)
 
 
-def parse(text: str) -> Dict[Tuple[str, str], Dict[str, Any]]:
-    """Instructions per byte of each (row, algorithm), from callgrind's combined dumps."""
-    lowest: Dict[Tuple[str, str], Dict[int, List[int]]] = {}  # every repeat's count, by length
+def dumps(text: str) -> Dict[str, Dict[int, List[int]]]:
+    """Every repeat's count of each name (``collect``'s), by length, from callgrind's
+    combined dumps."""
+    found: Dict[str, Dict[int, List[int]]] = {}
     name: Optional[str] = None
     for match in _PART.finditer(text):
         if match.group(1):
             name = match.group(1)
         elif name:
-            row, alg, _, size = name.split("|")
-            lowest.setdefault((row, alg), {}).setdefault(int(size), []).append(int(match.group(2)))
+            head, _, size = name.rsplit("|", 2)
+            found.setdefault(head, {}).setdefault(int(size), []).append(int(match.group(2)))
             name = None
+    return found
+
+
+def parse(text: str) -> Dict[Tuple[str, str], Dict[str, Any]]:
+    """Instructions per byte of each (row, algorithm), from callgrind's combined dumps."""
     found: Dict[Tuple[str, str], Dict[str, Any]] = {}
-    for key, totals in lowest.items():
+    for key, totals in dumps(text).items():  # every repeat's count, by length
         if len(totals) == 2:
             shortest, longest = sorted(totals)
             short, long = min(totals[shortest]), min(totals[longest])
-            found[key] = {
+            row, _, alg = key.partition("|")
+            found[(row, alg)] = {
                 "instructions_per_byte": (long - short) / (longest - shortest),
                 "instructions_short_message": short,
                 "counts": {str(n): each for n, each in totals.items()},
@@ -279,21 +299,33 @@ def count(
 ) -> Tuple[Dict[Tuple[str, str], Dict[str, Any]], Optional[str]]:
     """Count in ``column``'s mode with valgrind: (counts by (row, algorithm), None), or ({}, why)
     (with a JIT, of the machine code it wrote too: the module's docstring)."""
-    folder = results / ".callgrind" / column.label
-    folder.mkdir(parents=True, exist_ok=True)
-    out = folder / "callgrind.out"
     try:
         if column.classpath:
-            return count_jdk(column, names, algorithms, results, out), None
-        library = marks_library(results / ".callgrind")
-        call = {"op": "call", "function": "profile.callgrind.count_here", "kwargs": {
-            "names": list(names), "algorithms": list(algorithms), "library": str(library),
-            "jit": column.mode.jit}}  # fmt: skip
-        options = ("--instr-atstart=no", "--collect-atstart=no", "--combine-dumps=yes",
-                   "--dump-line=no", "--smc-check=all-non-file")  # fmt: skip
-        return parse(counted(column, results, out, options, [call])), None
+            return count_jdk(column, names, algorithms, results, out_file(column, results)), None
+        kwargs = {"names": list(names), "algorithms": list(algorithms)}
+        return parse(count_call(column, "profile.callgrind.count_here", kwargs, results)), None
     except Unavailable as exc:
         return {}, str(exc)
+
+
+#: valgrind's options of a count between client requests (``collect``).
+MARKED = ("--instr-atstart=no", "--collect-atstart=no", "--combine-dumps=yes", "--dump-line=no",
+          "--smc-check=all-non-file")  # fmt: skip
+
+
+def out_file(column: Column, results: Path) -> Path:
+    (results / ".callgrind" / column.label).mkdir(parents=True, exist_ok=True)
+    return results / ".callgrind" / column.label / "callgrind.out"
+
+
+def count_call(column: Column, function: str, kwargs: Dict[str, Any], results: Path) -> str:
+    """callgrind's dumps of the worker function ``function`` (``bench.<module>.<name>``, its
+    counts ``collect``'s) called in ``column``'s mode with ``kwargs``, the client-request
+    library's and the mode's JIT (``library``, ``jit``) added; Unavailable with why."""
+    library = marks_library(results / ".callgrind")
+    call = {"op": "call", "function": function,
+            "kwargs": {**kwargs, "library": str(library), "jit": column.mode.jit}}  # fmt: skip
+    return counted(column, results, out_file(column, results), MARKED, [call])
 
 
 def count_jdk(column: Column, names: Sequence[str], algorithms: Sequence[str], results: Path,

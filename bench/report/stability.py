@@ -12,7 +12,9 @@ precision where the README needs it (a median half-width of at most 5% for the R
 ratios, 95% of them within 10% of each other) and decided verdicts (none whose classes the
 two runs do not share: a "between X and Y" may become X). It also says where the variance
 came from, level by level (rounds, processes, stretches of time), in the first run. Given
-two ``bench bytecode`` runs it compares their instruction counts (equal within 0.5%).
+two ``bench bytecode`` runs it compares their instruction counts (equal within 0.5%). Given two
+runs of one styles file (``python -m bench styles``), "the README's" ratios are the file's
+(each style ÷ its baseline), and their instruction counts are compared too.
 
 Runs of two machines are not reruns: for them it prints, per mode and algorithm, the helpers
 ÷ streamlined ratio in time and in machine instructions on each, and whether the times differ
@@ -27,11 +29,12 @@ import math
 import statistics
 import sys
 from pathlib import Path
-from typing import Dict, List, Mapping, Sequence, Tuple
+from typing import Callable, Dict, List, Mapping, Sequence, Tuple
 
 from bench import store
 from bench.core.fmt import interval, ratio, table
 from bench.core.stats import Estimate, by_process, components, time_of
+from bench.profile import instructions
 from bench.report import answers
 from bench.report.answers import NAMES, Report, Rerun
 from bench.store import kept
@@ -77,8 +80,17 @@ def median_half(found: Mapping[Key, Estimate]) -> float:
     return statistics.median(e.half_width for e in found.values()) if found else math.nan
 
 
+def said(e: Estimate) -> str:
+    """A styles run's verdict of a ratio: the interval decides (``bench.report.styles``)."""
+    return "no difference" if e.low <= 1 <= e.high else "slower" if e.value > 1 else "faster"
+
+
 def flips(a: Report, b: Report) -> List[str]:
-    """The verdicts whose classes the two runs do not share."""
+    """The verdicts whose classes the two runs do not share (a styles run's: its ratios')."""
+    if a.run.header.styles:
+        ea, eb = estimates(a), estimates(b)
+        return [f"{k[2]} {' '.join(k[1])}: {said(ea[k])} -> {said(eb[k])}" for k in ea
+                if k in eb and said(ea[k]) != said(eb[k])]  # fmt: skip
     theirs = {(v.mode, v.algorithm): v for v in b.verdicts}
     out = []
     for v in a.verdicts:
@@ -132,19 +144,33 @@ def levels(r: Report) -> List[List[str]]:
     return rows
 
 
-def compare_instructions(first: Path, second: Path, strict: bool) -> int:
-    def counts(folder: Path) -> Dict[Tuple[str, str, str], float]:
-        return dict(store.counts_of(store.read_record(folder / "bytecode.json")["rows"]))
+Counts = Dict[Tuple[str, str, str], float]
 
-    a, b = counts(first), counts(second)
-    common = [k for k in a if k in b]
+
+def bytecode_counts(folder: Path) -> Counts:
+    """A ``bench bytecode`` run's instructions per byte by (mode, variant, algorithm)."""
+    return dict(store.counts_of(store.read_record(folder / "bytecode.json")["rows"]))
+
+
+def styles_counts(folder: Path) -> Counts:
+    """A styles run's instructions per call by (mode, style, size) (profile.instructions)."""
+    found = store.read_record(folder / instructions.INSTRUCTIONS)["modes"]
+    return {(mode, r["style"], str(r["size"])): float(r["instructions"])
+            for mode, m in found.items() for r in m.get("rows", ())}  # fmt: skip
+
+
+def compare_instructions(first: Path, second: Path, strict: bool,
+                         read: Callable[[Path], Counts] = bytecode_counts,
+                         names: Tuple[str, str] = ("variant", "algorithm")) -> int:  # fmt: skip
+    a, b = read(first), read(second)
+    common = [k for k in a if k in b and a[k] > 0]
     if not common:
         print("no instruction count in common")
         return 1
     moved = sorted(((abs(b[k] / a[k] - 1), k) for k in common), reverse=True)
     equal = sum(1 for d, _ in moved if d <= INSTRUCTIONS_TARGET) / len(moved)
     print(f"{first.name} vs {second.name}: {len(common)} instruction counts in common")
-    rows = [["mode", "variant", "algorithm", "first", "second", "change"]]
+    rows = [["mode", *names, "first", "second", "change"]]
     rows += [[*k, f"{a[k]:.4g}", f"{b[k]:.4g}", f"{d:.3%}"] for d, k in moved[:10]]
     print(table(rows, "lllrrr"))
     print(f"\n{equal:.1%} of the counts equal within {INSTRUCTIONS_TARGET:.1%}; "
@@ -244,8 +270,8 @@ def across(first: Report, second: Report) -> int:
 
 
 def command(args: argparse.Namespace) -> int:
-    if (args.first / "bytecode.json").exists():
-        return compare_instructions(args.first, args.second, args.strict)
+    if (args.first / "bytecode.json").exists() and not (args.first / "study.json").exists():
+        return compare_instructions(args.first, args.second, args.strict)  # bench bytecode's
     first, second = (answers.build(run_at(f)) for f in (args.first, args.second))
     if machine_of(first.run) != machine_of(second.run):
         return across(first, second)
@@ -293,7 +319,8 @@ def command(args: argparse.Namespace) -> int:
         )
     print(f"all ratios: within 10% {within(moved, 0.1):.1%}, within 20% {within(moved, 0.2):.1%}; "
           f"median half-width {median_half(a):.1%} and {median_half(b):.1%}")  # fmt: skip
-    print(f"verdicts that changed class: {len(turned)} of {len(first.verdicts)} (target none: "
+    verdicts = len(a) if first.run.header.styles else len(first.verdicts)
+    print(f"verdicts that changed class: {len(turned)} of {verdicts} (target none: "
           f"{'missed' if turned else 'met'})" + "".join(f"\n  {t}" for t in turned))  # fmt: skip
     for floor in args.floor:
         wide = {k: e.widened(floor) for k, e in a.items()}
@@ -305,7 +332,12 @@ def command(args: argparse.Namespace) -> int:
         )
     print("\nWhere the variance came from in the first run (median sd of the logarithm):")
     print(table(levels(first), "lrrr"))
-    return 1 if args.strict and missed else 0
+    code = 1 if args.strict and missed else 0
+    if all((f / instructions.INSTRUCTIONS).exists() for f in (args.first, args.second)):
+        print("\nA styles run's machine instructions per call (callgrind):")
+        code |= compare_instructions(args.first, args.second, args.strict, styles_counts,
+                                     ("style", "size"))  # fmt: skip
+    return code
 
 
 def parser() -> argparse.ArgumentParser:

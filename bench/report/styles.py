@@ -20,9 +20,10 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 from bench import store
 from bench.catalog import styles as catalog
 from bench.catalog.cases import STYLES
-from bench.conduct import launch
+from bench.conduct import launch, twins
 from bench.conduct import styles as conduct
 from bench.core.fmt import grid, minutes
+from bench.profile import instructions
 from bench.report import answers, pages
 from bench.report.answers import Report
 from bench.report.figures import Figure, Shown
@@ -110,11 +111,17 @@ def summary_line(t: Shown, baseline: str) -> List[str]:
 
 
 def cannot_lines(run: Run) -> List[str]:
-    cannot = run.header.styles.get("cannot_run") or {}
-    if not cannot:
-        return []
-    said = "; ".join(f"{label}: {why}" for label, why in cannot.items())
-    return [f"Modes that cannot run the file: {said}.", ""]
+    """The compiled twins' modes said, and the modes and twins that could not run."""
+    found = run.header.styles
+    out = []
+    if "twins" in found:
+        out += [f"A mode `<mode>{twins.JOIN}<compiler>` runs the file compiled by that compiler "
+                "(its styles against its own baseline; PyPy's modes have none).", ""]  # fmt: skip
+    for key, what in (("cannot_run", "Modes that cannot run the file"),
+                      ("not_built", "Compiled twins that did not build")):  # fmt: skip
+        said = "; ".join(f"{label}: {why}" for label, why in (found.get(key) or {}).items())
+        out += [f"{what}: {said}.", ""] if said else []
+    return out
 
 
 #: The counts' file in the run's folder (``count``).
@@ -129,8 +136,8 @@ def count(folder: Path, run: Run, results: Path) -> List[str]:
     notes = []
     seen = set()
     for column in run.columns:
-        if column.mode.interpreter in seen:
-            continue
+        if column.mode.interpreter in seen or twins.compiler_of(column.label):
+            continue  # a twin runs no bytecode
         seen.add(column.mode.interpreter)
         try:
             found[column.label] = launch.call(column, "profile.bytecode.count_styles", results,
@@ -199,8 +206,15 @@ def picture(r: Report) -> Any:
         return None
     run = r.run
     order = [k[0] for k in KINDS]
-    kinds = {c: kind_of(run, c) or "other" for c in t.columns}
-    listed = sorted(t.columns, key=lambda c: order.index(kinds[c]) if kinds[c] in order else 99)
+    base = {c: kind_of(run, c) or "other" for c in t.columns}
+    kinds = {c: " + ".join(filter(None, (base[c], twins.compiler_of(c)))) for c in t.columns}
+    listed = sorted(
+        t.columns,
+        key=lambda c: (
+            twins.compiler_of(c) or "",
+            order.index(base[c]) if base[c] in order else 99,
+        ),
+    )
     ys: Dict[str, float] = {}
     y, previous = 0.0, kinds[listed[0]]
     for c in listed:
@@ -279,10 +293,13 @@ def write(
     workers' results folder) is given: (its report, the notes to print, the counts' lines)."""
     r = answers.build(store.load(folder))
     notes = count(folder, r.run, results) if results is not None else []
-    counted = counts_lines(folder)
-    store.write_record(
-        folder / "summary.json", {**answers.summary(r), "styles": dict(r.run.header.styles)}
-    )
+    if results is not None:  # the instructions of every mode, the twins' too
+        file = str(r.run.header.styles["file"])
+        notes += instructions.count(folder, list(r.run.columns), file, results)
+    baseline = baseline_of(r.run)
+    counted = [*counts_lines(folder), *instructions.lines(folder, baseline)]
+    store.write_record(folder / "summary.json", {**answers.summary(r), "styles": dict(
+        r.run.header.styles), "instructions": instructions.ratios(folder, baseline)})  # fmt: skip
     figures: List[str] = []
     if plots:
         try:
