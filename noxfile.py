@@ -5,6 +5,7 @@
     nox -s dropin-3.14    # the default build (what pip install . gives); -s tests, dropin: all
     nox -s lint           # ruff, mypy --strict, generated code up to date
     nox -s cross          # native C kernels on x86-64, AArch64, RISC-V 64 under qemu-user
+    nox -s windows        # the C kernels built by MinGW-w64, run under Wine
     nox -s sanitize       # native variants with ASan and UBSan (tsan: ThreadSanitizer)
     nox -s fuzz           # libFuzzer over the native state machine, against OpenSSL
     nox -s engines        # digest_column in DuckDB, Polars, pandas 3, Dask distributed
@@ -130,6 +131,13 @@ def cross(session: nox.Session) -> None:
     """The C kernels on x86-64, AArch64, RISC-V 64 (qemu-user), with and without their CPU
     extensions (tests/cross/run.py; with CI=true a missing tool is an error)."""
     session.run(sys.executable, "tests/cross/run.py", external=True)
+
+
+@nox.session(python=False)
+def windows(session: nox.Session) -> None:
+    """The C kernels built by MinGW-w64 for Windows x86-64 and run under Wine on this CPU
+    (tests/cross/run.py --target windows; about 66 s here, so not in CI)."""
+    session.run(sys.executable, "tests/cross/run.py", "--target", "windows", external=True)
 
 
 def _sanitized(session: nox.Session, sanitizer: str, options: Dict[str, str]) -> Dict[str, str]:
