@@ -37,7 +37,7 @@ ROOT = Path(__file__).resolve().parents[2]
 NATIVE = ROOT / "variants" / "native"
 
 sys.path.insert(0, str(ROOT))  # for build_support, the project's (stdlib-only) build helpers
-from build_support import load  # noqa: E402
+from build_support import cache, load  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 DRIVER = HERE / "driver.c"
@@ -187,8 +187,9 @@ TARGETS = {
 }
 #: Run unless --target names others: the Windows target needs Wine, which CI does not install.
 DEFAULT_TARGETS = ("x86-64", "aarch64", "riscv64")
-#: Wine's quiet and its own prefix under build/, not the user's ~/.wine.
-WINE_ENV = {"WINEDEBUG": "-all", "WINEPREFIX": str(BUILD / "wine")}
+#: Wine quiet, with a prefix of its own in the per-user cache (not the user's ~/.wine; not in
+#: the checkout, which its drive Z:, a link to /, would make endless to walk).
+WINE_ENV = {"WINEDEBUG": "-all", "WINEPREFIX": str(cache.root() / "wine")}
 
 
 def without_assembly(sha: Sha) -> Sha:
