@@ -253,17 +253,20 @@ class Builder:
         pips = self.work / "pip" / label
         binds = modes.binds(label, str(fresh), str(pips))
         self.run([*envs.ensure(label), "-m", "venv", "--without-pip", str(fresh)], binds, log)
-        python = [*modes.launcher(modes.interpreter(label)), str(fresh / "bin" / "python")]
+        # PATH only the environment's bin, set inside a Debian tree (its entry script needs
+        # the host's PATH to enter)
+        bare = [*modes.launcher(modes.interpreter(label)), "/usr/bin/env", f"PATH={fresh / 'bin'}"]
+        python = [*bare, str(fresh / "bin" / "python")]
         wanted = list(CHECK_REQUIREMENTS)
         if label == "pypy3":  # PyPy 7.3: the test extra's pin
             wanted[1] = PYPY_HYPOTHESIS
-        bare = {**binds, "PATH": str(fresh / "bin"), "PIP_DISABLE_PIP_VERSION_CHECK": "1"}
-        pip = [*python[:-1], str(pips / "bin" / "python"), "-m", "pip", "--python", python[-1]]
+        env = {**binds, "PIP_DISABLE_PIP_VERSION_CHECK": "1"}
+        pip = [*bare, str(pips / "bin" / "python"), "-m", "pip", "--python", python[-1]]
         pip += ["install", "-q"]
-        self.run([*pip, "--only-binary", ":all:", *wanted], bare, log)
-        self.run([*pip, "--no-index", "--no-deps", str(self.out / result.wheel)], bare, log)
+        self.run([*pip, "--only-binary", ":all:", *wanted], env, log)
+        self.run([*pip, "--no-index", "--no-deps", str(self.out / result.wheel)], env, log)
         check = [*python, str(CHECK), str(ROOT / "tests"), "--no-compiler"]
-        said = self.run(check, bare, folder / "check.txt").strip().splitlines()
+        said = self.run(check, env, folder / "check.txt").strip().splitlines()
         result.kernels, result.tests = said[0], said[-1]
 
 
