@@ -119,3 +119,17 @@ def test_windows_runs_mirror_the_native_ones_less_the_assembly() -> None:
     family = [r for r in cross.family_runs() if r.target == cross.WINDOWS]
     assert all("sha512 x86-64 AVX2 assembly" not in r.required for r in family)
     assert cross.WINDOWS not in cross.DEFAULT_TARGETS  # Wine is not CI's
+
+
+def test_the_check_refuses_a_compiler_on_path(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    check = _load("tools/check_wheel.py", "check_wheel_tool")
+    monkeypatch.setenv("PATH", str(tmp_path))
+    assert check.compilers() == []
+    fake = tmp_path / "gcc"
+    fake.write_text("#!/bin/sh\n")
+    fake.chmod(0o755)
+    assert check.compilers() == ["gcc"]
+    assert check.main([str(tmp_path), "--no-compiler"]) == 1
+    assert "a C compiler is on PATH: gcc" in capsys.readouterr().err
