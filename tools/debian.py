@@ -126,6 +126,9 @@ PACKAGES: Dict[str, Tuple[str, ...]] = {
         "valgrind",  # bench/profile/callgrind.py counts instructions inside the tree
         *("openjdk-25-jdk-headless", "openjdk-25-jre-zero"),  # the JDK 25 columns, Zero too
     ),
+    # The oldest Debian the archive still serves (glibc 2.31): its compiler and C library build
+    # the wheels' extensions (tools/wheels.py), so that they ask no newer glibc of a user.
+    "bullseye": ("gcc", "libc6-dev"),
 }
 
 #: Where the tools that make and enter a tree live (debootstrap, chroot: sbin folders, which a
@@ -247,12 +250,12 @@ fi
 caller_path=${{PATH:-/usr/local/bin:/usr/bin:/bin}}
 PATH=$caller_path:{system_path}
 export PATH
-exec unshare --mount --propagation private -- /bin/sh -c '
+exec unshare --mount --propagation {propagation} -- /bin/sh -c '
 set -e
 tree=$1
 caller_path=$2
 shift 2
-mount -t proc proc "$tree/proc"
+{private}mount -t proc proc "$tree/proc"
 mount --rbind /sys "$tree/sys"
 mount --rbind /dev "$tree/dev"
 if [ -f /etc/resolv.conf ]; then
@@ -293,9 +296,22 @@ exec chroot "$tree" /bin/sh -c "PATH=\$1; shift; cd \"\$0\" 2>/dev/null || cd /;
 """
 
 
-def entry_text(tree: Path, suite: str) -> str:
-    """The entry script of the tree at ``tree``."""
-    return ENTRY.format(tree=shlex.quote(str(tree)), suite=suite, system_path=SYSTEM_PATH)
+#: A nestable entry's first step: its mounts private where / is a mount point (the host); inside
+#: another tree's chroot it is not, but that tree's namespace is private already.
+NESTABLE_PRIVATE = "mount --make-rprivate / 2>/dev/null || true\n"
+
+
+def entry_text(tree: Path, suite: str, nestable: bool = False) -> str:
+    """The entry script of the tree at ``tree``; ``nestable``: one that also works from inside
+    another tree (whose chroot's / is no mount point, which ``unshare --propagation private``
+    needs)."""
+    return ENTRY.format(
+        tree=shlex.quote(str(tree)),
+        suite=suite,
+        system_path=SYSTEM_PATH,
+        propagation="unchanged" if nestable else "private",
+        private=NESTABLE_PRIVATE if nestable else "",
+    )
 
 
 def _in_tree(tree: Path, suite: str, argv: Sequence[str]) -> List[str]:
@@ -365,7 +381,9 @@ def _install(tree: Path, suite: str, packages: Sequence[str], log: Log) -> None:
     for step in steps:
         run(_in_tree(tree, suite, step), log, env=APT_ENV, cwd=Path("/"))
     if Path(CA_BUNDLE).is_file():  # pip in the tree trusts what the host trusts
-        shutil.copyfile(CA_BUNDLE, tree / CA_BUNDLE.lstrip("/"))
+        bundle = tree / CA_BUNDLE.lstrip("/")
+        bundle.parent.mkdir(parents=True, exist_ok=True)  # a tree without ca-certificates
+        shutil.copyfile(CA_BUNDLE, bundle)
     query = ["dpkg-query", "-W", "-f=${Package} ${Version}\n", *packages]
     listed = subprocess.run(
         _in_tree(tree, suite, query), env=APT_ENV, cwd="/", capture_output=True, text=True

@@ -29,12 +29,49 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(_WIN32) /* MinGW-w64, run under Wine (tests/cross/run.py) */
+#include <windows.h>
+#else
 #include <sys/mman.h>
 #include <unistd.h>
+#endif
 
 #include "dispatch.h"
 #include "many.h"
 #include "padding.h"
+
+/* Two pages, the second unreadable, so that a read past the first's end crashes; NULL if the
+ * system refuses. `page` is set to the page size. */
+#if defined(_WIN32)
+static unsigned char *guarded_pages(size_t *page) {
+    SYSTEM_INFO info;
+    GetSystemInfo(&info);
+    *page = info.dwPageSize;
+    unsigned char *pages = VirtualAlloc(NULL, 2 * *page, MEM_RESERVE | MEM_COMMIT, PAGE_READWRITE);
+    DWORD before;
+    if (pages && !VirtualProtect(pages + *page, *page, PAGE_NOACCESS, &before)) return NULL;
+    return pages;
+}
+static void free_pages(unsigned char *pages, size_t page) {
+    (void)page;
+    VirtualFree(pages, 0, MEM_RELEASE);
+}
+/* The C library's environment, which getenv (dispatch.c's) reads; "" removes a variable. */
+static int setenv(const char *name, const char *value, int overwrite) {
+    (void)overwrite;
+    return _putenv_s(name, value);
+}
+static int unsetenv(const char *name) { return _putenv_s(name, ""); }
+#else
+static unsigned char *guarded_pages(size_t *page) {
+    *page = (size_t)sysconf(_SC_PAGESIZE);
+    unsigned char *pages =
+        mmap(NULL, 2 * *page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (pages == MAP_FAILED || mprotect(pages + *page, *page, PROT_NONE)) return NULL;
+    return pages;
+}
+static void free_pages(unsigned char *pages, size_t page) { munmap(pages, 2 * page); }
+#endif
 
 #define MAX_LENGTH 1000
 static const size_t alignments[] = {0, 1, 2, 3, 5, 7, 8, 13};
@@ -330,21 +367,18 @@ static void check_batch(int core, int index, int algorithm, const size_t *length
  * block where it may) would crash here. */
 static void check_page_ends(int core, int index, int algorithm, size_t count) {
     const size_t block = (size_t)vn_block_size(algorithm);
-    const size_t page = (size_t)sysconf(_SC_PAGESIZE);
-    unsigned char *pages = mmap(NULL, 2 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-                                -1, 0);
+    size_t page;
+    unsigned char *pages = guarded_pages(&page);
     const unsigned char **data = malloc(count * sizeof *data);
     size_t *lengths = malloc(count * sizeof *lengths);
-    if (pages == MAP_FAILED || !data || !lengths || mprotect(pages + page, page, PROT_NONE)) {
-        exit(2);
-    }
+    if (!pages || !data || !lengths) exit(2);
     memcpy(pages, pool, page);
     for (size_t i = 0; i < count; i++) {
         lengths[i] = i % 3 ? below(block + 1) : i % (block + 1); /* every length, and random ones */
         data[i] = pages + page - lengths[i] - (i % 5 == 0 ? below(8) : 0);
     }
     check_messages(core, index, algorithm, data, lengths, count, 1, "at a page's end");
-    munmap(pages, 2 * page);
+    free_pages(pages, page);
     free(data);
     free(lengths);
 }
@@ -466,10 +500,9 @@ static void check_short(int core, int index, int algorithm) {
     const size_t size = (size_t)vn_digest_size(algorithm);
     /* one block below `one` bytes (the length takes the last 8 of 64, 16 of 128) */
     const uint32_t block = (uint32_t)vn_block_size(algorithm), one = block == 128 ? 112 : 56;
-    const size_t page = (size_t)sysconf(_SC_PAGESIZE);
-    unsigned char *pages = mmap(NULL, 2 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-                                -1, 0);
-    if (pages == MAP_FAILED || mprotect(pages + page, page, PROT_NONE)) exit(2);
+    size_t page;
+    unsigned char *pages = guarded_pages(&page);
+    if (!pages) exit(2);
     memcpy(pages, pool, page);
     vn_blocks_fn *portable = kernel_of(vn_core_of(algorithm), 0);
     vn_state iv;
@@ -519,7 +552,7 @@ static void check_short(int core, int index, int algorithm) {
             }
         }
     }
-    munmap(pages, 2 * page);
+    free_pages(pages, page);
 }
 
 static void check_many(int core, int index) {

@@ -3,11 +3,15 @@ their extensions: natively, and under qemu-user.
 
     python tests/cross/run.py              # what the installed tools allow (nox -s cross)
     CI=true python tests/cross/run.py      # a missing compiler or qemu is an error
+    python tests/cross/run.py --target windows   # MinGW-w64's build under Wine (nox -s windows)
 
 Needs gcc, and for the foreign targets (Debian package names) gcc-aarch64-linux-gnu,
 gcc-riscv64-linux-gnu, libc6-dev-arm64-cross, libc6-dev-riscv64-cross and qemu-user.
-The foreign drivers are linked statically, so qemu needs no sysroot. Each run names
-the kernels dispatch must choose on its CPU model (the many-message cores by kernel
+The foreign drivers are linked statically, so qemu needs no sysroot. The Windows target
+(gcc-mingw-w64-x86-64, wine: only with --target windows) is the x86-64 driver built by
+MinGW-w64, statically, and run on this CPU under Wine: the same kernels but the SHA-512
+assembly, which is ELF's and left out of a Windows build (dispatch chooses the C kernel).
+Each run names the kernels dispatch must choose on its CPU model (the many-message cores by kernel
 id); where every model has an extension (all of qemu's AArch64 models have SHA2)
 the portable path is forced with VARIANTS_NATIVE_PORTABLE=1, and single kernels
 with VARIANTS_NATIVE_KERNELS, the same switches the Python module honours. The
@@ -24,6 +28,7 @@ import shutil
 import subprocess
 import sys
 import time
+from argparse import ArgumentParser
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple
@@ -32,7 +37,7 @@ ROOT = Path(__file__).resolve().parents[2]
 NATIVE = ROOT / "variants" / "native"
 
 sys.path.insert(0, str(ROOT))  # for build_support, the project's (stdlib-only) build helpers
-from build_support import load  # noqa: E402
+from build_support import cache, load  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 DRIVER = HERE / "driver.c"
@@ -45,6 +50,8 @@ CFLAGS = [
     "-pthread",
 ]
 PORTABLE = {"VARIANTS_NATIVE_PORTABLE": "1"}
+#: MinGW-w64's x86-64 build, run under Wine on this machine's CPU.
+WINDOWS = "windows"
 
 
 def forced(kernels: str) -> Dict[str, str]:
@@ -60,6 +67,8 @@ class Target:
     compiler: str
     qemu: Optional[str]  # None: runs natively on this machine
     static: bool
+    runner: Tuple[str, ...] = ()  # what runs its binary on this CPU (wine), if not the system
+    suffix: str = ""  # of its programs' names (MinGW adds .exe where -o names none)
 
 
 @dataclass(frozen=True)
@@ -87,7 +96,9 @@ class Run:
     sha: Sha = Sha()
 
     def label(self) -> str:
-        where = f"qemu -cpu {self.cpu}" if self.cpu else "native"
+        where = (
+            f"qemu -cpu {self.cpu}" if self.cpu else "wine" if self.target == WINDOWS else "native"
+        )
         if self.env == PORTABLE:
             where += " (portable forced)"
         elif self.env:
@@ -170,7 +181,21 @@ TARGETS = {
     "x86-64": Target("x86-64", "gcc", None, static=False),
     "aarch64": Target("aarch64", "aarch64-linux-gnu-gcc", "qemu-aarch64", static=True),
     "riscv64": Target("riscv64", "riscv64-linux-gnu-gcc", "qemu-riscv64", static=True),
+    WINDOWS: Target(
+        WINDOWS, "x86_64-w64-mingw32-gcc", None, static=True, runner=("wine",), suffix=".exe"
+    ),
 }
+#: Run unless --target names others: the Windows target needs Wine, which CI does not install.
+DEFAULT_TARGETS = ("x86-64", "aarch64", "riscv64")
+#: Wine quiet, with a prefix of its own in the per-user cache (not the user's ~/.wine; not in
+#: the checkout, which its drive Z:, a link to /, would make endless to walk).
+WINE_ENV = {"WINEDEBUG": "-all", "WINEPREFIX": str(cache.root() / "wine")}
+
+
+def without_assembly(sha: Sha) -> Sha:
+    """What dispatch chooses for SHA-1 and the SHA-512 core where the ELF-only assembly kernel
+    is left out (Windows, Mach-O): the C kernel of the same instructions."""
+    return replace(sha, sha512="avx2") if sha.sha512 == "avx2-asm" else sha
 
 
 def runs() -> List[Run]:
@@ -224,6 +249,12 @@ def runs() -> List[Run]:
                     sha=sha,
                 )
             )
+    # the same CPU under Wine: the host's native runs, less the assembly kernel
+    matrix += [
+        replace(r, target=WINDOWS, sha=without_assembly(r.sha))
+        for r in matrix
+        if r.target == "x86-64" and r.cpu is None
+    ]
     full_rv = "rv64,zbb=true,zknh=true"
     # every qemu AArch64 model has SHA1; "max" has SHA512 (ARMv8.2), the A53 not
     arm_max = Sha(sha1="AArch64 SHA1", sha512="AArch64 SHA512")
@@ -277,7 +308,9 @@ class FamilyRun:
     model: str = ""
 
     def label(self) -> str:
-        where = f"qemu -cpu {self.cpu}" if self.cpu else "native"
+        where = (
+            f"qemu -cpu {self.cpu}" if self.cpu else "wine" if self.target == WINDOWS else "native"
+        )
         model = f", the SHA512 instructions modelled {self.model}" if self.model else ""
         return f"{self.target:8s} {where} (SHA-1, SHA-512{model})"
 
@@ -310,6 +343,11 @@ def family_runs() -> List[FamilyRun]:
             FamilyRun("x86-64", None, _host_family_kernels()),
             FamilyRun("x86-64", "qemu64", ()),
             FamilyRun("x86-64", "Haswell", avx2),
+            FamilyRun(
+                WINDOWS,
+                None,
+                tuple(k for k in _host_family_kernels() if k != "sha512 x86-64 AVX2 assembly"),
+            ),
         ]
         if "avx2" in _host_flags():  # no machine here has the SHA512 extension: its C model
             matrix.append(FamilyRun("x86-64", None, ("sha512 x86-64 SHA512",), model="right"))
@@ -339,7 +377,8 @@ MODEL_DEFINES = {
 def build(target: Target, main: Path = DRIVER, model: str = "") -> Path:
     """Compile a test program (the driver) with every native source for ``target`` (with
     ``model``, x86-64's SHA512 instructions as C: FamilyRun.model)."""
-    out = BUILD / target.name / (main.stem + (f"-model-{model}" if model else ""))
+    name = main.stem + (f"-model-{model}" if model else "") + target.suffix
+    out = BUILD / target.name / name
     out.parent.mkdir(parents=True, exist_ok=True)
     sources = [str(main), *(str(NATIVE / name) for name in kernel_sources())]
     defines = MODEL_DEFINES[model]
@@ -408,7 +447,7 @@ def family_command(run: FamilyRun, target: Target, binary: Path) -> List[str]:
     for name in run.required:
         arguments += ["--require", name]
     if run.cpu is None:
-        return [str(binary), *arguments]
+        return [*target.runner, str(binary), *arguments]
     qemu = target.qemu or f"qemu-{platform.machine()}"
     return [qemu, "-cpu", run.cpu, str(binary), *arguments]
 
@@ -423,12 +462,20 @@ def command_for(run: Run, target: Target, binary: Path) -> List[str]:
         *(["--many-only"] if run.many_only else ["--expected", str(EXPECTED)]),
     ]
     if run.cpu is None:
-        return [str(binary), *expectations]
+        return [*target.runner, str(binary), *expectations]
     qemu = target.qemu or f"qemu-{platform.machine()}"
     return [qemu, "-cpu", run.cpu, str(binary), *expectations]
 
 
-def main() -> int:
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    parser = ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
+    parser.add_argument(
+        "--target",
+        action="append",
+        choices=sorted(TARGETS),
+        help=f"a target to build and run (repeatable; default: {', '.join(DEFAULT_TARGETS)})",
+    )
+    chosen = parser.parse_args(argv).target or DEFAULT_TARGETS
     strict = os.environ.get("CI", "").lower() in ("1", "true", "yes")
     matrix = runs()
     family = family_runs()
@@ -451,7 +498,11 @@ def main() -> int:
         nonlocal failed
         started = time.perf_counter()
         result = subprocess.run(
-            command, env={**os.environ, **env}, capture_output=True, text=True, check=False
+            command,
+            env={**os.environ, **WINE_ENV, **env},
+            capture_output=True,
+            text=True,
+            check=False,
         )
         seconds = time.perf_counter() - started
         summary = (result.stdout.strip().splitlines() or ["(no output)"])[-1]
@@ -462,11 +513,13 @@ def main() -> int:
             print(result.stdout + result.stderr)
         results.append([label, "ok" if ok else "FAILED"])
 
-    for target in TARGETS.values():
+    for target in (TARGETS[name] for name in chosen):
         target_runs = [r for r in matrix if r.target == target.name]
         target_family = [r for r in family if r.target == target.name]
         labels = [r.label() for r in target_runs] + [r.label() for r in target_family]
         if not labels or missing(target.compiler, labels):
+            continue
+        if target.runner and missing(target.runner[0], labels):
             continue
         if target_runs:
             binary = build(target)

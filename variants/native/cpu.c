@@ -6,10 +6,14 @@
  *            AVX2, BMI2, AVX-512 F, VL and BW (leaf 7), SHA512 (leaf 7, sub-leaf
  *            1), the vector ones only where the OS saves their registers
  *            (OSXSAVE, then XCR0 through xgetbv)
- *   AArch64  getauxval(AT_HWCAP): SHA1, SHA2, SHA512 (NEON is part of the baseline)
+ *   AArch64  getauxval(AT_HWCAP): SHA1, SHA2, SHA512 (NEON is part of the baseline);
+ *            on macOS sysctlbyname's hw.optional.arm.FEAT_SHA1, _SHA256, _SHA512
  *   RISC-V   run one Zbb and one Zknh instruction with SIGILL caught
  */
 #define _POSIX_C_SOURCE 200809L /* sigaction, sigsetjmp with -std=c11 */
+#if defined(__APPLE__)
+#define _DARWIN_C_SOURCE /* sysctlbyname beside the POSIX names */
+#endif
 
 #include <string.h>
 
@@ -17,6 +21,8 @@
 
 #if defined(VN_AMD64)
 #include <cpuid.h>
+#elif defined(VN_ARM64) && defined(__APPLE__)
+#include <sys/sysctl.h>
 #elif defined(VN_ARM64)
 #include <sys/auxv.h>
 #elif defined(VN_RISCV64)
@@ -94,6 +100,23 @@ unsigned vn_cpu_features(void) {
         found |= NEEDS_AVX512;
     }
     return found;
+}
+
+#elif defined(VN_ARM64) && defined(__APPLE__)
+
+/* macOS has no getauxval: sysctl's hw.optional.arm.FEAT_* (macOS 12 and later), 1 where the
+ * CPU has the feature; a name the system does not know counts as absent. Not compiled or run
+ * here (no macOS SDK on the project's machines). */
+static int has_feature(const char *name) {
+    int value = 0;
+    size_t size = sizeof value;
+    return sysctlbyname(name, &value, &size, NULL, 0) == 0 && value == 1;
+}
+
+unsigned vn_cpu_features(void) {
+    return (has_feature("hw.optional.arm.FEAT_SHA256") ? NEEDS_SHA2 : 0) |
+           (has_feature("hw.optional.arm.FEAT_SHA1") ? NEEDS_SHA1 : 0) |
+           (has_feature("hw.optional.arm.FEAT_SHA512") ? NEEDS_SHA512 : 0);
 }
 
 #elif defined(VN_ARM64)

@@ -125,10 +125,15 @@ static const struct kernel sha1_kernels[] = {
 #endif
 };
 
+#if defined(VN_AMD64_ASM)
+#define SHA512_AVX2_NAME "x86-64 AVX2 and BMI2"
+#else /* the assembly kernel (ELF's, System V's) is left out: describe() says so */
+#define SHA512_AVX2_NAME "x86-64 AVX2 and BMI2 (C: no assembly kernel off ELF)"
+#endif
 static const struct kernel sha512_kernels[] = {
     {.id = "portable", .name = "portable", .blocks64 = vn_sha512_generic, .lanes = 1},
 #if defined(VN_AMD64)
-    {.id = "avx2", .name = "x86-64 AVX2 and BMI2", .blocks64 = vn_sha512_amd64_avx2, .lanes = 1,
+    {.id = "avx2", .name = SHA512_AVX2_NAME, .blocks64 = vn_sha512_amd64_avx2, .lanes = 1,
      .needs = NEEDS_AVX2 | NEEDS_BMI2},
 #if defined(VN_AMD64_ASM)
     /* the same instructions in assembly, two blocks a pass: faster than the C kernel

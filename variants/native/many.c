@@ -49,6 +49,9 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(_WIN32)
+#include <malloc.h> /* _aligned_malloc: Windows has no posix_memalign */
+#endif
 
 #include "dispatch.h"
 #include "many.h"
@@ -328,7 +331,12 @@ static void schedule(struct scheduler *s) {
 struct scheduler *many_new_scheduler(int core, int index) {
     void *memory = NULL;
     const size_t size = (sizeof(struct scheduler) + 63) / 64 * 64;
+#if defined(_WIN32)
+    memory = _aligned_malloc(size, 64);
+    if (!memory) return NULL;
+#else
     if (posix_memalign(&memory, 64, size) != 0) return NULL;
+#endif
     struct scheduler *s = memory;
     build_ladder(&s->ladder, core, index);
     s->width = s->ladder.lanes[s->ladder.rungs - 1];
@@ -337,6 +345,15 @@ struct scheduler *many_new_scheduler(int core, int index) {
     s->words = vn_core_state_words(core);
     s->next = 0;
     return s;
+}
+
+/* Frees a scheduler of many_new_scheduler (Windows's aligned blocks have a free of their own). */
+void many_free_scheduler(struct scheduler *s) {
+#if defined(_WIN32)
+    _aligned_free(s);
+#else
+    free(s);
+#endif
 }
 
 /* ---- digests --------------------------------------------------------------- */
@@ -371,7 +388,7 @@ static void digest_range(int index, int algorithm, size_t count, const unsigned 
     s->out = out;
     s->states = NULL;
     if (!has_shorts(&s->ladder) || many_digest_short(s)) schedule(s);
-    free(s);
+    many_free_scheduler(s);
 }
 
 struct part {
@@ -474,7 +491,7 @@ int vn_absorb_many_with(int index, vn_state *const *states, size_t count,
     s->out = NULL;
     s->states = states;
     schedule(s);
-    free(s);
+    many_free_scheduler(s);
     return 0;
 }
 

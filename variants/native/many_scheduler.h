@@ -107,8 +107,9 @@ static inline size_t short_blocks(size_t length, int wide) {
 }
 
 /* many.c: a scheduler for many-kernel `index` of `core` (usable), or NULL
- * without memory (free() it); set for the digests of `algorithm` (its IV). */
+ * without memory (many_free_scheduler() it); set for the digests of `algorithm` (its IV). */
 struct scheduler *many_new_scheduler(int core, int index);
+void many_free_scheduler(struct scheduler *s);
 void many_start_digests(struct scheduler *s, int algorithm);
 /* many_short.c: the short messages among s's work through the short kernel
  * in one pass; the number of long ones (whether schedule() has work). */

@@ -131,6 +131,6 @@ int vn_digest_padded_with(int index, int algorithm, size_t blocks, size_t count,
         }
         run_group(s, blocks, &g, n, 1);
     }
-    free(s);
+    many_free_scheduler(s);
     return 0;
 }
