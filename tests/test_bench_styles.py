@@ -8,6 +8,7 @@ the file). No timed assertions: only what was measured, said and written.
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import shutil
@@ -363,3 +364,22 @@ def test_every_example_follows_the_convention_and_agrees_with_its_baseline(path:
     assert len(found.styles) >= 2 and found.title != found.stem
     assert styles.failures(found) == {}
     assert all(found.describe(n) for n in found.names)  # each says what it is
+
+
+def test_a_styles_run_takes_its_own_budget_unless_one_is_given() -> None:
+    """The default effort's styles run measures for 450 s, not the study's 720 s (its wait is
+    promised under 10 minutes); --budget still overrides it, and quick keeps its own."""
+    from bench.conduct import effort
+
+    def settings(*words: str) -> effort.Settings:
+        return effort.settings_of(entry.parse(["run", *words]))
+
+    study = settings()
+    assert study.budget == 720.0 and not study.settle_modes
+    run = argparse.Namespace(**vars(entry.parse(["run"])), settle_modes=True)
+    styled = effort.settings_of(run)
+    assert styled.budget == 450.0 and styled.max_passes == 3 * study.max_passes
+    run.budget = 300.0
+    assert effort.settings_of(run).budget == 300.0
+    run.budget, run.effort = None, "quick"
+    assert effort.settings_of(run).budget == effort.EFFORTS["quick"].budget
