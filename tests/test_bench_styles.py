@@ -15,6 +15,7 @@ import shutil
 import subprocess
 import sys
 import textwrap
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, List
 
@@ -28,6 +29,7 @@ from bench import store  # noqa: E402
 from bench.catalog import modes, styles  # noqa: E402
 from bench.conduct import launch, twins  # noqa: E402
 from bench.profile import callgrind, instructions  # noqa: E402
+from bench.report import pages  # noqa: E402
 
 GOOD = '''
 """Doubling a list: a loop with append against a comprehension."""
@@ -201,6 +203,11 @@ def raises(xs):
     assert [r["labels"] for r in table["rows"]] == [["comprehension", "4"], ["comprehension", "32"]]
     report = (folder / "report.md").read_text()
     assert report.startswith("# append or a comprehension")
+    # the study's Python modes play the JDK's (its -Xint, its Server); a user's file's do not
+    played = [replace(c, mode=replace(c.mode, jdk=modes.INTERPRETED)) for c in run.columns]
+    assert "JDK" not in "\n".join(pages.modes_lines(replace(run, columns=tuple(played))))
+    study = replace(run, columns=tuple(played), header=replace(run.header, styles={}))
+    assert "as the JDK's -Xint" in "\n".join(pages.modes_lines(study))
     assert "**Each style against loop**" in report and "`comprehension` against `loop`" in report
     assert not (folder / "styles.png").exists()
     # bytecode and calls per call, under each interpreter (its first mode): a loop of 32

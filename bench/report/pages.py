@@ -48,7 +48,11 @@ def modes_lines(run: Run) -> List[str]:
     for c in run.columns:
         m, facts = c.mode, c.listing.runtime
         home = run.layout.folded(c.label)
-        parts = [m.how, f"the JDK's {m.jdk}" if m.jdk else "", f"rows under {home}" if home else ""]
+        # A Python mode plays a JDK mode in the study's comparison; a styles run has none.
+        plays = "" if not m.jdk or run.header.styles else m.jdk
+        plays = plays and (f"the JDK's {plays}" if m.interpreter.startswith("jdk") else
+                           f"as the JDK's {plays}")  # fmt: skip
+        parts = [m.how, plays, f"rows under {home}" if home else ""]
         gil = " (GIL enabled)" if facts.get("gil_enabled") else " (GIL disabled)"
         ft = gil if facts.get("free_threaded") else ""
         said.append(f"{m.label} = {c.listing.title}{ft}" + "".join(f", {p}" for p in parts if p))
