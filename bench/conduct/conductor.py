@@ -351,10 +351,12 @@ def run(
         for label, why in cannot.items():
             log.write(f"  {label}: {why}\n")
     count = sum(len(c.listing.cases) for c in columns)
+    jdks = any(c.mode.interpreter.startswith("jdk") for c in columns)
+    jdk = " and more for a JDK" if jdks else ""
     log.write(
         f"bench: {len(columns)} modes ({', '.join(c.label for c in columns)}), {count} cases, "
         f"effort {args.effort} ({settings.stretches} stretches, ~{duration(settings.budget)} of "
-        f"measuring and more for a JDK), {cpu_label()}\n  results: {folder}\n"
+        f"measuring{jdk}), {cpu_label()}\n  results: {folder}\n"
     )
     for column in columns:
         for name, info in column.listing.variants.items():
