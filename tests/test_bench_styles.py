@@ -232,7 +232,9 @@ def raises(xs):
     by = {(r["style"], r["size"]): r for r in found["a"]}
     assert set(by) == {(s, n) for s in ("loop", "comprehension") for n in (4, 32)}
     assert by[("loop", 32)]["instructions"] > by[("loop", 4)]["instructions"] > 0
-    assert by[("loop", 4)]["ratio"] == 1.0 and 0 < by[("comprehension", 32)]["ratio"] < 1
+    assert by[("loop", 4)]["ratio"] == 1.0 and by[("comprehension", 32)]["ratio"] > 0
+    if sys.implementation.name == "cpython":  # PyPy's tracing makes its own counts
+        assert by[("comprehension", 32)]["ratio"] < 1
     assert "**Instructions, each style ÷ loop**" in report
     assert "100.0% of the counts equal within 0.5%" in compared
 
@@ -296,7 +298,8 @@ def test_instruction_counts_are_read_less_the_empty_call_and_divided_by_the_base
 def test_the_twins_compilers_are_those_the_study_builds_with(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    pytest.importorskip("setuptools")
+    # the build's own setuptools is the one pyproject asks for; an older one lacks its hooks
+    pytest.importorskip("setuptools", minversion="77")
     monkeypatch.syspath_prepend(str(bench_package.ROOT))
     monkeypatch.setenv("VARIANTS_BUILD", "study")
     from build_support import backend, settings
