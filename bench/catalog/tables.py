@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from typing import Dict, List, Optional, Sequence, Tuple
 
-from bench.catalog.cases import STYLES
 from bench.catalog.columns import Layout, Member
 from bench.catalog.comparisons import (
     BUILT,
@@ -36,6 +35,9 @@ from bench.catalog.comparisons import (
 )  # fmt: skip
 from bench.catalog.targets import HASHLIB
 from bench.core.fmt import DASH, size_label
+
+#: The headline's ratios by mode, each (numerator, denominator) (``bench.catalog.study``).
+Headline = Dict[str, List[Tuple[Member, Member]]]
 
 
 def style_pairs(lay: Layout) -> List[Tuple[str, Subject, Subject]]:
@@ -258,48 +260,10 @@ def styles_table(lay: Layout) -> Table:
     )  # fmt: skip
 
 
-def file_table(lay: Layout) -> Table:
-    """A styles file's answer (``bench.catalog.styles``): each style ÷ the baseline (the file's
-    first style), size by size, per mode. Its ratios are the run's headline: the conductor
-    measures them first and its stopping rule looks at them."""
-    cases = [c for _, c in lay.cases if c.benchmark == STYLES]
-    stem = cases[0].algorithm if cases else ""
-    baseline = lay.order[0] if lay.order else ""
-    sizes = sorted({c.length for c in cases})
-    rows = [([v, str(n)], (v, n)) for v in lay.order[1:] for n in sizes]
-
-    def cell(r: Tuple[str, int], column: str) -> Optional[Cell]:
-        v, n = r
-        return ratio(
-            lay.get(column, STYLES, stem, v, n), lay.get(column, STYLES, stem, baseline, n)
-        )
-
-    return table(
-        STYLES,
-        f"Each style against the baseline, {baseline}, per mode",
-        f"time of the style ÷ time of {baseline}, same mode and size (>1: the style is slower)",
-        ["style", "size"], rows, modes(lay), cell, readme=True,
-    )  # fmt: skip
-
-
-def is_styles(lay: Layout) -> bool:
-    """Whether ``lay`` is a styles file's run (its cases the ``styles`` benchmark's)."""
-    return any(c.benchmark == STYLES for _, c in lay.cases)
-
-
-def headline(lay: Layout) -> Dict[str, List[Tuple[Member, Member]]]:
+def headline(lay: Layout) -> Headline:
     """The README's headline answer, by mode: the styles table's ratios (helpers ÷ streamlined
-    per algorithm; a Python mode's JDK counterpart too where ``lay`` has times); a styles
-    file's: every ratio of its table. Their cases are what the quick effort measures first
-    (``bench.conduct.conductor``)."""
-    if is_styles(lay):
-        spec = file_table(lay)
-        by: Dict[str, List[Tuple[Member, Member]]] = {c: [] for c in spec.columns}
-        for row in spec.rows:
-            for column, c in zip(spec.columns, row.cells):
-                if c is not None and c.b is not None:
-                    by[column].append((c.a, c.b))
-        return {c: pairs for c, pairs in by.items() if pairs}
+    per algorithm; a Python mode's JDK counterpart too where ``lay`` has times). Their cases are
+    what the quick effort measures first (``bench.conduct.conductor``)."""
     return {row.labels[0]: [(c.a, c.b) for c in row.cells
                             if c is not None and c.kind == "ratio" and c.b is not None]
             for row in styles_table(lay).rows}  # fmt: skip
@@ -365,10 +329,7 @@ def jdk_table(lay: Layout) -> Optional[Table]:
 
 
 def tables(lay: Layout) -> List[Table]:
-    """Every table of the report, in its order; those without a row left out (a styles
-    file's run: its one table)."""
-    if is_styles(lay):
-        return [t for t in (file_table(lay),) if t.rows]
+    """Every table of the report, in its order; those without a row left out."""
     long, short = lay.length(LONG), lay.length(64)
     found: List[Optional[Table]] = [styles_table(lay), buys_table(lay), seeds_table(lay)]
     found += [style_table(lay)]

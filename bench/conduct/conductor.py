@@ -42,21 +42,21 @@ Writes ``results/bench/<date-time>/`` through ``bench.store``.
 
 from __future__ import annotations
 
-import argparse
 import math
 import statistics
 import sys
 import time
 from dataclasses import asdict, replace
 from pathlib import Path
-from typing import IO, Any, Callable, Dict, List, Optional, Sequence, Set, Tuple
+from typing import IO, Any, Callable, Dict, List, Mapping, Optional, Sequence, Set, Tuple
 
 from bench import store
-from bench.catalog import comparisons, tables
-from bench.catalog.cases import Grid
+from bench.catalog import comparisons
 from bench.catalog.columns import Column, Layout, Listing, Member
+from bench.catalog.study import Study
 from bench.conduct import launch
 from bench.conduct.effort import EFFORTS, Settings, add_arguments, settings_of
+from bench.conduct.options import Options
 from bench.conduct.passes import GroupKey, Passes, group_order
 from bench.core import stats
 from bench.core.fmt import duration
@@ -65,7 +65,7 @@ from bench.store import STOPS, Header
 
 #: What other modules take from here: the run, and the effort's names it is run with.
 __all__ = ["EFFORTS", "Conductor", "Settings", "add_arguments", "builds", "listing", "run",
-           "settings_of"]  # fmt: skip
+           "settings_of"]
 
 
 class Conductor(Passes):
@@ -73,6 +73,7 @@ class Conductor(Passes):
 
     def __init__(
         self,
+        study: Study,
         columns: Sequence[Column],
         settings: Settings,
         folder: Path,
@@ -80,7 +81,7 @@ class Conductor(Passes):
         log: IO[str],
         clock: Callable[[], float] = time.perf_counter,
     ) -> None:
-        super().__init__(columns, settings, folder, results, log, clock)
+        super().__init__(study, columns, settings, folder, results, log, clock)
         self.extra = 0.0  # what a pass of the README's cases alone costs, from the first pass
         jdks = {c.mode.interpreter for c in columns if c.classpath}
         self.budget = settings.budget + settings.jdk_budget * len(jdks)
@@ -159,9 +160,9 @@ class Conductor(Passes):
         where = self.restretch()
         measured, lay = self.measured()
         if self.by_headline:
-            pairs = [pair for found in tables.headline(lay).values() for pair in found]
+            pairs = [pair for found in self.study.headline(lay).values() for pair in found]
         else:
-            pairs = comparisons.readme_pairs(tables.tables(lay))
+            pairs = comparisons.readme_pairs(self.study.tables(lay))
         widths = []
         for a, b in pairs:
             found = stats.ratio(measured[a], measured[b], where, term=0.0)
@@ -310,7 +311,7 @@ class Conductor(Passes):
         where = self.restretch()
         measured, lay = self.measured()
         found = {}
-        for mode, pairs in tables.headline(lay).items():
+        for mode, pairs in self.study.headline(lay).items():
             ratios = [stats.ratio(measured[a], measured[b], where) for a, b in pairs]
             widths = [r.half_width for r in ratios if r is not None]
             if promise is not None and widths and max(widths) > promise:
@@ -318,65 +319,60 @@ class Conductor(Passes):
         return found
 
 
-def listing(column: Column, args: argparse.Namespace, grid: Grid, results: Path) -> Column:
-    """``column`` with what its worker says it can run of the selection (``args.styles``: of
-    that styles file, or of its compiled twin, ``args.twins``, for a twin's mode)."""
-    styles = (getattr(args, "twins", None) or {}).get(column.label) or getattr(args, "styles", None)
-    request: Dict[str, Any] = {"op": "list", "styles": str(styles)}
-    if not styles:
-        request = {"op": "list", "algorithms": args.algorithms.split(","), "grid": grid.as_json(),
-                   "variants": [p for p in (column.mode.variants or args.variants).split(",")
-                                if p],
-                   "benchmarks": args.benchmarks.split(","), "pypy_lib": args.pypy_lib,
-                   "references": not column.mode.variants}  # fmt: skip
+def listing(column: Column, study: Study, results: Path) -> Column:
+    """``column`` with what its worker says it can run of ``study``."""
     with launch.worker(column, results) as w:
-        return replace(column, listing=Listing.from_json(w.ask(request)))
+        return replace(column, listing=Listing.from_json(w.ask(study.listing(column))))
 
 
 def run(
-    args: argparse.Namespace, columns: List[Column], styles: Optional[Dict[str, Any]] = None
+    options: Options,
+    study: Study,
+    columns: List[Column],
+    left_out: Mapping[str, str],
+    settings: Optional[Settings] = None,
 ) -> Path:
-    """Measure ``columns`` as ``args`` say; the run's folder (``styles``: a styles file's run,
-    ``args.styles`` its path, and what its header records of it; the modes that cannot run the
-    file are left out, each with why)."""
-    settings = settings_of(args)
+    """Measure ``study`` under ``columns`` as ``options`` say (``settings``: the effort's, with
+    the options' overrides, where not given); the run's folder. The columns that cannot run
+    the study are left out, each with why (``Study.cannot_run``), as are the modes of
+    ``left_out``, their interpreter not here."""
+    if settings is None:
+        settings = settings_of(options, study.settle_modes)
     started = time.time()
-    folder = store.new_folder("styles" if styles is not None else "bench", args.results)
+    folder = store.new_folder(study.name, options.results)
     log = sys.stdout
-    columns = [listing(c, args, settings.grid, args.results) for c in columns]
-    if styles is not None:
-        cannot = {c.label: str(c.listing.unavailable) for c in columns if c.listing.unavailable}
-        columns = [c for c in columns if c.label not in cannot]
-        styles = {**styles, "cannot_run": cannot}  # a copy: its left_out is the header's
-        for label, why in cannot.items():
-            log.write(f"  {label}: {why}\n")
+    columns = [listing(c, study, options.results) for c in columns]
+    cannot = study.cannot_run(columns)
+    columns = [c for c in columns if c.label not in cannot]
+    for label, why in cannot.items():
+        log.write(f"  {label}: {why}\n")
     count = sum(len(c.listing.cases) for c in columns)
     jdks = any(c.mode.interpreter.startswith("jdk") for c in columns)
     jdk = " and more for a JDK" if jdks else ""
     log.write(
         f"bench: {len(columns)} modes ({', '.join(c.label for c in columns)}), {count} cases, "
-        f"effort {args.effort} ({settings.stretches} stretches, ~{duration(settings.budget)} of "
-        f"measuring{jdk}), {cpu_label()}\n  results: {folder}\n"
+        f"effort {options.effort} ({settings.stretches} stretches, ~{duration(settings.budget)} "
+        f"of measuring{jdk}), {cpu_label()}\n  results: {folder}\n"
     )
     for column in columns:
         for name, info in column.listing.variants.items():
             if info.unavailable:
                 log.write(f"  {column.label}: {name} unavailable: {info.unavailable}\n")
-    missing = launch.left_out(args) if styles is None else styles.pop("left_out", {})
-    conductor = Conductor(columns, settings, folder, args.results, log)
+    conductor = Conductor(study, columns, settings, folder, options.results, log)
     outcome = conductor.run()
     header = Header(
-        effort=args.effort,
+        effort=options.effort,
         settings=asdict(settings),
         cpu=cpu_label(),
         started=time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(started)),
         wall_seconds=time.time() - started,
-        builds=builds(args.results / "envs", sorted({c.mode.interpreter for c in columns})),
+        builds=builds(options.results / "envs", sorted({c.mode.interpreter for c in columns})),
         tree=tree(launch.BENCH),
-        left_out=missing,
+        left_out=dict(left_out),
         machine=machine_facts(),
         measured=measured(store.ROOT),
-        styles=styles or {},
+        study=study.name,
+        record=study.record(cannot),
         **outcome,
     )
     store.write(folder, header, columns, conductor.data)

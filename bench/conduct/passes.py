@@ -13,10 +13,11 @@ import time
 from pathlib import Path
 from typing import IO, Callable, Dict, List, Optional, Sequence, Set, Tuple
 
-from bench.catalog import comparisons, tables
+from bench.catalog import comparisons
 from bench.catalog.cases import BENCHMARKS, STYLES, Case
 from bench.catalog.columns import Column, Layout, Member
 from bench.catalog.comparisons import LONG
+from bench.catalog.study import Study
 from bench.conduct import launch
 from bench.conduct.effort import Settings
 from bench.core.fmt import duration
@@ -38,6 +39,7 @@ class Passes:
 
     def __init__(
         self,
+        study: Study,
         columns: Sequence[Column],
         settings: Settings,
         folder: Path,
@@ -45,6 +47,7 @@ class Passes:
         log: IO[str],
         clock: Callable[[], float] = time.perf_counter,
     ) -> None:
+        self.study = study
         self.columns, self.settings, self.results, self.log = list(columns), settings, results, log
         self.now = clock
         self.data: Dict[str, Dict[str, CaseRuns]] = {c.label: {} for c in columns}
@@ -55,8 +58,8 @@ class Passes:
         self.groups = sorted(self.members, key=group_order)
         listed = [m for ms in self.members.values() for m in ms]
         lay = Layout(self.columns, listed)
-        self.readme = comparisons.readme_members(tables.tables(lay))
-        headline = {m for pairs in tables.headline(lay).values() for p in pairs for m in p}
+        self.readme = comparisons.readme_members(study.tables(lay))
+        headline = {m for pairs in study.headline(lay).values() for p in pairs for m in p}
         #: Whether the headline's cases come first (``Settings.headline_first``: the effort
         #: asks, and the run has them).
         self.by_headline = settings.headline_first and bool(headline)

@@ -253,3 +253,23 @@ def _bootstrap(a: Values, b: Values) -> Tuple[float, float]:
     centre = math.log(time_of(list(a.values())) / time_of(list(b.values())))
     low, high = quantile(logs, 0.025) - centre, quantile(logs, 0.975) - centre
     return math.exp(low * math.sqrt(2)), math.exp(high * math.sqrt(2))
+
+
+#: A ratio's three verdicts (``verdict``).
+SAME, SLOWER, FASTER = "no difference", "slower", "faster"
+
+
+def verdict(value: float, low: float, high: float) -> str:
+    """The one rule of a time ratio's verdict, on every page and in stability: ``SAME`` where its
+    95% interval holds 1 (an exact count, low = high, never does), else ``SLOWER`` (above 1:
+    the numerator takes longer) or ``FASTER``."""
+    if low <= 1 <= high and low != high:
+        return SAME
+    return SLOWER if value >= 1 else FASTER
+
+
+def median_half(widths: Sequence[float]) -> float:
+    """The median of ratios' relative half-widths (nan for none): how far a table, a run or
+    the README is to be trusted, in the report and in stability alike."""
+    return statistics.median(widths) if widths else math.nan
+

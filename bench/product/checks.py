@@ -18,7 +18,6 @@ function (their headers say how to build them).
 
 from __future__ import annotations
 
-import argparse
 import dataclasses
 import hashlib
 import json
@@ -29,7 +28,7 @@ import tempfile
 from functools import partial
 from importlib import metadata
 from pathlib import Path
-from typing import Any, Callable, Dict, Iterator, List
+from typing import Any, Callable, Dict, Iterator, List, Mapping, Optional
 
 from bench.catalog import targets
 from bench.catalog.cases import digest_of, jdk_pattern, messages
@@ -38,6 +37,32 @@ from bench.core.machine import PYPY
 from bench.core.timing import Pair, both
 
 KIB, MIB = 1024, 1 << 20
+
+
+@dataclasses.dataclass
+class CheckRun:
+    """A check's options (``python -m bench check``'s), and what its pairs leave behind: the
+    folders to remove after it and the peak memory of the commands it ran."""
+
+    set: str
+    rounds: int = 15
+    length: int = 16384  # variants, tricks: bytes
+    size: str = "1G"  # cli: the big file's size
+    files: int = 64  # cli: files of 16 MiB for -j
+    small: int = 10_000  # cli: files of 4 KiB
+    variants: str = ""
+    algorithms: str = "md5,sha256"
+    #: Whether the mode's JIT compiles the code (warm-ups until it settles); None: this
+    #: process's own.
+    jit: Optional[bool] = None
+    cleanup: List[Path] = dataclasses.field(default_factory=list)
+    peaks: Dict[str, int] = dataclasses.field(default_factory=dict)
+
+    @classmethod
+    def of(cls, options: Mapping[str, Any]) -> CheckRun:
+        """The check of ``options`` (a command line's, or those sent to a mode's process)."""
+        names = {f.name for f in dataclasses.fields(cls)} - {"cleanup", "peaks"}
+        return cls(**{k: v for k, v in options.items() if k in names})
 
 
 def spelled(constructor: Callable[..., Any], data: bytes) -> object:
@@ -50,7 +75,7 @@ def update(h: Any, data: bytes) -> None:
     h.update(data)
 
 
-def native(args: argparse.Namespace) -> Iterator[Pair]:
+def native(args: CheckRun) -> Iterator[Pair]:
     import variants.native
 
     short, piece = jdk_pattern(64), jdk_pattern(16)
@@ -81,7 +106,7 @@ def loop(constructor: Callable[..., Any], rows: List[bytes], hexdigest: bool = F
     return [constructor(m).digest() for m in rows]
 
 
-def batch(args: argparse.Namespace) -> Iterator[Pair]:
+def batch(args: CheckRun) -> Iterator[Pair]:
     import variants
     from variants.native import kernel
 
@@ -114,7 +139,7 @@ def ascii_rows(rows: int, length: int) -> List[bytes]:
     return [bytes(rng.choices(range(97, 123), k=n)) for n in sizes]
 
 
-def columns(args: argparse.Namespace) -> Iterator[Pair]:
+def columns(args: CheckRun) -> Iterator[Pair]:
     import pyarrow as pa  # type: ignore[import-not-found,import-untyped,unused-ignore]
 
     import variants
@@ -152,7 +177,7 @@ def parse_size(text: str) -> int:
     return int(float(text[:-1]) * unit) if unit else int(text)
 
 
-def cli(args: argparse.Namespace) -> Iterator[Pair]:
+def cli(args: CheckRun) -> Iterator[Pair]:
     script = Path(sys.executable).parent / "variants-sum"
     tool = [str(script)] if script.exists() else [sys.executable, "-m", "variants"]
     folder = Path(tempfile.mkdtemp(prefix="bench-cli-", dir="/tmp"))
@@ -206,6 +231,6 @@ def editable() -> bool:
     return False
 
 
-SETS: Dict[str, Callable[[argparse.Namespace], Iterator[Pair]]] = {
+SETS: Dict[str, Callable[[CheckRun], Iterator[Pair]]] = {
     "native": native, "batch": batch, "columns": columns, "cli": cli,
 }  # fmt: skip

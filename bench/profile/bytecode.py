@@ -34,6 +34,7 @@ from bench.catalog.cases import digest_of, jdk_pattern
 from bench.catalog.columns import Column
 from bench.catalog.comparisons import TEXTBOOK
 from bench.conduct import launch
+from bench.conduct.options import Options
 from bench.core.fmt import count, grid, ratio, table
 from bench.core.machine import PYPY, cpu_label, interpreter_info, interpreter_title, today
 from bench.core.stats import time_of
@@ -365,7 +366,7 @@ def drive(args: argparse.Namespace) -> int:
     if args.report:
         save(args.report, "bytecode", report)
         return 0
-    chosen = launch.python_columns(args)
+    chosen = launch.python_columns(Options.of(args))
     labels = [c.label for c in chosen]
     folder = store.new_folder("bytecode", args.results)
     started = time.perf_counter()

@@ -41,6 +41,7 @@ from bench import store
 from bench.catalog import targets
 from bench.catalog.cases import jdk_pattern
 from bench.conduct import launch
+from bench.conduct.options import Options
 from bench.core.fmt import grid, human_bytes
 from bench.core.machine import cpu_label, interpreter_info, interpreter_title, today
 from bench.profile import save
@@ -279,7 +280,7 @@ def drive(args: argparse.Namespace) -> int:
     if args.report:
         save(args.report, "memory", report)
         return 0
-    column = launch.python_columns(args)[0]
+    column = launch.python_columns(Options.of(args))[0]
     cap = args.stream_mib << 20
     folder: Path = args.out or store.new_folder("memory", args.results)
     folder.mkdir(parents=True, exist_ok=True)

@@ -14,12 +14,12 @@ column; where they put the mode in another class, the verdict says so. The findi
 from __future__ import annotations
 
 import math
-import statistics
 from dataclasses import dataclass
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from bench.catalog.comparisons import STREAMLINED, TEXTBOOK
-from bench.report.figures import Figure, Shown
+from bench.core import stats
+from bench.report.figures import Ratio, Shown
 from bench.report.figures import build as build_tables
 from bench.store import Run
 
@@ -41,7 +41,7 @@ class Verdict:
 
     mode: str
     algorithm: str
-    time: Figure
+    time: Ratio
     instructions: float = math.nan
 
     @property
@@ -83,7 +83,7 @@ def brief(x: float) -> str:
     return f"{x:#.2g}".rstrip(".") if abs(x) < 10 else f"{x:.0f}"  # 9.99: "10", not "10."
 
 
-def span(figures: Sequence[Figure]) -> str:
+def span(figures: Sequence[Ratio]) -> str:
     """``2.0-2.6x``: the values' range in prose (one value alone: ``2x``)."""
     low, high = (brief(v) for v in (min(f.value for f in figures), max(f.value for f in figures)))
     return f"{low}x" if low == high else f"{low}-{high}x"
@@ -164,7 +164,7 @@ def pooled_findings(parts: Sequence[Part], counterparts: bool = True) -> List[st
     built_rows = [(run, buys) for run, _, buys in shown if buys is not None]
     if built_rows:
 
-        def built(name: str) -> List[Figure]:
+        def built(name: str) -> List[Ratio]:
             return [c for _, b in built_rows for r in b.rows if r.labels[0] == name
                     for c in r.cells if c]  # fmt: skip
 
@@ -180,7 +180,7 @@ def pooled_findings(parts: Sequence[Part], counterparts: bool = True) -> List[st
         said += [f"{' and '.join(typed)} than {STREAMLINED}"] if typed else []
         if said:
             out.append(f"{'; '.join(said)}.")
-        gains: Dict[str, List[Figure]] = {}
+        gains: Dict[str, List[Ratio]] = {}
         for run, buys in built_rows:
             for r in (r for r in buys.rows if r.labels[0] == "the JIT"):
                 for column, f in zip(buys.columns, r.cells):
@@ -242,8 +242,8 @@ class Trust:
         }
 
 
-def median_half(cells: Sequence[Figure]) -> float:
-    return statistics.median(c.half_width for c in cells) if cells else math.nan
+def median_half(cells: Sequence[Ratio]) -> float:
+    return stats.median_half([c.half_width for c in cells])
 
 
 def trust(run: Run, tables: Sequence[Shown]) -> Trust:

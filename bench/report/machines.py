@@ -20,7 +20,7 @@ from bench.core import machine
 from bench.core.fmt import grid, size_label
 from bench.report import answers, stability
 from bench.report.answers import NAMES, Report
-from bench.report.figures import Figure
+from bench.report.figures import Ratio
 from bench.report.pages import said
 from bench.store import Run, kept
 
@@ -75,7 +75,7 @@ def gather(runs: Sequence[Run], code: str) -> Across:
     return Across(tuple(reports), tuple(names), tuple(left))
 
 
-Spread = Tuple[str, str, List[Optional[Figure]]]  # (mode, algorithm name, a figure a machine)
+Spread = Tuple[str, str, List[Optional[Ratio]]]  # (mode, algorithm name, a figure a machine)
 
 
 def spreads(reports: Sequence[Report]) -> List[Spread]:
@@ -94,7 +94,7 @@ def spreads(reports: Sequence[Report]) -> List[Spread]:
     return out
 
 
-def apart(cells: Sequence[Optional[Figure]]) -> float:
+def apart(cells: Sequence[Optional[Ratio]]) -> float:
     """Largest ÷ smallest value across machines (1.0: one machine)."""
     values = [c.value for c in cells if c is not None]
     return max(values) / min(values) if values else 1.0
@@ -137,7 +137,7 @@ def holds_line(reports: Sequence[Report]) -> str:
             f"moves those of {modes or 'none'} (the table's `across CPUs`).")  # fmt: skip
 
 
-def cell_of(f: Optional[Figure]) -> Optional[str]:
+def cell_of(f: Optional[Ratio]) -> Optional[str]:
     return said(f) if f is not None else None
 
 
@@ -145,7 +145,7 @@ def styles_lines(reports: Sequence[Report], cpus: Sequence[str], caption: str) -
     """The README's table across machines: per mode, each machine's helpers ÷ streamlined
     with its rerun interval, the instructions (the same on every CPU: the first's), how far
     apart the machines are, and the verdicts."""
-    rows: Dict[str, Dict[str, List[Optional[Figure]]]] = {}
+    rows: Dict[str, Dict[str, List[Optional[Ratio]]]] = {}
     for mode, name, cells in spreads(reports):
         rows.setdefault(mode, {})[name] = cells
     names = list(NAMES.values())
@@ -153,7 +153,7 @@ def styles_lines(reports: Sequence[Report], cpus: Sequence[str], caption: str) -
               "verdict"]  # fmt: skip
     body = []
     for mode, by_name in rows.items():
-        empty: List[Optional[Figure]] = [None] * len(cpus)
+        empty: List[Optional[Ratio]] = [None] * len(cpus)
         shown = [cell_of(c) for n in names for c in by_name.get(n, empty)]
         counted: List[Optional[str]] = []
         for n in names:
@@ -171,7 +171,7 @@ def styles_lines(reports: Sequence[Report], cpus: Sequence[str], caption: str) -
     return [caption, "", grid(header, body, 1, 1), ""]
 
 
-def disjoint(cells: Sequence[Optional[Figure]]) -> bool:
+def disjoint(cells: Sequence[Optional[Ratio]]) -> bool:
     """Whether two machines' intervals share no value: apart beyond both reruns."""
     shown = [c for c in cells if c is not None]
     return any(a.high < b.low for a in shown for b in shown)
@@ -185,7 +185,7 @@ def study_lines(across: Across) -> List[str]:
     reports, cpus = across.reports, across.cpus
     if len(reports) < 2:
         return []
-    rows: Dict[str, Dict[str, List[Optional[Figure]]]] = {}
+    rows: Dict[str, Dict[str, List[Optional[Ratio]]]] = {}
     for mode, name, cells in spreads(reports):
         rows.setdefault(mode, {})[name] = cells
     names = list(NAMES.values())
@@ -204,7 +204,7 @@ def study_lines(across: Across) -> List[str]:
                 instr.append(f"{counts[0]:.2f}" if alike else "; ".join(f"{c:.2f}" for c in counts))
         moved_here = [name for name, cells in by_name.items() if disjoint(cells)]
         n, move = n + len(by_name), move + len(moved_here)
-        empty: List[Optional[Figure]] = [None] * len(cpus)
+        empty: List[Optional[Ratio]] = [None] * len(cpus)
         shown = [c.text() if c else None for name in names for c in by_name.get(name, empty)]
         body.append([mode, *shown, " / ".join(instr) or None, ", ".join(moved_here) or "no"])
     return [

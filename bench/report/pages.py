@@ -15,11 +15,12 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from bench.catalog import comparisons
 from bench.catalog.comparisons import LONG, Subject
+from bench.core import stats
 from bench.core.fmt import grid, interval, minutes, ratio, size_label, table
 from bench.profile import memory as profiled
 from bench.report import answers
 from bench.report.answers import Report
-from bench.report.figures import Figure, Shown
+from bench.report.figures import Ratio, Shown
 from bench.store import Measured, Run
 
 START, END = "<!-- results:start -->", "<!-- results:end -->"
@@ -49,7 +50,7 @@ def modes_lines(run: Run) -> List[str]:
         m, facts = c.mode, c.listing.runtime
         home = run.layout.folded(c.label)
         # A Python mode plays a JDK mode in the study's comparison; a styles run has none.
-        plays = "" if not m.jdk or run.header.styles else m.jdk
+        plays = "" if not m.jdk or run.header.study_name != "bench" else m.jdk
         plays = plays and (f"the JDK's {plays}" if m.interpreter.startswith("jdk") else
                            f"as the JDK's {plays}")  # fmt: skip
         parts = [m.how, plays, f"rows under {home}" if home else ""]
@@ -128,21 +129,22 @@ def trust_lines(r: Report) -> List[str]:
 GLOSSARY = "docs/study.md#glossary"
 
 
-def said(f: Figure, above: str = "slower", below: str = "faster") -> str:
+def said(f: Ratio, above: str = "slower", below: str = "faster") -> str:
     """A time ratio said one way with its interval: ``2.28x slower (2.20-2.35)``, or
     ``1.05x faster (1.02-1.08)`` for 0.953 (the inverse, its interval's ends swapped)."""
     if f.kind == "count":  # instructions: exact, no interval
         return f"{ratio(f.value)}x more" if f.value >= 1 else f"{ratio(1 / f.value)}x fewer"
-    if f.low <= 1 <= f.high and f.low != f.high:
-        return f"no difference ({interval(f.low, f.high)})"
-    if f.value >= 1:
+    word = stats.verdict(f.value, f.low, f.high)
+    if word == stats.SAME:
+        return f"{word} ({interval(f.low, f.high)})"
+    if word == stats.SLOWER:
         shown, low, high, word = f.value, f.low, f.high, above
     else:
         shown, low, high, word = 1 / f.value, 1 / f.high, 1 / f.low, below
     return f"{ratio(shown)}x {word}" + (f" ({interval(low, high)})" if low != high else "")
 
 
-def inverse(f: Figure) -> Figure:
+def inverse(f: Ratio) -> Ratio:
     """The same ratio the other way up (b ÷ a), its interval's ends swapped."""
     return replace(f, value=1 / f.value, low=1 / f.high, high=1 / f.low)
 
@@ -163,7 +165,7 @@ def styles_lines(r: Report, caption: str = "") -> List[str]:
         if near is not None:
             words = said(inverse(near))
             against = (f"streamlined as fast as {near.took} {words.split(' ', 2)[2]}"
-                       if words.startswith("no difference")
+                       if words.startswith(stats.SAME)
                        else f"streamlined {words} than {near.took}")  # fmt: skip
         body.append([*row.labels, *(said(f) if (f := cells.get(c)) else None for c in names),
                      answers.mode_word(r.verdicts, row.labels[0]), against])  # fmt: skip

@@ -24,9 +24,10 @@ from matplotlib.lines import Line2D
 
 from bench.catalog import modes as catalog
 from bench.catalog.comparisons import LONG, TEXTBOOK
+from bench.core import stats
 from bench.core.fmt import size_label
 from bench.report.answers import NAMES, Report, span
-from bench.report.figures import Figure as Ratio
+from bench.report.figures import Ratio
 from bench.report.pages import HEADLINE
 from bench.store import Run
 
@@ -98,7 +99,7 @@ def style_rows(r: Report) -> List[Row]:
 def kind_span(rows: Sequence[Row], kinds: Sequence[str]) -> str:
     """The kinds' range of helpers ÷ streamlined, "nothing" where every interval holds 1."""
     figures = [f for kind, _, cells in rows if kind in kinds for f in cells.values()]
-    if figures and all(f.low <= 1 <= f.high for f in figures):
+    if figures and all(stats.verdict(f.value, f.low, f.high) == stats.SAME for f in figures):
         return "nothing"
     return span(figures) if figures else ""
 

@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Callable, Dict, List, Mapping, Sequence, Tuple
 
 from bench import store
+from bench.core import stats
 from bench.core.fmt import interval, ratio, table
 from bench.core.stats import Estimate, by_process, components, time_of
 from bench.profile import instructions
@@ -77,17 +78,17 @@ def within(moved: Mapping[Key, float], limit: float) -> float:
 
 
 def median_half(found: Mapping[Key, Estimate]) -> float:
-    return statistics.median(e.half_width for e in found.values()) if found else math.nan
+    return stats.median_half([e.half_width for e in found.values()])
 
 
 def said(e: Estimate) -> str:
-    """A styles run's verdict of a ratio: the interval decides (``bench.report.styles``)."""
-    return "no difference" if e.low <= 1 <= e.high else "slower" if e.value > 1 else "faster"
+    """A styles run's verdict of a ratio (``bench.core.stats.verdict``: the interval decides)."""
+    return stats.verdict(e.value, e.low, e.high)
 
 
 def flips(a: Report, b: Report) -> List[str]:
     """The verdicts whose classes the two runs do not share (a styles run's: its ratios')."""
-    if a.run.header.styles:
+    if a.run.header.study_name != "bench":
         ea, eb = estimates(a), estimates(b)
         return [f"{k[2]} {' '.join(k[1])}: {said(ea[k])} -> {said(eb[k])}" for k in ea
                 if k in eb and said(ea[k]) != said(eb[k])]  # fmt: skip
@@ -319,7 +320,7 @@ def command(args: argparse.Namespace) -> int:
         )
     print(f"all ratios: within 10% {within(moved, 0.1):.1%}, within 20% {within(moved, 0.2):.1%}; "
           f"median half-width {median_half(a):.1%} and {median_half(b):.1%}")  # fmt: skip
-    verdicts = len(a) if first.run.header.styles else len(first.verdicts)
+    verdicts = len(a) if first.run.header.study_name != "bench" else len(first.verdicts)
     print(f"verdicts that changed class: {len(turned)} of {verdicts} (target none: "
           f"{'missed' if turned else 'met'})" + "".join(f"\n  {t}" for t in turned))  # fmt: skip
     for floor in args.floor:

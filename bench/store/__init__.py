@@ -23,8 +23,10 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
+from bench.catalog import studies
 from bench.catalog.cases import Case
 from bench.catalog.columns import Column, Layout, Member
+from bench.catalog.study import Study
 from bench.core import stats
 from bench.core.machine import stamp
 
@@ -110,6 +112,9 @@ class CaseRuns:
         return cls(int(data["loops"]), float(data["seconds"]), float(data["cost"]), runs)
 
 
+#: A styles run's bytecode counts, in its folder (``bench.profile.counters``).
+STYLE_BYTECODE = "bytecode.json"
+
 #: The rules that end a run's measuring (``bench.conduct.conductor``), in words.
 STOPS = {"precision": "precise enough", "budget": "the budget spent",
          "passes": "the effort's most passes taken"}  # fmt: skip
@@ -143,9 +148,26 @@ class Header:
     #: (``bench.core.machine.measured``): what a kept run is compared by (``bench.store.kept``).
     machine: Mapping[str, Any] = field(default_factory=dict)
     measured: str = ""
-    #: A styles file's run (``python -m bench styles``): the file, its title, styles and
-    #: sizes, and the modes that cannot run it, each with why ({} for the study's runs).
-    styles: Mapping[str, Any] = field(default_factory=dict)
+    #: The study measured (``bench.catalog.studies``; "": a record before it was said, the
+    #: hash study's or, where ``record`` has a file, a styles file's) and what the run keeps of
+    #: it (``Study.record``: a styles file's path, title, styles and sizes, and the modes that
+    #: cannot run it, each with why; {} for the hash study's runs). Records before the name
+    #: kept it as ``styles`` (``Header.of_json``).
+    study: str = ""
+    record: Mapping[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def of_json(cls, data: Mapping[str, Any]) -> Header:
+        """The header of a record (study.json, a kept run's), those of every age."""
+        found = {k: v for k, v in data.items() if k in cls.__dataclass_fields__}
+        if "styles" in data and "record" not in data:
+            found["record"] = data["styles"]
+        return cls(**found)
+
+    @property
+    def study_name(self) -> str:
+        """The study's name, said or (an older record) known by its record."""
+        return self.study or ("styles" if self.record else "bench")
 
     @property
     def clock(self) -> str:
@@ -226,6 +248,11 @@ class Run:
         return next(c for c in self.columns if c.label == label)
 
     @cached_property
+    def study(self) -> Study:
+        """The study measured, read back from the header's record."""
+        return studies.of_record(self.header.study_name, self.header.record)
+
+    @cached_property
     def layout(self) -> Layout:
         return Layout(self.columns, self.measured, lambda m: self.measured[m].time)
 
@@ -270,7 +297,7 @@ def load(folder: Path, counts: Optional[Path] = None) -> Run:
     ``counts`` where given."""
     study = read_record(folder / "study.json")
     columns = tuple(Column.from_json(c) for c in study.pop("columns").values())
-    header = Header(**{k: v for k, v in study.items() if k in Header.__dataclass_fields__})
+    header = Header.of_json(study)
     values = read_record(folder / "values.json")
     measured: Dict[Member, Measured] = {}
     for label, cases in values.items():

@@ -30,7 +30,7 @@ from dataclasses import asdict, replace
 from pathlib import Path
 from typing import Any, Collection, Dict, List, Mapping, Optional, Sequence
 
-from bench.catalog import comparisons, tables
+from bench.catalog import comparisons
 from bench.catalog.cases import Case
 from bench.catalog.columns import Column, Member
 from bench.core import machine
@@ -44,7 +44,6 @@ from bench.store import (
     counts_of,
     load,
     newest,
-    read_record,
 )
 
 KEPT = ROOT / "runs"
@@ -73,7 +72,9 @@ def machine_key(facts: Mapping[str, Any]) -> str:
     return f"{cpu_name(facts)}, {facts.get('cores', '?')} cores"
 
 
-def facts_of(folder: Path, header: Header, told: Mapping[str, str]) -> Dict[str, Any]:
+def facts_of(
+    columns: Sequence[Column], header: Header, told: Mapping[str, str]
+) -> Dict[str, Any]:
     """The machine of a run: its header's; for a run before headers said it, this machine's
     if its CPU label is this machine's, else what its label and pyperf's metadata say; then
     what ``told`` says (``--machine key=value``; ``flags`` comma-separated)."""
@@ -84,7 +85,7 @@ def facts_of(folder: Path, header: Header, told: Mapping[str, str]) -> Dict[str,
         found = re.match(r"(.*?)(?: \(family (\d+) model (\d+)(?:, ([^)]*))?\))?, (\d+) cores$",
                          header.cpu)  # fmt: skip
         name, family, model, simd, cores = found.groups() if found else (header.cpu, "", "", "", 0)
-        meta = next((c.listing.metadata for c in load_columns(folder) if c.listing.metadata), {})
+        meta = next((c.listing.metadata for c in columns if c.listing.metadata), {})
         platform = str(meta.get("platform", ""))
         vendor = next((v for v in ("AMD", "Intel") if v in name), "")
         simd_flags = {"AVX-512": ["avx2", "avx512f"], "AVX2": ["avx2"]}.get(simd or "", [])
@@ -96,11 +97,6 @@ def facts_of(folder: Path, header: Header, told: Mapping[str, str]) -> Dict[str,
     for key, value in told.items():
         facts[key] = [f for f in value.split(",") if f] if key == "flags" else value
     return facts
-
-
-def load_columns(folder: Path) -> List[Column]:
-    study = read_record(folder / "study.json")
-    return [Column.from_json(c) for c in study["columns"].values()]
 
 
 def record_of(run: Run, full: Collection[Member]) -> Dict[str, Any]:
@@ -128,8 +124,7 @@ def run_of(data: Mapping[str, Any], where: str) -> Run:
     if found != FORMAT:
         raise FormatError(f"{where} is a kept run in format {found}; this bench reads kept "
                           f"format {FORMAT} (keep the run again with this checkout)")  # fmt: skip
-    fields = Header.__dataclass_fields__
-    header = Header(**{k: v for k, v in data["header"].items() if k in fields})
+    header = Header.of_json(data["header"])
     columns = tuple(Column.from_json(c) for c in data["columns"].values())
     measured: Dict[Member, Measured] = {}
     for label, cases in data["cases"].items():
@@ -143,7 +138,7 @@ def run_of(data: Mapping[str, Any], where: str) -> Run:
 
 def write(run: Run, kept: Path = KEPT) -> Path:
     """Keep ``run`` (its header saying its machine and code) under ``kept``; its folder."""
-    full = comparisons.readme_members(tables.tables(run.layout))
+    full = comparisons.readme_members(run.study.tables(run.layout))
     text = json.dumps(record_of(run, full), separators=(",", ":"))  # the modes in their order
     text = text.replace(str(Path.home()), "~")  # no one's home in the repository
     folder = kept / run.name
@@ -166,9 +161,11 @@ def every(kept: Path = KEPT) -> List[Run]:
 
 def keep(folder: Path, told: Mapping[str, str], kept: Path = KEPT) -> Path:
     """Keep the run in ``folder`` (a run's folder as ``nox -s bench`` wrote it, of this clone
-    or copied from another machine): its machine and the digest of the code it measured in
-    its header (the digest from its commit where the run did not record one)."""
-    run = load(folder)
+    or copied from another machine, or a folder holding a kept record, ``FILE``, as another
+    clone keeps it): its machine and the digest of the code it measured in its header (the
+    digest from its commit where the run did not record one)."""
+    run = read(folder) if (folder / FILE).exists() and not (folder / "study.json").exists() else (
+        load(folder))  # fmt: skip
     h = run.header
     clean = h.tree and not h.tree.endswith("-dirty")
     digest = h.measured or (machine.measured(ROOT, h.tree) if clean else "")
@@ -176,7 +173,7 @@ def keep(folder: Path, told: Mapping[str, str], kept: Path = KEPT) -> Path:
         raise SystemExit(f"{folder}: which code it measured is not known (its commit "
                          f"{h.tree or 'unrecorded'} is not in this repository's history, or "
                          "had changes)")  # fmt: skip
-    header = replace(h, machine=facts_of(folder, h, told), measured=digest)
+    header = replace(h, machine=facts_of(run.columns, h, told), measured=digest)
     return write(replace(run, header=header), kept)
 
 
