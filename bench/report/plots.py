@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import math
 import textwrap
+from functools import partial
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 import matplotlib
 
@@ -304,23 +305,29 @@ def speedup(run: Run) -> Optional[Figure]:
     return fig
 
 
-def figures(r: Report) -> Dict[str, Figure]:
-    """Every figure of the report's run by its file name, the headline first."""
+def figures(r: Report) -> Dict[str, Callable[[], Optional[Figure]]]:
+    """Every figure of the report's run by its file name, the headline first: each drawn when
+    called (one open at a time: matplotlib keeps every figure not closed)."""
     run = r.run
-    drawn = {HEADLINE: styles([r])}
-    drawn.update({f"throughput-{m}.png": throughput(run, m) for m in run.layout.columns})
-    drawn["speedup.png"] = speedup(run)
-    return {name: fig for name, fig in drawn.items() if fig is not None}
+    drawn: Dict[str, Callable[[], Optional[Figure]]] = {HEADLINE: partial(styles, [r])}
+    drawn.update({f"throughput-{m}.png": partial(throughput, run, m) for m in run.layout.columns})
+    drawn["speedup.png"] = partial(speedup, run)
+    return drawn
+
+
+def save(draw: Callable[[], Optional[Figure]], path: Path) -> Optional[Path]:
+    """The figure ``draw`` makes written to ``path`` and closed; None where it draws none."""
+    fig = draw()
+    if fig is None:
+        return None
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
 
 
 def draw_all(r: Report, folder: Path) -> List[Path]:
     """Every figure of the report's run, written into ``folder`` as PNG."""
-    paths = []
-    for name, fig in figures(r).items():
-        fig.savefig(folder / name, dpi=110)
-        plt.close(fig)
-        paths.append(folder / name)
-    return paths
+    return [p for name, draw in figures(r).items() if (p := save(draw, folder / name))]
 
 
 def page_names(across: Any) -> List[str]:
@@ -349,15 +356,12 @@ def draw_pages(across: Any, folder: Path) -> List[Path]:
     r = newest_of(across)
     if r is None:
         return []
-    drawn = {HEADLINE: styles(across.reports, across.cpus), "speedup.png": speedup(r.run)}
-    drawn.update({f"throughput-{c}.png": throughput(r.run, c) for c in last_cpython(r)})
-    paths = []
-    for name, fig in drawn.items():
-        if fig is not None:
-            fig.savefig(folder / name, dpi=110)
-            plt.close(fig)
-            paths.append(folder / name)
-    return paths
+    drawn: Dict[str, Callable[[], Optional[Figure]]] = {
+        HEADLINE: partial(styles, across.reports, across.cpus),
+        "speedup.png": partial(speedup, r.run),
+    }
+    drawn.update({f"throughput-{c}.png": partial(throughput, r.run, c) for c in last_cpython(r)})
+    return [p for name, draw in drawn.items() if (p := save(draw, folder / name))]
 
 
 def ratio_axis(ax: Any, span: Tuple[float, float], ticks: Sequence[float], title: str,
