@@ -33,7 +33,7 @@ from bench.conduct import conductor, launch  # noqa: E402
 from bench.conduct.options import Options  # noqa: E402
 from bench.core import stats  # noqa: E402
 from bench.core.protocol import WorkerError  # noqa: E402
-from bench.profile import callgrind  # noqa: E402
+from bench.profile import callgrind, count_cache, marks  # noqa: E402
 from bench.report import answers, publish, stability  # noqa: E402
 
 
@@ -338,13 +338,13 @@ def test_a_between_run_term_widens_an_interval_in_quadrature() -> None:
 def test_callgrind_parser_keeps_the_least_count() -> None:
     parts = []
     for rep, (short, long) in enumerate([(1000, 4840), (900, 4740), (50_000, 4740)]):
-        for length, total in ((callgrind.SHORT, short), (callgrind.LONG, long)):
+        for length, total in ((marks.SHORT, short), (marks.LONG, long)):
             parts.append(
                 f"desc: Trigger: Client Request: native|md5|{rep}|{length}\ntotals: {total}"
             )
     parsed = callgrind.parse("\n".join(parts))
     per_byte = parsed[("native", "md5")]["instructions_per_byte"]
-    assert per_byte == pytest.approx((4740 - 900) / (callgrind.LONG - callgrind.SHORT))
+    assert per_byte == pytest.approx((4740 - 900) / (marks.LONG - marks.SHORT))
 
 
 @pytest.mark.skipif(shutil.which("valgrind") is None, reason="valgrind is not installed")
@@ -375,19 +375,19 @@ def test_callgrind_counts_are_kept_and_reused_under_their_key(
     a, b, none = (
         Column(modes.Mode(x, x, {}, (), None, ""), sys.executable) for x in ("a", "b", "none")
     )
-    first = callgrind.count_kept(a, ["helpers"], ["md5"], tmp_path, reuse=True)
-    again = callgrind.count_kept(a, ["helpers"], ["md5"], tmp_path, reuse=True)
+    first = count_cache.count_kept(a, ["helpers"], ["md5"], tmp_path, reuse=True)
+    again = count_cache.count_kept(a, ["helpers"], ["md5"], tmp_path, reuse=True)
     assert first == again and calls == ["a"]
-    callgrind.count_kept(b, ["helpers"], ["md5"], tmp_path, reuse=True)
-    recounted, _ = callgrind.count_kept(a, ["helpers"], ["md5"], tmp_path, reuse=False)
+    count_cache.count_kept(b, ["helpers"], ["md5"], tmp_path, reuse=True)
+    recounted, _ = count_cache.count_kept(a, ["helpers"], ["md5"], tmp_path, reuse=False)
     assert calls == ["a", "b", "a"] and recounted != first[0]
-    assert callgrind.count_kept(none, ["helpers"], ["md5"], tmp_path, reuse=True) == (
+    assert count_cache.count_kept(none, ["helpers"], ["md5"], tmp_path, reuse=True) == (
         {},
         "no valgrind here",
     )
-    callgrind.count_kept(none, ["helpers"], ["md5"], tmp_path, reuse=True)
+    count_cache.count_kept(none, ["helpers"], ["md5"], tmp_path, reuse=True)
     assert calls.count("none") == 2
-    assert callgrind.counts_key(a, ["helpers"], ["md5"]) != callgrind.counts_key(
+    assert count_cache.counts_key(a, ["helpers"], ["md5"]) != count_cache.counts_key(
         a, ["helpers"], ["sha256"]
     )
 
@@ -399,7 +399,7 @@ def test_callgrind_warm_up_leaves_pypys_jit_as_the_mode_started_it(jit: bool) ->
     # a hot loop: with --jit off nothing may be compiled (a lowered threshold turned it back on).
     code = (
         "import sys; sys.path.insert(0, sys.argv[1]); import bench_package; bench_package.load()\n"
-        "from bench.profile.callgrind import lower_jit_thresholds\n"
+        "from bench.profile.marks import lower_jit_thresholds\n"
         "from bench.core.timing import Jit\n"
         "Jit.watch(); lower_jit_thresholds(sys.argv[2] == 'on')\n"
         "def hot(n):\n    s = 0\n    for i in range(n): s += i * i\n    return s\n"

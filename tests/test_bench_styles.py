@@ -29,7 +29,7 @@ from bench.catalog import modes, styles  # noqa: E402
 from bench.catalog.styles_study import compiler_of, label_of  # noqa: E402
 from bench.conduct import launch, twins  # noqa: E402
 from bench.conduct.options import Options  # noqa: E402
-from bench.profile import callgrind, instructions  # noqa: E402
+from bench.profile import marks, style_instructions  # noqa: E402
 from bench.report import pages  # noqa: E402
 
 GOOD = '''
@@ -286,16 +286,16 @@ def test_instruction_counts_are_read_less_the_empty_call_and_divided_by_the_base
     text = "".join([dump("|empty|", 0, 110), dump("|empty|", 1, 100),
                     dump("loop|4", 0, 1100), dump("loop|4", 1, 1000),
                     dump("comprehension|4", 0, 600), dump("comprehension|4", 1, 700)])  # fmt: skip
-    rows = instructions.rows_of(text)
+    rows = style_instructions.rows_of(text)
     assert rows == [{"style": "loop", "size": 4, "instructions": 900},
                     {"style": "comprehension", "size": 4, "instructions": 500}]  # fmt: skip
-    store.write_record(tmp_path / instructions.INSTRUCTIONS,
+    store.write_record(tmp_path / style_instructions.INSTRUCTIONS,
                        {"modes": {"a": {"rows": rows}, "b": {"why": "no valgrind"}}})  # fmt: skip
-    found = instructions.ratios(tmp_path, "loop")
+    found = style_instructions.ratios(tmp_path, "loop")
     assert list(found) == ["a"] and found["a"][1]["ratio"] == pytest.approx(500 / 900)
-    table = "\n".join(instructions.lines(tmp_path, "loop"))
+    table = "\n".join(style_instructions.lines(tmp_path, "loop"))
     assert "| comprehension | 4    | 0.556 |" in table and "| loop          | 4    | 900 |" in table
-    assert callgrind.REPEATS > 1  # the least of several counts is the one kept
+    assert marks.REPEATS > 1  # the least of several counts is the one kept
 
 
 def test_the_twins_compilers_are_those_the_study_builds_with(

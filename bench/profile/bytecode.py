@@ -39,7 +39,7 @@ from bench.core.fmt import count, grid, ratio, table
 from bench.core.machine import PYPY, cpu_label, interpreter_info, interpreter_title, today
 from bench.core.stats import time_of
 from bench.core.timing import Timed, call_timer, interleave
-from bench.profile import callgrind, save
+from bench.profile import callgrind, marks, save
 
 BLOCKS = 64
 TIMED_LENGTH = 16384
@@ -321,8 +321,8 @@ def report(data: Dict[str, Any]) -> str:
         "# Bytecode and machine instructions: what each interpreter executes",
         "",
         f"{data['cpu']}, {data['date']}; interpreters: {interps}. Machine instructions from "
-        f"valgrind's callgrind ({callgrind.SHORT}-byte digests against {callgrind.LONG}-byte "
-        f"ones, {callgrind.LONG_FAST}-byte for the rows at C speed and under PyPy; the "
+        f"valgrind's callgrind ({marks.SHORT}-byte digests against {marks.LONG}-byte "
+        f"ones, {marks.LONG_FAST}-byte for the rows at C speed and under PyPy; the "
         "least of five counts each; valgrind's virtual CPU has no SHA-NI, so native's and "
         "OpenSSL's SHA-256 counts are of their fallback code; with a JIT on, they include the "
         "machine code the JIT wrote); bytecode on "

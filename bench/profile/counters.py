@@ -3,11 +3,11 @@ a run's folder in, its counts written beside the run, the notes of what could no
 out. ``bench.__main__`` runs a study's after its conductor; the report reads what they wrote.
 
 * ``instructions``: the hash study's helper and streamlined styles in machine instructions,
-  every mode that measured them (``bench.profile.callgrind.count_run``: ``instructions.json``);
+  every mode that measured them (``bench.profile.count_cache.count_run``: ``instructions.json``);
 * ``bytecode``: a styles file's bytecode instructions and calls per call of every style and
   size, under each interpreter of the run (``STYLE_BYTECODE``);
 * ``style-instructions``: a styles file's machine instructions per call, every mode, a compiled
-  twin's too (``bench.profile.instructions``).
+  twin's too (``bench.profile.style_instructions``).
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from bench import store
 from bench.catalog.study import Study
 from bench.catalog.styles_study import compiler_of
 from bench.conduct import launch
-from bench.profile import callgrind, instructions
+from bench.profile import count_cache, style_instructions
 from bench.store import STYLE_BYTECODE
 
 #: (the run's folder, the workers' results folder, whether a cache's counts may be reused): the
@@ -29,7 +29,7 @@ Counter = Callable[[Path, Path, bool], List[str]]
 
 def hash_instructions(folder: Path, results: Path, reuse: bool) -> List[str]:
     return [f"instructions not counted under {p}"
-            for p in callgrind.count_run(folder, results, reuse=reuse)]  # fmt: skip
+            for p in count_cache.count_run(folder, results, reuse=reuse)]  # fmt: skip
 
 
 def style_bytecode(folder: Path, results: Path, reuse: bool) -> List[str]:
@@ -53,16 +53,17 @@ def style_bytecode(folder: Path, results: Path, reuse: bool) -> List[str]:
     return notes
 
 
-def style_instructions(folder: Path, results: Path, reuse: bool) -> List[str]:
+def style_machine_instructions(folder: Path, results: Path, reuse: bool) -> List[str]:
     """The instructions of every mode of a styles run, its compiled twins' too."""
     run = store.load(folder)
-    return instructions.count(folder, list(run.columns), str(run.header.record["file"]), results)
+    file = str(run.header.record["file"])
+    return style_instructions.count(folder, list(run.columns), file, results)
 
 
 COUNTERS: Dict[str, Counter] = {
     "instructions": hash_instructions,
     "bytecode": style_bytecode,
-    "style-instructions": style_instructions,
+    "style-instructions": style_machine_instructions,
 }
 
 

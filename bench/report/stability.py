@@ -35,7 +35,7 @@ from bench import store
 from bench.core import stats
 from bench.core.fmt import interval, ratio, table
 from bench.core.stats import Estimate, by_process, components, time_of
-from bench.profile import instructions
+from bench.profile import style_instructions
 from bench.report import answers
 from bench.report.answers import NAMES, Report, Rerun
 from bench.store import kept
@@ -154,8 +154,9 @@ def bytecode_counts(folder: Path) -> Counts:
 
 
 def styles_counts(folder: Path) -> Counts:
-    """A styles run's instructions per call by (mode, style, size) (profile.instructions)."""
-    found = store.read_record(folder / instructions.INSTRUCTIONS)["modes"]
+    """A styles run's instructions per call by (mode, style, size)
+    (``bench.profile.style_instructions``)."""
+    found = store.read_record(style_instructions.path_of(folder))["modes"]
     return {(mode, r["style"], str(r["size"])): float(r["instructions"])
             for mode, m in found.items() for r in m.get("rows", ())}  # fmt: skip
 
@@ -334,7 +335,7 @@ def command(args: argparse.Namespace) -> int:
     print("\nWhere the variance came from in the first run (median sd of the logarithm):")
     print(table(levels(first), "lrrr"))
     code = 1 if args.strict and missed else 0
-    if all((f / instructions.INSTRUCTIONS).exists() for f in (args.first, args.second)):
+    if all(style_instructions.path_of(f).exists() for f in (args.first, args.second)):
         print("\nA styles run's machine instructions per call (callgrind):")
         code |= compare_instructions(args.first, args.second, args.strict, styles_counts,
                                      ("style", "size"))  # fmt: skip

@@ -17,7 +17,7 @@ from bench.catalog.cases import STYLES
 from bench.catalog.styles_study import JOIN, TABLE, StyleCase, compiler_of
 from bench.core import stats
 from bench.core.fmt import grid, minutes
-from bench.profile import instructions
+from bench.profile import style_instructions
 from bench.report import answers, pages
 from bench.report.answers import Report
 from bench.report.figures import Ratio, Shown
@@ -264,9 +264,10 @@ def write(folder: Path, plots: bool = True) -> Tuple[Report, List[str], List[str
     r = answers.build(store.load(folder))
     notes: List[str] = []
     baseline = baseline_of(r.run)
-    counted = [*counts_lines(folder), *instructions.lines(folder, baseline)]
-    store.write_record(folder / "summary.json", {**answers.summary(r), "styles": dict(
-        r.run.header.record), "instructions": instructions.ratios(folder, baseline)})  # fmt: skip
+    counted = [*counts_lines(folder), *style_instructions.lines(folder, baseline)]
+    counts = style_instructions.ratios(folder, baseline)
+    summary = {**answers.summary(r), "styles": dict(r.run.header.record), "instructions": counts}
+    store.write_record(folder / "summary.json", summary)
     figures: List[str] = []
     if plots:
         try:
