@@ -80,4 +80,3 @@ def headline_of(table: Table) -> Headline:
 def unavailable(columns: Sequence[Column]) -> Dict[str, str]:
     """The columns whose worker said it cannot run the study at all (``Listing.unavailable``)."""
     return {c.label: str(c.listing.unavailable) for c in columns if c.listing.unavailable}
-

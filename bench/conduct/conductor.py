@@ -64,8 +64,16 @@ from bench.core.machine import cpu_label, cpu_ticks, machine_facts, measured, tr
 from bench.store import STOPS, Header
 
 #: What other modules take from here: the run, and the effort's names it is run with.
-__all__ = ["EFFORTS", "Conductor", "Settings", "add_arguments", "builds", "listing", "run",
-           "settings_of"]
+__all__ = [
+    "EFFORTS",
+    "Conductor",
+    "Settings",
+    "add_arguments",
+    "builds",
+    "listing",
+    "run",
+    "settings_of",
+]
 
 
 class Conductor(Passes):

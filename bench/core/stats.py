@@ -272,4 +272,3 @@ def median_half(widths: Sequence[float]) -> float:
     """The median of ratios' relative half-widths (nan for none): how far a table, a run or
     the README is to be trusted, in the report and in stability alike."""
     return statistics.median(widths) if widths else math.nan
-

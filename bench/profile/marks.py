@@ -38,6 +38,7 @@ REPEATS = 5
 WARM_CALLS = 20
 JIT_QUIET, JIT_MAX_CALLS = 100, 3000
 
+
 def lower_jit_thresholds(jit: bool) -> None:
     """Under PyPy with its JIT on (``jit``): trace loops and functions after 50 runs, not
     1000s (a quicker warm-up). With ``--jit off`` nothing: ``off`` is a threshold of -1, and

@@ -302,4 +302,3 @@ def report_main(folder: Path, plots: bool = True, notes: Sequence[str] = ()) -> 
              if p.exists()]  # fmt: skip
     print(f"\nreport: {folder} ({', '.join(shown)})")
     return 0 if r.table(TABLE) is not None else 1
-

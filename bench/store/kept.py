@@ -72,9 +72,7 @@ def machine_key(facts: Mapping[str, Any]) -> str:
     return f"{cpu_name(facts)}, {facts.get('cores', '?')} cores"
 
 
-def facts_of(
-    columns: Sequence[Column], header: Header, told: Mapping[str, str]
-) -> Dict[str, Any]:
+def facts_of(columns: Sequence[Column], header: Header, told: Mapping[str, str]) -> Dict[str, Any]:
     """The machine of a run: its header's; for a run before headers said it, this machine's
     if its CPU label is this machine's, else what its label and pyperf's metadata say; then
     what ``told`` says (``--machine key=value``; ``flags`` comma-separated)."""
