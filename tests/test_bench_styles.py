@@ -126,7 +126,7 @@ def raises(xs):
     assert wrong["raises"] == "at size 4 it raises ValueError: not today"
     assert styles.check(found, "comprehension", 32) is None
     # the timer calls the style on arguments made once
-    timer = styles.make_timer(found, found.case("comprehension", 32))
+    timer = styles.make_timer(found, found.case("comprehension", 32).case)
     assert timer(10) >= 0
 
 

@@ -1,11 +1,10 @@
 """A styles file's study (``python -m bench styles FILE``): each style of a user's file against
 its baseline, size by size, under every mode found: a ``bench.catalog.study.Study``.
 
-Its cases are ``StyleCase``s (a style at a size); the store keeps them as every case is kept
-(``bench.catalog.cases.Case``: the ``styles`` benchmark, the file's stem, the style, the size),
-and ``StyleCase.of`` reads them back. Its one table (``TABLE``) is each style ÷ the baseline;
-its ratios are the run's headline, and the stopping rule waits for every mode's
-(``settle_modes``).
+Its cases are ``bench.catalog.styles.StyleCase``s (a style at a size), which the store keeps
+as every case is kept and ``StyleCase.of`` reads back. Its one table (``TABLE``) is each style
+÷ the baseline; its ratios are the run's headline, and the stopping rule waits for every
+mode's (``settle_modes``).
 """
 
 from __future__ import annotations
@@ -14,11 +13,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
-from bench.catalog.cases import STYLES, Case
+from bench.catalog.cases import STYLES
 from bench.catalog.columns import Column, Layout
 from bench.catalog.comparisons import Cell, Table, modes, ratio, table
 from bench.catalog.study import headline_of, unavailable
-from bench.catalog.styles import StylesFile
+from bench.catalog.styles import StyleCase, StylesFile
 from bench.catalog.tables import Headline
 
 #: The id of a styles file's table (not the hash study's ``styles``, helpers ÷ streamlined).
@@ -37,25 +36,6 @@ def compiler_of(label: str) -> Optional[str]:
     """The compiler of a twin's mode label ("3.12+mypyc": mypyc), None for a plain mode."""
     head, _, tail = label.rpartition(JOIN)
     return tail if head and tail in COMPILERS else None
-
-
-@dataclass(frozen=True)
-class StyleCase:
-    """One case of a styles file: a style (a function of the file) at a size."""
-
-    stem: str  # the file's
-    style: str
-    size: int
-
-    @property
-    def case(self) -> Case:
-        """The case as the store keeps it."""
-        return Case(STYLES, self.stem, self.style, self.size)
-
-    @classmethod
-    def of(cls, case: Case) -> StyleCase:
-        assert case.benchmark == STYLES, f"{case.name} is not a styles file's case"
-        return cls(case.algorithm, case.variant, case.length)
 
 
 @dataclass(frozen=True)

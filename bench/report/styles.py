@@ -14,7 +14,8 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from bench import store
 from bench.catalog.cases import STYLES
-from bench.catalog.styles_study import JOIN, TABLE, StyleCase, compiler_of
+from bench.catalog.styles import StyleCase
+from bench.catalog.styles_study import JOIN, TABLE, compiler_of
 from bench.core import stats
 from bench.core.fmt import grid, minutes
 from bench.profile import style_instructions
