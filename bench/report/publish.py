@@ -63,11 +63,16 @@ def report_parser() -> argparse.ArgumentParser:
 
 
 def report_main(argv: Sequence[str]) -> int:
-    """``python -m bench report``: a run's report.md, summary.json and figures."""
+    """``python -m bench report``: a run's report.md, summary.json and figures (a styles
+    file's run: ``bench.report.styles``')."""
     args = report_parser().parse_args(argv)
     folder: Optional[Path] = args.folder or newest("bench", "values.json")
     if folder is None:
         raise SystemExit(f"no run under {RESULTS / 'bench'}")
+    if (folder / "study.json").exists() and store.load(folder).header.study_name == "styles":
+        from bench.report import styles  # a styles file's run: its own page
+
+        return styles.report_main(folder, not args.no_plots)
     if (folder / kept.FILE).exists():  # a kept run: its page written beside this clone's runs
         r = answers.build(kept.read(folder))
         folder = RESULTS / "bench" / folder.name
