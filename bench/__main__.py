@@ -38,17 +38,37 @@ from bench.store import RESULTS
 Action = Callable[[argparse.Namespace], int]
 #: The measuring commands: (module, what it is, its options' adder, its action).
 MEASURING: Dict[str, Tuple[str, str, str, str]] = {
-    "run": ("conduct.conductor", "the study: every mode found, measured over the budget",
-            "add_arguments", ""),
-    "quick": ("conduct.conductor", "the study in a few minutes (--effort quick)",
-              "add_arguments", ""),
-    "check": ("check", "a quick check of one promise (A against B) in each mode",
-              "add_arguments", "command"),
-    "bytecode": ("profile.bytecode", "bytecode and machine instructions per block, per mode",
-                 "add_arguments", "drive"),
-    "memory": ("profile.memory", "memray: peak memory and allocations of every variant",
-               "add_arguments", "drive"),
-}  # fmt: skip
+    "run": (
+        "conduct.conductor",
+        "the study: every mode found, measured over the budget",
+        "add_arguments",
+        "",
+    ),
+    "quick": (
+        "conduct.conductor",
+        "the study in a few minutes (--effort quick)",
+        "add_arguments",
+        "",
+    ),
+    "check": (
+        "check",
+        "a quick check of one promise (A against B) in each mode",
+        "add_arguments",
+        "command",
+    ),
+    "bytecode": (
+        "profile.bytecode",
+        "bytecode and machine instructions per block, per mode",
+        "add_arguments",
+        "drive",
+    ),
+    "memory": (
+        "profile.memory",
+        "memray: peak memory and allocations of every variant",
+        "add_arguments",
+        "drive",
+    ),
+}
 #: The commands with parsers of their own: (module, its main, its parser; ``styles``: this
 #: module's, the pipeline's).
 OWN: Dict[str, Tuple[str, str, str]] = {
@@ -117,8 +137,14 @@ def measure(args: argparse.Namespace) -> int:
     options = Options.of(args)
     settings = settings_of(options)
     counted = ("instructions",) if settings.count and not options.no_count else ()
-    study = HashStudy(options.algorithm_names, options.variants, options.benchmark_names,
-                      settings.grid, options.pypy_lib, counted)  # fmt: skip
+    study = HashStudy(
+        options.algorithm_names,
+        options.variants,
+        options.benchmark_names,
+        settings.grid,
+        options.pypy_lib,
+        counted,
+    )
     columns = launch.columns_of(options)
     return pipeline(options, study, columns, launch.left_out(options), settings)
 
@@ -150,9 +176,12 @@ def common() -> argparse.ArgumentParser:
     """The options every measuring command shares."""
     shared = argparse.ArgumentParser(add_help=False)
     shared.add_argument(
-        "--python", action="append", default=[], metavar="LABEL=PATH",
+        "--python",
+        action="append",
+        default=[],
+        metavar="LABEL=PATH",
         help="an interpreter's environment (repeat); default: this python",
-    )  # fmt: skip
+    )
     shared.add_argument("--pythons", type=Path, help="JSON {label: program} (bench envs writes it)")
     shared.add_argument("--modes", default="", help="modes (labels or globs); default: all found")
     shared.add_argument("--variants", default="", help="names or globs (default: all)")

@@ -51,8 +51,13 @@ def variants_set(args: CheckRun) -> Iterator[Pair]:
             if t.unavailable or alg not in t.constructors:
                 continue
             mine = t.constructors[alg]
-            yield both(f"{t.name} {alg} against hashlib", digest_of,
-                       reference.constructors[alg], mine, data)  # fmt: skip
+            yield both(
+                f"{t.name} {alg} against hashlib",
+                digest_of,
+                reference.constructors[alg],
+                mine,
+                data,
+            )
             source = targets.load(t.twin.source) if t.twin else None
             if source and not source.unavailable:
                 label = f"{t.name} {alg} against {source.name}"
@@ -118,13 +123,16 @@ def tricks(args: CheckRun) -> Iterator[Pair]:
 
 
 SETS: Dict[str, Callable[[CheckRun], Iterator[Pair]]] = {
-    **checks.SETS, "variants": variants_set, "tricks": tricks,
-}  # fmt: skip
+    **checks.SETS,
+    "variants": variants_set,
+    "tricks": tricks,
+}
 
 
 def shown(seconds: float) -> str:
-    scale, unit = next((f, u) for f, u in ((1, "s"), (1e-3, "ms"), (1e-6, "µs"), (0, "ns"))
-                       if seconds >= f)  # fmt: skip
+    scale, unit = next(
+        (f, u) for f, u in ((1, "s"), (1e-3, "ms"), (1e-6, "µs"), (0, "ns")) if seconds >= f
+    )
     return f"{seconds / (scale or 1e-9):.4g} {unit}"
 
 

@@ -35,10 +35,15 @@ class HashStudy:
 
     def listing(self, column: Column) -> Dict[str, Any]:
         chosen = column.mode.variants or self.variants
-        return {"op": "list", "algorithms": list(self.algorithms), "grid": self.grid.as_json(),
-                "variants": [p for p in chosen.split(",") if p],
-                "benchmarks": list(self.benchmarks), "pypy_lib": self.pypy_lib,
-                "references": not column.mode.variants}  # fmt: skip
+        return {
+            "op": "list",
+            "algorithms": list(self.algorithms),
+            "grid": self.grid.as_json(),
+            "variants": [p for p in chosen.split(",") if p],
+            "benchmarks": list(self.benchmarks),
+            "pypy_lib": self.pypy_lib,
+            "references": not column.mode.variants,
+        }
 
     def tables(self, lay: Layout) -> List[Table]:
         return tables.tables(lay)
@@ -56,5 +61,6 @@ class HashStudy:
     def whole(self) -> bool:
         """Whether it is the whole study (every variant, algorithm and benchmark), so that a
         run of it may be kept (``bench.store.kept``) with the default lengths."""
-        return not self.variants and self.algorithms == ALGORITHMS and (
-            self.benchmarks == BENCHMARKS)  # fmt: skip
+        return (
+            not self.variants and self.algorithms == ALGORITHMS and (self.benchmarks == BENCHMARKS)
+        )

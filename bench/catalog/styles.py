@@ -180,11 +180,11 @@ def validate(path: Path, module: types.ModuleType) -> StylesFile:
     if title is not None and not isinstance(title, str):
         wrong.append(f"TITLE must be a string, not {shown(title)}")
     if wrong:
-        raise ConventionError(f"{path} does not follow the styles convention: "
-                              + "; ".join(wrong))  # fmt: skip
+        raise ConventionError(f"{path} does not follow the styles convention: " + "; ".join(wrong))
     assert sizes is not None and inputs is not None and styles is not None
-    return StylesFile(Path(path).resolve(), title or Path(path).stem, tuple(sizes), inputs,
-                      tuple(styles))  # fmt: skip
+    return StylesFile(
+        Path(path).resolve(), title or Path(path).stem, tuple(sizes), inputs, tuple(styles)
+    )
 
 
 def load(path: Path) -> StylesFile:
@@ -196,8 +196,7 @@ def arguments(found: StylesFile, size: int) -> Tuple[Any, ...]:
     """``inputs(size)`` as a tuple of arguments (ConventionError if it is not one)."""
     args = found.inputs(size)
     if not isinstance(args, tuple):
-        raise ConventionError(f"inputs({size}) must return a tuple of arguments, "
-                              f"not {shown(args)}")  # fmt: skip
+        raise ConventionError(f"inputs({size}) must return a tuple of arguments, not {shown(args)}")
     return args
 
 

@@ -77,10 +77,14 @@ class StylesStudy:
         """The study a run's header recorded (``record``)."""
         file = Path(str(record.get("file") or "styles"))
         twins = record.get("twins")
-        return cls(file, str(record.get("title") or record.get("stem") or "styles"),
-                   tuple(record.get("styles") or ()), tuple(record.get("sizes") or ()),
-                   dict(twins) if twins is not None else None,
-                   dict(record.get("not_built") or {}))  # fmt: skip
+        return cls(
+            file,
+            str(record.get("title") or record.get("stem") or "styles"),
+            tuple(record.get("styles") or ()),
+            tuple(record.get("sizes") or ()),
+            dict(twins) if twins is not None else None,
+            dict(record.get("not_built") or {}),
+        )
 
     def listing(self, column: Column) -> Dict[str, Any]:
         twin = (self.twins or {}).get(column.label)
@@ -93,8 +97,13 @@ class StylesStudy:
         return headline_of(file_table(lay))
 
     def record(self, cannot_run: Mapping[str, str]) -> Dict[str, Any]:
-        found: Dict[str, Any] = {"file": str(self.file), "title": self.title, "stem": self.stem,
-                 "styles": list(self.styles), "sizes": list(self.sizes)}  # fmt: skip
+        found: Dict[str, Any] = {
+            "file": str(self.file),
+            "title": self.title,
+            "stem": self.stem,
+            "styles": list(self.styles),
+            "sizes": list(self.sizes),
+        }
         if self.twins is not None:
             found.update(twins=dict(self.twins), not_built=dict(self.not_built))
         return {**found, "cannot_run": dict(cannot_run)}
@@ -123,5 +132,9 @@ def file_table(lay: Layout) -> Table:
         TABLE,
         f"Each style against the baseline, {baseline}, per mode",
         f"time of the style ÷ time of {baseline}, same mode and size (>1: the style is slower)",
-        ["style", "size"], rows, modes(lay), cell, readme=True,
-    )  # fmt: skip
+        ["style", "size"],
+        rows,
+        modes(lay),
+        cell,
+        readme=True,
+    )

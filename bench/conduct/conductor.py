@@ -114,16 +114,19 @@ class Conductor(Passes):
             count += min(int(left / extra), s.max_passes - s.least)
             self.capped = int(left / extra) >= s.max_passes - s.least
         whole = {round(k * (count - 1) / (s.least - 1)) for k in range(1, s.least)}
-        live = {k: {m for m in ms if m[1] not in self.skipped[m[0]]}
-                for k, ms in self.members.items()}  # fmt: skip
+        live = {
+            k: {m for m in ms if m[1] not in self.skipped[m[0]]} for k, ms in self.members.items()
+        }
         for p in range(1, count):
             if p in whole:
                 self.plan.append({k: set(live[k]) for k in self.groups})
             else:
                 chosen = {k: {m for m in live[k] if m in self.readme} for k in self.groups}
                 self.plan.append({k: ms for k, ms in chosen.items() if ms})
-        self.say(f"plan: {count} passes over {s.stretches} stretches of time: every group in "
-                 f"{s.least}, the README's {len(self.readme)} cases in each")  # fmt: skip
+        self.say(
+            f"plan: {count} passes over {s.stretches} stretches of time: every group in "
+            f"{s.least}, the README's {len(self.readme)} cases in each"
+        )
 
     def whole(self, p: int) -> bool:
         """Whether planned pass ``p`` takes every group (not only the README's cases)."""
@@ -154,11 +157,17 @@ class Conductor(Passes):
         """The values so far, by case, and the spec's layout of them: its derived rows (the
         fastest pure Python, a mode's nearest JDK counterpart) by the times so far."""
         measured: Dict[Member, stats.Values] = {
-            (label, name): c.values() for label, cases in self.data.items()
-            for name, c in cases.items() if c.runs and c.runs[0].values}  # fmt: skip
-        times = {m: math.exp(statistics.fmean(math.log(min(v)) for v in
-                                              stats.by_process(values).values()))
-                 for m, values in measured.items()}  # fmt: skip
+            (label, name): c.values()
+            for label, cases in self.data.items()
+            for name, c in cases.items()
+            if c.runs and c.runs[0].values
+        }
+        times = {
+            m: math.exp(
+                statistics.fmean(math.log(min(v)) for v in stats.by_process(values).values())
+            )
+            for m, values in measured.items()
+        }
         return measured, Layout(self.columns, list(measured), times.__getitem__)
 
     def precision(self) -> Optional[float]:
@@ -195,8 +204,13 @@ class Conductor(Passes):
         return True
 
     def stopped(self, rule: str, width: Optional[float]) -> Dict[str, Any]:
-        return {"rule": rule, "passes": len(self.done), "seconds": self.now() - self.started,
-                "half_width": width, "target": self.settings.target}  # fmt: skip
+        return {
+            "rule": rule,
+            "passes": len(self.done),
+            "seconds": self.now() - self.started,
+            "half_width": width,
+            "target": self.settings.target,
+        }
 
     def run(self) -> Dict[str, Any]:
         ticks = cpu_ticks()
@@ -257,8 +271,10 @@ class Conductor(Passes):
         else:
             self.restretch()
         if self.stop["rule"] == "precision":
-            self.say(f"stopped: the README's ratios within ±{self.stop['half_width']:.1%} "
-                     f"after {self.stop['passes']} passes")  # fmt: skip
+            self.say(
+                f"stopped: the README's ratios within ±{self.stop['half_width']:.1%} "
+                f"after {self.stop['passes']} passes"
+            )
 
     def headline_plan(self) -> None:
         """The headline's cases alone in pass 0 (calibrated, their cost told) and in as many
@@ -266,22 +282,28 @@ class Conductor(Passes):
         enough; then one pass of every other group, while the budget lasts (each group whole:
         a ratio's two cases share a process); then the modes left unsettled."""
         s = self.settings
-        lead = {k: ms for k in self.groups
-                if (ms := {m for m in self.members[k] if m in self.lead})}  # fmt: skip
+        lead = {
+            k: ms for k in self.groups if (ms := {m for m in self.members[k] if m in self.lead})
+        }
         self.one_pass(0, lead)
         share, took = s.headline_share * self.budget, self.took[0]
         more = int((share - took) / took) if took > 0 else s.max_passes
         count = 1 + max(0, min(more, s.max_passes - 1))
         self.capped = more >= s.max_passes - 1
-        live = {k: {m for m in ms if m[1] not in self.skipped[m[0]]}
-                for k, ms in self.members.items()}  # fmt: skip
+        live = {
+            k: {m for m in ms if m[1] not in self.skipped[m[0]]} for k, ms in self.members.items()
+        }
         # Every other group, those with the README's other cases (the buys table) first.
-        rest = sorted((k for k in self.groups if live[k] - self.lead), key=lambda k: (
-            not live[k] & self.readme - self.lead, group_order(k)))  # fmt: skip
+        rest = sorted(
+            (k for k in self.groups if live[k] - self.lead),
+            key=lambda k: (not live[k] & self.readme - self.lead, group_order(k)),
+        )
         self.plan = [dict(lead) for _ in range(1, count)] + [{k: live[k] for k in rest}]
-        self.say(f"plan: up to {count} passes of the headline's {len(self.lead)} cases over "
-                 f"{s.stretches} stretches of time, then one of the {len(rest)} other groups "
-                 f"while the budget lasts")  # fmt: skip
+        self.say(
+            f"plan: up to {count} passes of the headline's {len(self.lead)} cases over "
+            f"{s.stretches} stretches of time, then one of the {len(rest)} other groups "
+            f"while the budget lasts"
+        )
         short = False  # a pass of the headline's was left out for its share of the budget
         for p in range(1, count):
             if self.sure():
@@ -307,10 +329,12 @@ class Conductor(Passes):
         said = ", ".join(f"{mode} ±{width:.1%}" for mode, width in unsettled.items())
         width = self.stop["half_width"]
         reached = "no ratio" if width is None else f"±{width:.1%}"
-        self.say(f"headline: {STOPS.get(self.stop['rule'])} after {self.stop['passes']} passes "
-                 f"(median {reached} within the run); modes not settled (over "
-                 f"±{s.promise or 0:.0%}): {said or 'none'}; {len(rest) - len(self.left)} of "
-                 f"the other {len(rest)} groups measured")  # fmt: skip
+        self.say(
+            f"headline: {STOPS.get(self.stop['rule'])} after {self.stop['passes']} passes "
+            f"(median {reached} within the run); modes not settled (over "
+            f"±{s.promise or 0:.0%}): {said or 'none'}; {len(rest) - len(self.left)} of "
+            f"the other {len(rest)} groups measured"
+        )
 
     def unsettled(self) -> Dict[str, float]:
         """The modes whose headline ratios the report shows wider than the promise (the

@@ -49,26 +49,33 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("file", type=Path, help="the styles file (SIZES, inputs, STYLES)")
     p.add_argument("--modes", default="", help="modes (labels or globs); default: all found")
     p.add_argument(
-        "--python", action="append", default=[], metavar="LABEL=PATH",
+        "--python",
+        action="append",
+        default=[],
+        metavar="LABEL=PATH",
         help="an interpreter to run (repeat), instead of the study's interpreters found",
-    )  # fmt: skip
+    )
     p.add_argument("--effort", choices=sorted(EFFORTS), default="default")
     p.add_argument("--budget", type=float, help="seconds of measuring in all (the ceiling)")
     p.add_argument(
-        "--promise", type=float,
+        "--promise",
+        type=float,
         help="the median half-width of the file's ratios at which measuring stops",
-    )  # fmt: skip
+    )
     p.add_argument("--results", type=Path, default=RESULTS, help="the results folder")
     p.add_argument("--no-plots", action="store_true", help="no picture")
     p.add_argument(
-        "--compile", default="", metavar="mypyc,cython",
+        "--compile",
+        default="",
+        metavar="mypyc,cython",
         help="also measure the file compiled by these, each a mode of each CPython's "
         "(bench.conduct.twins)",
-    )  # fmt: skip
+    )
     p.add_argument(
-        "--no-count", action="store_true",
+        "--no-count",
+        action="store_true",
         help="no bytecode and call counts (each interpreter traces one call of each case)",
-    )  # fmt: skip
+    )
     return p
 
 
@@ -114,8 +121,10 @@ def load(path: Path) -> Optional[StylesFile]:
     except styles.ConventionError:
         raise
     except Exception as exc:
-        print(f"bench styles: this interpreter cannot import {path} ({styles.raised(exc)}); "
-              "the modes will say which can")  # fmt: skip
+        print(
+            f"bench styles: this interpreter cannot import {path} ({styles.raised(exc)}); "
+            "the modes will say which can"
+        )
         return None
 
 
@@ -133,12 +142,15 @@ def prepare(options: Options) -> Tuple[StylesStudy, List[Column], Dict[str, str]
     elif options.compile:
         not_built = {"--python": "no twins of interpreters it names (not the study's own)"}
     if not columns:
-        raise SystemExit("no interpreter found to run the file: " + "; ".join(
-            f"{label}: {why}" for label, why in left.items()))  # fmt: skip
+        raise SystemExit(
+            "no interpreter found to run the file: "
+            + "; ".join(f"{label}: {why}" for label, why in left.items())
+        )
     # Inside a Debian tree the file's folder is there at the same path.
     given = os.environ.get(modes.BINDS_ENV)
-    os.environ[modes.BINDS_ENV] = os.pathsep.join([str(path.parent), *(
-        [str(twins_folder())] if twins else []), *([given] if given else [])])  # fmt: skip
+    os.environ[modes.BINDS_ENV] = os.pathsep.join(
+        [str(path.parent), *([str(twins_folder())] if twins else []), *([given] if given else [])]
+    )
     if options.compile:
         study = replace(study, twins=twins, not_built=not_built)
     if options.no_count:

@@ -129,8 +129,14 @@ def build(label: str, compiler: str, path: Path, log: envs.Log) -> Tuple[Optiona
     env = {**os.environ, **binds, "MYPYPATH": str(path.parent)}
     log(f"{label}{JOIN}{compiler}: compiling {path.name} into {done}")
     try:
-        ran = subprocess.run(command(python, compiler, f"{name}.py"), cwd=work, env=env,
-                             capture_output=True, text=True, timeout=TIMEOUT)  # fmt: skip
+        ran = subprocess.run(
+            command(python, compiler, f"{name}.py"),
+            cwd=work,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=TIMEOUT,
+        )
     except subprocess.TimeoutExpired:
         shutil.rmtree(work, ignore_errors=True)
         return None, f"{compiler} took over {TIMEOUT} s"

@@ -306,9 +306,19 @@ def report(data: Dict[str, Any]) -> str:
         by.setdefault((r["variant"], r["algorithm"]), {})[r["mode"]] = r
 
     def pivot(title: str, key: str, digits: int) -> str:
-        lines = [[variant, alg, *(count(found, digits) if (found := value(per.get(x, {}), key))
-                                  is not None else None for x in labels)]
-                 for (variant, alg), per in by.items()]  # fmt: skip
+        lines = [
+            [
+                variant,
+                alg,
+                *(
+                    count(found, digits)
+                    if (found := value(per.get(x, {}), key)) is not None
+                    else None
+                    for x in labels
+                ),
+            ]
+            for (variant, alg), per in by.items()
+        ]
         return f"### {title}\n\n" + grid(["variant", "algorithm", *labels], lines, 2) + "\n"
 
     interps = "; ".join(
@@ -377,8 +387,9 @@ def drive(args: argparse.Namespace) -> int:
 
     def counted(column: Column) -> str:
         label, chosen = column.label, column.mode.variants or args.variants
-        bytecode[label] = launch.call(column, "profile.bytecode.count_bytecode", args.results,
-                                      variants=chosen)  # fmt: skip
+        bytecode[label] = launch.call(
+            column, "profile.bytecode.count_bytecode", args.results, variants=chosen
+        )
         if args.no_callgrind:
             problems[label] = "--no-callgrind"
             return f"{label}: bytecode counted"
@@ -396,20 +407,36 @@ def drive(args: argparse.Namespace) -> int:
     times: Dict[str, Dict[str, List[float]]] = {label: {} for label in labels}
     for turn, column in enumerate([*chosen, *reversed(chosen), *chosen]):
         selected = column.mode.variants or args.variants
-        got = launch.call(column, "profile.bytecode.time_rows", args.results, variants=selected,
-                          rounds=args.rounds, jit=column.mode.jit)  # fmt: skip
+        got = launch.call(
+            column,
+            "profile.bytecode.time_rows",
+            args.results,
+            variants=selected,
+            rounds=args.rounds,
+            jit=column.mode.jit,
+        )
         for key, samples in got.items():
             times[column.label].setdefault(key, []).extend(samples)
-        print(f"  timed {column.label} (turn {turn + 1}, {time.perf_counter() - started:.0f} s)",
-              flush=True)  # fmt: skip
+        print(
+            f"  timed {column.label} (turn {turn + 1}, {time.perf_counter() - started:.0f} s)",
+            flush=True,
+        )
     described = {
-        c.label: {**bytecode[c.label]["interpreter"], "counter": bytecode[c.label]["counter"],
-                  "mode": c.mode.as_json(),
-                  "callgrind": problems.get(c.label)}
+        c.label: {
+            **bytecode[c.label]["interpreter"],
+            "counter": bytecode[c.label]["counter"],
+            "mode": c.mode.as_json(),
+            "callgrind": problems.get(c.label),
+        }
         for c in chosen
-    }  # fmt: skip
-    data = {"cpu": cpu_label(), "date": today(), "seconds": time.perf_counter() - started,
-            "interpreters": described, "rows": merge(labels, bytecode, machine, times)}  # fmt: skip
+    }
+    data = {
+        "cpu": cpu_label(),
+        "date": today(),
+        "seconds": time.perf_counter() - started,
+        "interpreters": described,
+        "rows": merge(labels, bytecode, machine, times),
+    }
     print(save(folder, "bytecode", report, data))
     print(f"bytecode: {folder / 'bytecode.md'} in {time.perf_counter() - started:.0f} s")
     return 0

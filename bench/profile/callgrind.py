@@ -130,16 +130,26 @@ def valgrind(
     # a shell and nox). So the counts are the same run to run in one checkout.
     _, made, _ = launch.command(column, results)
     # sbin: a Debian tree's entry script runs chroot and mount, which live there
-    fixed = {"PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "PYTHONHASHSEED": "0",
-             "PYTHONDONTWRITEBYTECODE": "1", "LC_ALL": "C", **column.mode.env}  # fmt: skip
+    fixed = {
+        "PATH": "/usr/sbin:/usr/bin:/sbin:/bin",
+        "PYTHONHASHSEED": "0",
+        "PYTHONDONTWRITEBYTECODE": "1",
+        "LC_ALL": "C",
+        **column.mode.env,
+    }
     if modes.BINDS_ENV in made:
         fixed[modes.BINDS_ENV] = made[modes.BINDS_ENV]
     out.unlink(missing_ok=True)
     return [program, "--tool=callgrind", *options, f"--callgrind-out-file={out}"], fixed
 
 
-def counted(column: Column, results: Path, out: Path, options: Sequence[str],
-            requests: Sequence[Dict[str, Any]]) -> str:  # fmt: skip
+def counted(
+    column: Column,
+    results: Path,
+    out: Path,
+    options: Sequence[str],
+    requests: Sequence[Dict[str, Any]],
+) -> str:
     """Ask a worker of ``column`` under valgrind ``requests``; callgrind's output (Unavailable
     with why, where it does not run, or runs past TIMEOUT)."""
     before, fixed = valgrind(column, results, out, *options)
@@ -186,8 +196,13 @@ def count(
 
 
 #: valgrind's options of a count between client requests (``collect``).
-MARKED = ("--instr-atstart=no", "--collect-atstart=no", "--combine-dumps=yes", "--dump-line=no",
-          "--smc-check=all-non-file")  # fmt: skip
+MARKED = (
+    "--instr-atstart=no",
+    "--collect-atstart=no",
+    "--combine-dumps=yes",
+    "--dump-line=no",
+    "--smc-check=all-non-file",
+)
 
 
 def out_file(column: Column, results: Path) -> Path:
@@ -200,13 +215,17 @@ def count_call(column: Column, function: str, kwargs: Dict[str, Any], results: P
     counts ``collect``'s) called in ``column``'s mode with ``kwargs``, the client-request
     library's and the mode's JIT (``library``, ``jit``) added; Unavailable with why."""
     library = marks_library(results / ".callgrind")
-    call = {"op": "call", "function": function,
-            "kwargs": {**kwargs, "library": str(library), "jit": column.mode.jit}}  # fmt: skip
+    call = {
+        "op": "call",
+        "function": function,
+        "kwargs": {**kwargs, "library": str(library), "jit": column.mode.jit},
+    }
     return counted(column, results, out_file(column, results), MARKED, [call])
 
 
-def count_jdk(column: Column, names: Sequence[str], algorithms: Sequence[str], results: Path,
-              out: Path) -> Dict[Tuple[str, str], Dict[str, Any]]:  # fmt: skip
+def count_jdk(
+    column: Column, names: Sequence[str], algorithms: Sequence[str], results: Path, out: Path
+) -> Dict[Tuple[str, str], Dict[str, Any]]:
     """A JDK's interpreted mode (``-Xint``, Zero; its JIT modes' counts would be of when the
     compiler threads ran): each case's whole process at two lengths, prepared at known loops
     (one warm-up value) and one value; the difference over the extra bytes is a byte's."""
@@ -218,14 +237,22 @@ def count_jdk(column: Column, names: Sequence[str], algorithms: Sequence[str], r
             totals = []
             for n in JDK_LENGTHS:
                 case = f"digest/{alg}/{name}/{n}"
-                prepare = {"op": "prepare", "cases": [{"name": case, "loops": JDK_LOOPS}],
-                           "min_time": 0.0, "jit": False, "clock": "cpu"}  # fmt: skip
+                prepare = {
+                    "op": "prepare",
+                    "cases": [{"name": case, "loops": JDK_LOOPS}],
+                    "min_time": 0.0,
+                    "jit": False,
+                    "clock": "cpu",
+                }
                 text = counted(column, results, out, (), [prepare, {"op": "value", "case": case}])
                 totals.append(int(re.findall(r"^(?:summary|totals): (\d+)", text, re.M)[-1]))
             per = (totals[1] - totals[0]) / (2 * JDK_LOOPS * (JDK_LENGTHS[1] - JDK_LENGTHS[0]))
             counts = dict(zip(map(str, JDK_LENGTHS), totals))
-            found[(name, alg)] = {"instructions_per_byte": per, "counts": counts,
-                                  "instructions_short_message": totals[0]}  # fmt: skip
+            found[(name, alg)] = {
+                "instructions_per_byte": per,
+                "counts": counts,
+                "instructions_short_message": totals[0],
+            }
     return found
 
 

@@ -30,8 +30,9 @@ def counting_tools() -> Tuple[str, str]:
     and valgrind's version; read once a process, not once a mode."""
     from bench.conduct.envs import source_digest
 
-    sources = sorted(p.relative_to(ROOT) for p in (ROOT / "bench").rglob("*")
-                     if p.suffix in (".py", ".java"))  # fmt: skip
+    sources = sorted(
+        p.relative_to(ROOT) for p in (ROOT / "bench").rglob("*") if p.suffix in (".py", ".java")
+    )
     try:
         version = subprocess.run(["valgrind", "--version"], capture_output=True, text=True).stdout
     except OSError:
@@ -46,10 +47,16 @@ def counts_key(column: Column, names: Sequence[str], algorithms: Sequence[str]) 
     from bench.conduct.envs import build_cache
 
     sources, version = counting_tools()
-    facts = {"program": column.program, "classpath": column.classpath,
-             "mode": column.mode.as_json(), "runtime": column.listing.runtime,
-             "names": list(names), "algorithms": list(algorithms), "valgrind": version,
-             "sources": sources}  # fmt: skip
+    facts = {
+        "program": column.program,
+        "classpath": column.classpath,
+        "mode": column.mode.as_json(),
+        "runtime": column.listing.runtime,
+        "names": list(names),
+        "algorithms": list(algorithms),
+        "valgrind": version,
+        "sources": sources,
+    }
     return str(build_cache.digest(COUNTS, repr(sorted(facts.items()))))
 
 
@@ -73,8 +80,10 @@ def count_kept(
         except store.FormatError:
             kept = None  # of another bench: counted again, and kept in this one's format
         if kept is not None:
-            print(f"instructions: {column.label}: reusing the counts kept in {path} (the "
-                  "same mode, environment, interpreter, bench sources and valgrind)")  # fmt: skip
+            print(
+                f"instructions: {column.label}: reusing the counts kept in {path} (the "
+                "same mode, environment, interpreter, bench sources and valgrind)"
+            )
             return {(r["variant"], r["algorithm"]): r["counts"] for r in kept}, None
     found, why = callgrind.count(column, names, algorithms, results)
     if why is None:
@@ -97,8 +106,11 @@ def count_run(folder: Path, results: Path = RESULTS, reuse: bool = True) -> List
     from bench.catalog.comparisons import STREAMLINED, TEXTBOOK
 
     run = store.load(folder)
-    chosen = [c for c in run.columns if {TEXTBOOK, STREAMLINED} <= set(c.listing.variants)
-              and not (c.classpath and c.mode.jit)]  # fmt: skip
+    chosen = [
+        c
+        for c in run.columns
+        if {TEXTBOOK, STREAMLINED} <= set(c.listing.variants) and not (c.classpath and c.mode.jit)
+    ]
     algorithms = run.layout.algorithms()
 
     def one(column: Column) -> Tuple[str, Dict[Tuple[str, str], Dict[str, Any]], Optional[str]]:
@@ -109,9 +121,15 @@ def count_run(folder: Path, results: Path = RESULTS, reuse: bool = True) -> List
     rows, problems = [], []
     with ThreadPoolExecutor(max_workers=2) as pool:
         for label, found, why in pool.map(one, chosen):
-            rows += [{"mode": label, "variant": v, "algorithm": a, **{k: c[k] for k in
-                      ("instructions_per_byte", "instructions_short_message")}}
-                     for (v, a), c in found.items()]  # fmt: skip
+            rows += [
+                {
+                    "mode": label,
+                    "variant": v,
+                    "algorithm": a,
+                    **{k: c[k] for k in ("instructions_per_byte", "instructions_short_message")},
+                }
+                for (v, a), c in found.items()
+            ]
             if why:
                 problems.append(f"{label}: {why}")
     store.write_counts(folder, rows)

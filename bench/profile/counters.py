@@ -28,8 +28,10 @@ Counter = Callable[[Path, Path, bool], List[str]]
 
 
 def hash_instructions(folder: Path, results: Path, reuse: bool) -> List[str]:
-    return [f"instructions not counted under {p}"
-            for p in count_cache.count_run(folder, results, reuse=reuse)]  # fmt: skip
+    return [
+        f"instructions not counted under {p}"
+        for p in count_cache.count_run(folder, results, reuse=reuse)
+    ]
 
 
 def style_bytecode(folder: Path, results: Path, reuse: bool) -> List[str]:
@@ -45,8 +47,12 @@ def style_bytecode(folder: Path, results: Path, reuse: bool) -> List[str]:
             continue  # a twin runs no bytecode
         seen.add(column.mode.interpreter)
         try:
-            found[column.label] = launch.call(column, "profile.bytecode.count_styles", results,
-                                              path=str(run.header.record["file"]))  # fmt: skip
+            found[column.label] = launch.call(
+                column,
+                "profile.bytecode.count_styles",
+                results,
+                path=str(run.header.record["file"]),
+            )
         except Exception as exc:
             notes.append(f"no counts under {column.label}: {exc}")
     store.write_record(folder / STYLE_BYTECODE, {"interpreters": found})

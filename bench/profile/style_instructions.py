@@ -65,11 +65,19 @@ def call_of(style: Callable[..., Any], args: Tuple[Any, ...]) -> Callable[[bytes
 
 def rows_of(text: str) -> List[Dict[str, Any]]:
     """Each (style, size)'s instructions per call, the empty call's taken off."""
-    lowest = {name: min(v for each in totals.values() for v in each)
-              for name, totals in callgrind.dumps(text).items()}  # fmt: skip
+    lowest = {
+        name: min(v for each in totals.values() for v in each)
+        for name, totals in callgrind.dumps(text).items()
+    }
     empty = lowest.pop(EMPTY, 0)
-    return [{"style": name.rsplit("|", 1)[0], "size": int(name.rsplit("|", 1)[1]),
-             "instructions": total - empty} for name, total in lowest.items()]  # fmt: skip
+    return [
+        {
+            "style": name.rsplit("|", 1)[0],
+            "size": int(name.rsplit("|", 1)[1]),
+            "instructions": total - empty,
+        }
+        for name, total in lowest.items()
+    ]
 
 
 def count(folder: Path, columns: List[Column], file: str, results: Path) -> List[str]:
@@ -87,8 +95,11 @@ def count(folder: Path, columns: List[Column], file: str, results: Path) -> List
     with ThreadPoolExecutor(max_workers=2) as pool:
         found = dict(pool.map(one, columns))
     store.write_record(folder / INSTRUCTIONS, {"modes": found})
-    return [f"no instruction counts under {label}: {m['why']}" for label, m in found.items()
-            if "why" in m]  # fmt: skip
+    return [
+        f"no instruction counts under {label}: {m['why']}"
+        for label, m in found.items()
+        if "why" in m
+    ]
 
 
 def ratios(folder: Path, baseline: str) -> Dict[str, List[Dict[str, Any]]]:
@@ -102,8 +113,10 @@ def ratios(folder: Path, baseline: str) -> Dict[str, List[Dict[str, Any]]]:
     for label, m in found.items():
         rows = m.get("rows") or []
         base = {r["size"]: r["instructions"] for r in rows if r["style"] == baseline}
-        out[label] = [{**r, "ratio": r["instructions"] / base[r["size"]]
-                       if base.get(r["size"]) else None} for r in rows]  # fmt: skip
+        out[label] = [
+            {**r, "ratio": r["instructions"] / base[r["size"]] if base.get(r["size"]) else None}
+            for r in rows
+        ]
     return {label: rows for label, rows in out.items() if rows}
 
 
@@ -121,11 +134,20 @@ def lines(folder: Path, baseline: str) -> List[str]:
     keyed = {(label, r["style"], r["size"]): r for label in labels for r in found[label]}
     cases = list(dict.fromkeys((s, n) for _, s, n in keyed))
     out = []
-    for title, key in ((f"Instructions, each style ÷ {baseline}", "ratio"),
-                       ("Machine instructions per call", "instructions")):  # fmt: skip
-        rows = [[s, str(n), *(shown(keyed.get((x, s, n), {}).get(key)) for x in labels)]
-                for s, n in cases if s != baseline or key != "ratio"]  # fmt: skip
-        out += [f"**{title}** (callgrind, same mode and size; the least of "
-                f"{marks.REPEATS} counts, an empty call's taken off; a JIT's code counted):",
-                "", grid(["style", "size", *labels], rows, 2), ""]  # fmt: skip
+    for title, key in (
+        (f"Instructions, each style ÷ {baseline}", "ratio"),
+        ("Machine instructions per call", "instructions"),
+    ):
+        rows = [
+            [s, str(n), *(shown(keyed.get((x, s, n), {}).get(key)) for x in labels)]
+            for s, n in cases
+            if s != baseline or key != "ratio"
+        ]
+        out += [
+            f"**{title}** (callgrind, same mode and size; the least of "
+            f"{marks.REPEATS} counts, an empty call's taken off; a JIT's code counted):",
+            "",
+            grid(["style", "size", *labels], rows, 2),
+            "",
+        ]
     return out

@@ -112,17 +112,25 @@ class Shown:
     def markdown(self, keep: Callable[[Row], bool] = lambda row: True) -> str:
         notes = any(r.note for r in self.rows)
         header = [*self.spec.header, *self.columns, *(["note"] if notes else [])]
-        body = [[*r.labels, *(c.text() if c else None for c in r.cells), *([r.note] * notes)]
-                for r in self.rows if keep(r)]  # fmt: skip
+        body = [
+            [*r.labels, *(c.text() if c else None for c in r.cells), *([r.note] * notes)]
+            for r in self.rows
+            if keep(r)
+        ]
         return grid(header, body, len(self.spec.header), int(notes))
 
     def as_json(self) -> Dict[str, Any]:
         return {
-            "key": self.key, "title": self.title, "meaning": self.meaning,
-            "header": self.spec.header, "columns": self.columns,
-            "rows": [{"labels": r.labels, "cells": [c.as_json() if c else None for c in r.cells]}
-                     for r in self.rows],
-        }  # fmt: skip
+            "key": self.key,
+            "title": self.title,
+            "meaning": self.meaning,
+            "header": self.spec.header,
+            "columns": self.columns,
+            "rows": [
+                {"labels": r.labels, "cells": [c.as_json() if c else None for c in r.cells]}
+                for r in self.rows
+            ],
+        }
 
     def records(self) -> List[Dict[str, Any]]:
         """Every ratio by table, row labels and column."""

@@ -60,8 +60,10 @@ def gather(runs: Sequence[Run], code: str) -> Across:
     for run in runs:
         if not machine.comparable(run.header.measured, code):
             code_of = run.header.measured or "not recorded"
-            left.append(f"{run.name} ({cpu_of(run)}): other code ({code_of}, commit "
-                        f"{run.header.tree or 'not recorded'})")  # fmt: skip
+            left.append(
+                f"{run.name} ({cpu_of(run)}): other code ({code_of}, commit "
+                f"{run.header.tree or 'not recorded'})"
+            )
             continue
         by.setdefault(stability.machine_of(run), []).append(run)
     reports, names = [], []
@@ -114,8 +116,11 @@ def moving_families(reports: Sequence[Report]) -> str:
     for r in reports:
         for jit in (False, True):
             for name, modes in answers.by_family(r.run, jit).items():
-                jitted = "" if "JDK" in name or name == "CPython" else (
-                    " with its JIT" if jit else " without a JIT")  # fmt: skip
+                jitted = (
+                    ""
+                    if "JDK" in name or name == "CPython"
+                    else (" with its JIT" if jit else " without a JIT")
+                )
                 family.update({m: f"{name}{jitted}" for m in modes})
     most: Dict[str, float] = {}
     for mode, _, cells in moved(reports):
@@ -132,9 +137,11 @@ def holds_line(reports: Sequence[Report]) -> str:
     every = spreads(reports)
     move = moved(reports)
     modes = ", ".join(dict.fromkeys(mode for mode, _, _ in move))
-    return (f"**Across the {len(reports)} CPUs**: {len(every) - len(move)} of the {len(every)} "
-            f"helpers ÷ streamlined ratios hold on every one (within {HOLDS:.0%}); the CPU "
-            f"moves those of {modes or 'none'} (the table's `across CPUs`).")  # fmt: skip
+    return (
+        f"**Across the {len(reports)} CPUs**: {len(every) - len(move)} of the {len(every)} "
+        f"helpers ÷ streamlined ratios hold on every one (within {HOLDS:.0%}); the CPU "
+        f"moves those of {modes or 'none'} (the table's `across CPUs`)."
+    )
 
 
 def cell_of(f: Optional[Ratio]) -> Optional[str]:
@@ -149,8 +156,13 @@ def styles_lines(reports: Sequence[Report], cpus: Sequence[str], caption: str) -
     for mode, name, cells in spreads(reports):
         rows.setdefault(mode, {})[name] = cells
     names = list(NAMES.values())
-    header = ["mode", *(f"{n}, {cpu}" for n in names for cpu in cpus), "instr.", "across CPUs",
-              "verdict"]  # fmt: skip
+    header = [
+        "mode",
+        *(f"{n}, {cpu}" for n in names for cpu in cpus),
+        "instr.",
+        "across CPUs",
+        "verdict",
+    ]
     body = []
     for mode, by_name in rows.items():
         empty: List[Optional[Ratio]] = [None] * len(cpus)
@@ -162,11 +174,17 @@ def styles_lines(reports: Sequence[Report], cpus: Sequence[str], caption: str) -
             counted.append(f"{f.value:.2f}x" if f else None)
         instr = " / ".join(c for c in counted if c) or None
         far = [f"{apart(c):.2f}x" for c in by_name.values()]
-        spread = ("within 10%" if all(apart(c) <= 1 + HOLDS for c in by_name.values())
-                  else " / ".join(far) + " apart")  # fmt: skip
+        spread = (
+            "within 10%"
+            if all(apart(c) <= 1 + HOLDS for c in by_name.values())
+            else " / ".join(far) + " apart"
+        )
         words = [answers.mode_word(r.verdicts, mode) for r in reports]
-        verdict = words[0] if len(set(words)) == 1 else "; ".join(
-            f"{w} ({cpu})" for w, cpu in zip(words, cpus))  # fmt: skip
+        verdict = (
+            words[0]
+            if len(set(words)) == 1
+            else "; ".join(f"{w} ({cpu})" for w, cpu in zip(words, cpus))
+        )
         body.append([mode, *shown, instr, spread if len(cpus) > 1 else "—", verdict])
     return [caption, "", grid(header, body, 1, 1), ""]
 
@@ -195,8 +213,11 @@ def study_lines(across: Across) -> List[str]:
     for mode, by_name in rows.items():
         instr = []
         for name in names:
-            counts = [f.value for r in reports if (t := r.table("styles"))
-                      and (f := t.at((mode,), f"{name} instr."))]  # fmt: skip
+            counts = [
+                f.value
+                for r in reports
+                if (t := r.table("styles")) and (f := t.at((mode,), f"{name} instr."))
+            ]
             if len(counts) == len(reports):
                 counted += 1
                 alike = max(counts) / min(counts) - 1 <= stability.SAME_INSTRUCTIONS

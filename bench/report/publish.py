@@ -164,10 +164,11 @@ def docs_main(argv: Sequence[str]) -> int:
     figures = [f"bench/{name}" for name in drawn]
     study = [
         pages.study_section(newest_report, figures, machines.study_lines(across))
-        if newest_report is not None else None,
+        if newest_report is not None
+        else None,
         pages.memory_section(memory) if memory else None,
         pages.bytecode_section(*bytecode) if bytecode else None,
-    ]  # fmt: skip
+    ]
     readme_sections = [
         readme.glance_section(across),
         readme.answer_section(across, f"docs/bench/{HEADLINE}"),
@@ -184,9 +185,11 @@ def docs_main(argv: Sequence[str]) -> int:
     if args.write:
         write_sections(README, sections)
         write_sections(STUDY, study)
-        print(f"{README.relative_to(ROOT)}, {STUDY.relative_to(ROOT)}: results from "
-              f"{sum(len(n) for n in across.runs)} kept runs on {len(across.reports)} "
-              "machines")  # fmt: skip
+        print(
+            f"{README.relative_to(ROOT)}, {STUDY.relative_to(ROOT)}: results from "
+            f"{sum(len(n) for n in across.runs)} kept runs on {len(across.reports)} "
+            "machines"
+        )
     else:
         print(*(s for s in [*sections, *study] if s), sep="\n\n")
     return 0

@@ -48,11 +48,16 @@ def run_line(run: Run) -> str:
     s = h.stop
     width = s.get("half_width")
     reached = f"±{width:.1%}" if width is not None else "no ratio"
-    why = f"; stopped: {STOPS.get(s['rule'], s['rule'])}, the ratios' median {reached} within " \
-          f"the run" if s else ""  # fmt: skip
-    return (f"Run {run.name} of `{h.record.get('file')}` ({h.effort} effort, {h.passes} passes, "
-            f"{minutes(h.measure_seconds)} of measuring, {clock}, {h.started[:10]}, "
-            f"{h.cpu}){why}.")  # fmt: skip
+    why = (
+        f"; stopped: {STOPS.get(s['rule'], s['rule'])}, the ratios' median {reached} within the run"
+        if s
+        else ""
+    )
+    return (
+        f"Run {run.name} of `{h.record.get('file')}` ({h.effort} effort, {h.passes} passes, "
+        f"{minutes(h.measure_seconds)} of measuring, {clock}, {h.started[:10]}, "
+        f"{h.cpu}){why}."
+    )
 
 
 def verdict(f: Ratio) -> str:
@@ -64,9 +69,13 @@ def verdict(f: Ratio) -> str:
 def answer_lines(t: Shown, baseline: str) -> List[str]:
     """Each style at each size, a column a mode: how much slower or faster than the baseline."""
     body = [[*r.labels, *(verdict(c) if c else None for c in r.cells)] for r in t.rows]
-    return [f"**Each style against {baseline}** (time of the style ÷ time of {baseline}, same "
-            f"mode and size, 95% rerun interval; `no difference` where it holds 1):", "",
-            grid([*t.spec.header, *t.columns], body, len(t.spec.header)), ""]  # fmt: skip
+    return [
+        f"**Each style against {baseline}** (time of the style ÷ time of {baseline}, same "
+        f"mode and size, 95% rerun interval; `no difference` where it holds 1):",
+        "",
+        grid([*t.spec.header, *t.columns], body, len(t.spec.header)),
+        "",
+    ]
 
 
 def times_lines(run: Run) -> List[str]:
@@ -99,9 +108,12 @@ def summary_line(t: Shown, baseline: str) -> List[str]:
                     by.setdefault(word, {}).setdefault(column, []).append(r.labels[1])
         sizes = len({r.labels[1] for r in t.rows})
         said = "; ".join(
-            f"{word} under " + ", ".join(
-                m if len(at) == sizes else f"{m} (size {', '.join(at)})" for m, at in where.items())
-            for word, where in by.items())  # fmt: skip
+            f"{word} under "
+            + ", ".join(
+                m if len(at) == sizes else f"{m} (size {', '.join(at)})" for m, at in where.items()
+            )
+            for word, where in by.items()
+        )
         out.append(f"- `{style}` against `{baseline}`: {said}.")
     return [*out, ""] if out else []
 
@@ -111,10 +123,15 @@ def cannot_lines(run: Run) -> List[str]:
     found = run.header.record
     out = []
     if "twins" in found:
-        out += [f"A mode `<mode>{JOIN}<compiler>` runs the file compiled by that compiler "
-                "(its styles against its own baseline; PyPy's modes have none).", ""]  # fmt: skip
-    for key, what in (("cannot_run", "Modes that cannot run the file"),
-                      ("not_built", "Compiled twins that did not build")):  # fmt: skip
+        out += [
+            f"A mode `<mode>{JOIN}<compiler>` runs the file compiled by that compiler "
+            "(its styles against its own baseline; PyPy's modes have none).",
+            "",
+        ]
+    for key, what in (
+        ("cannot_run", "Modes that cannot run the file"),
+        ("not_built", "Compiled twins that did not build"),
+    ):
         said = "; ".join(f"{label}: {why}" for label, why in (found.get(key) or {}).items())
         out += [f"{what}: {said}.", ""] if said else []
     return out
@@ -130,11 +147,19 @@ def counts_lines(folder: Path) -> List[str]:
     keyed = {(label, r["style"], r["size"]): r for label in labels for r in found[label]["rows"]}
     cases = list(dict.fromkeys((s, n) for _, s, n in keyed))
     out = []
-    for title, key in (("Bytecode instructions executed per call", "bytecode"),
-                       ("Python-level calls per call", "python_calls"),
-                       ("Calls into C per call", "c_calls")):  # fmt: skip
-        rows = [[s, str(n), *(str(keyed[(x, s, n)][key]) if (x, s, n) in keyed else None
-                              for x in labels)] for s, n in cases]  # fmt: skip
+    for title, key in (
+        ("Bytecode instructions executed per call", "bytecode"),
+        ("Python-level calls per call", "python_calls"),
+        ("Calls into C per call", "c_calls"),
+    ):
+        rows = [
+            [
+                s,
+                str(n),
+                *(str(keyed[(x, s, n)][key]) if (x, s, n) in keyed else None for x in labels),
+            ]
+            for s, n in cases
+        ]
         out += [
             f"**{title}** (counted under tracing, the interpreter's own, a JIT's mode "
             f"executes the same bytecode):",
@@ -149,13 +174,15 @@ def page(r: Report, figures: Sequence[str] = (), counts: Sequence[str] = ()) -> 
     run = r.run
     t = r.table(TABLE)
     baseline = baseline_of(run)
-    out = [f"# {title_of(run)}", "", run_line(run), "", *pages.modes_lines(run),
-           *cannot_lines(run)]  # fmt: skip
+    out = [f"# {title_of(run)}", "", run_line(run), "", *pages.modes_lines(run), *cannot_lines(run)]
     if t is None:
         return [*out, "Nothing was measured: no mode could time two styles of the file.", ""]
     half = answers.median_half(t.ratios())
-    out += [f"**How far to trust it**: the {len(t.ratios())} ratios' median 95% interval is "
-            f"±{half:.1%}.", ""]  # fmt: skip
+    out += [
+        f"**How far to trust it**: the {len(t.ratios())} ratios' median 95% interval is "
+        f"±{half:.1%}.",
+        "",
+    ]
     out += summary_line(t, baseline) + answer_lines(t, baseline)
     out += [f"**The ratios** ({t.meaning}):", "", t.markdown(), ""]
     out += [*times_lines(run), *counts]
@@ -214,23 +241,41 @@ def picture(r: Report) -> Any:
             offset = (i - (len(sizes) - 1) / 2) * min(0.22, 0.7 / len(sizes))
             for column, f in zip(t.columns, row.cells):
                 if f is not None:
-                    ax.errorbar([f.value], [ys[column] + offset],
-                                xerr=[[f.value - f.low], [f.high - f.value]],
-                                fmt=marks[i % len(marks)], color=colours[i % len(colours)],
-                                markersize=4.5, capsize=2, linewidth=1)  # fmt: skip
+                    ax.errorbar(
+                        [f.value],
+                        [ys[column] + offset],
+                        xerr=[[f.value - f.low], [f.high - f.value]],
+                        fmt=marks[i % len(marks)],
+                        color=colours[i % len(colours)],
+                        markersize=4.5,
+                        capsize=2,
+                        linewidth=1,
+                    )
         ax.set_xscale("log")
         ax.set_xlim(low, high)
         ax.axvline(1.0, color="0.3", linewidth=1, zorder=1)
         ticks = (0.1, 0.2, 0.3, 0.5, 0.7, 0.8, 0.9, 1, 1.1, 1.25, 1.5, 2, 3, 5, 10, 20, 50)
-        ratio_axis(ax, (low, high), ticks, f"{style} ÷ {baseline_of(run)}",
-                   "time ratio (<1: faster than the baseline)")  # fmt: skip
+        ratio_axis(
+            ax,
+            (low, high),
+            ticks,
+            f"{style} ÷ {baseline_of(run)}",
+            "time ratio (<1: faster than the baseline)",
+        )
     last = rows_axis(axes[0], ys, (y - 0.4, -0.6))
     groups: Dict[str, List[float]] = {}
     for c in listed:
         groups.setdefault(kinds[c], []).append(ys[c])
     for kind, where in groups.items():
-        last.text(1.02, sum(where) / len(where), kind, transform=last.get_yaxis_transform(),
-                  va="center", fontsize=8, color="0.25")  # fmt: skip
+        last.text(
+            1.02,
+            sum(where) / len(where),
+            kind,
+            transform=last.get_yaxis_transform(),
+            va="center",
+            fontsize=8,
+            color="0.25",
+        )
     handles = [
         Line2D(
             [],
@@ -242,10 +287,17 @@ def picture(r: Report) -> Any:
         )
         for i, n in enumerate(sizes)
     ]
-    fig.legend(handles=handles, loc="lower center", ncol=min(len(handles), 6), fontsize=8,
-               frameon=False, bbox_to_anchor=(0.5, 0.03))  # fmt: skip
-    fig.suptitle(textwrap.fill(f"{title_of(run)} (95% rerun intervals)", 100), fontsize=11,
-                 x=0.01, ha="left")  # fmt: skip
+    fig.legend(
+        handles=handles,
+        loc="lower center",
+        ncol=min(len(handles), 6),
+        fontsize=8,
+        frameon=False,
+        bbox_to_anchor=(0.5, 0.03),
+    )
+    fig.suptitle(
+        textwrap.fill(f"{title_of(run)} (95% rerun intervals)", 100), fontsize=11, x=0.01, ha="left"
+    )
     h = run.header
     fig.text(
         0.01,
@@ -299,7 +351,10 @@ def report_main(folder: Path, plots: bool = True, notes: Sequence[str] = ()) -> 
     print("\n".join(page(r, [PICTURE] if (folder / PICTURE).exists() else [], counted)))
     for note in [*notes, *more]:
         print(note)
-    shown = [p.name for p in (folder / "report.md", folder / "summary.json", folder / PICTURE)
-             if p.exists()]  # fmt: skip
+    shown = [
+        p.name
+        for p in (folder / "report.md", folder / "summary.json", folder / PICTURE)
+        if p.exists()
+    ]
     print(f"\nreport: {folder} ({', '.join(shown)})")
     return 0 if r.table(TABLE) is not None else 1

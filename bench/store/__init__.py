@@ -61,8 +61,10 @@ def read_record(path: Path) -> Dict[str, Any]:
     data: Dict[str, Any] = json.loads(path.read_text())
     found = data.pop("format", 1)
     if found != FORMAT:
-        raise FormatError(f"{path} is in format {found}; this bench reads format {FORMAT} "
-                          f"(measure again with this checkout)")  # fmt: skip
+        raise FormatError(
+            f"{path} is in format {found}; this bench reads format {FORMAT} "
+            f"(measure again with this checkout)"
+        )
     return data
 
 
@@ -99,16 +101,26 @@ class CaseRuns:
         return {(r.number, i): v for r in self.runs for i, v in zip(r.rounds, r.values)}
 
     def as_json(self) -> Dict[str, Any]:
-        runs = [{"pass": r.number, **{k: v for k, v in asdict(r).items() if k != "number"}}
-                for r in self.runs]  # fmt: skip
+        runs = [
+            {"pass": r.number, **{k: v for k, v in asdict(r).items() if k != "number"}}
+            for r in self.runs
+        ]
         return {"loops": self.loops, "seconds": self.seconds, "cost": self.cost, "runs": runs}
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> CaseRuns:
-        runs = [Pass(int(r["pass"]), int(r["loops"]), [(int(a), float(b)) for a, b in r["warmups"]],
-                     bool(r.get("warmed", True)), int(r.get("stretch", 0)),
-                     [int(x) for x in r["rounds"]], [float(x) for x in r["values"]])
-                for r in data["runs"]]  # fmt: skip
+        runs = [
+            Pass(
+                int(r["pass"]),
+                int(r["loops"]),
+                [(int(a), float(b)) for a, b in r["warmups"]],
+                bool(r.get("warmed", True)),
+                int(r.get("stretch", 0)),
+                [int(x) for x in r["rounds"]],
+                [float(x) for x in r["values"]],
+            )
+            for r in data["runs"]
+        ]
         return cls(int(data["loops"]), float(data["seconds"]), float(data["cost"]), runs)
 
 
@@ -116,8 +128,11 @@ class CaseRuns:
 STYLE_BYTECODE = "bytecode.json"
 
 #: The rules that end a run's measuring (``bench.conduct.conductor``), in words.
-STOPS = {"precision": "precise enough", "budget": "the budget spent",
-         "passes": "the effort's most passes taken"}  # fmt: skip
+STOPS = {
+    "precision": "precise enough",
+    "budget": "the budget spent",
+    "passes": "the effort's most passes taken",
+}
 
 
 @dataclass(frozen=True)
@@ -196,8 +211,10 @@ class Header:
         open_ = s.get("unsettled") or {}
         said = ", ".join(f"{m} ±{w:.1%}" for m, w in open_.items())
         left = f"; not settled to the promise: {said}" if open_ else ""
-        return (f"{STOPS.get(s['rule'], s['rule'])}, the README's median {reached} within the "
-                f"run{aim}{left}")  # fmt: skip
+        return (
+            f"{STOPS.get(s['rule'], s['rule'])}, the README's median {reached} within the "
+            f"run{aim}{left}"
+        )
 
     @property
     def stopped(self) -> str:
@@ -267,8 +284,11 @@ class Run:
 def counts_of(rows: Any) -> Dict[Tuple[str, str, str], float]:
     """Instructions per byte by (mode, variant, algorithm), from count rows (bytecode.json's)."""
     keys = ("mode", "variant", "algorithm")
-    return {tuple(str(r[k]) for k in keys): float(r["instructions_per_byte"])  # type: ignore[misc]
-            for r in rows if r.get("instructions_per_byte")}  # fmt: skip
+    return {
+        tuple(str(r[k]) for k in keys): float(r["instructions_per_byte"])  # type: ignore[misc]
+        for r in rows
+        if r.get("instructions_per_byte")
+    }
 
 
 def write(
@@ -283,8 +303,10 @@ def write(
     }
     write_record(folder / "values.json", values, indent=None)
     files = pyperf_files(folder, columns, data)
-    record = {**asdict(header), "columns": {c.label: {**c.as_json(), "file": files.get(c.label)}
-                                            for c in columns}}  # fmt: skip
+    record = {
+        **asdict(header),
+        "columns": {c.label: {**c.as_json(), "file": files.get(c.label)} for c in columns},
+    }
     write_record(folder / "study.json", record)
 
 
@@ -330,13 +352,24 @@ def pyperf_files(
         benchmarks = []
         for name, case_runs in data.get(column.label, {}).items():
             case = Case.parse(name)
-            meta = {"name": name, "unit": "second", "variant": case.variant,
-                    "benchmark": case.benchmark, "algorithm": case.algorithm,
-                    "length": case.length}  # fmt: skip
-            runs = [pyperf.Run(r.values, warmups=[tuple(w) for w in r.warmups] or None,
-                               metadata={**base, **meta, "loops": r.loops, "study_pass": r.number},
-                               collect_metadata=False)
-                    for r in case_runs.runs if r.values]  # fmt: skip
+            meta = {
+                "name": name,
+                "unit": "second",
+                "variant": case.variant,
+                "benchmark": case.benchmark,
+                "algorithm": case.algorithm,
+                "length": case.length,
+            }
+            runs = [
+                pyperf.Run(
+                    r.values,
+                    warmups=[tuple(w) for w in r.warmups] or None,
+                    metadata={**base, **meta, "loops": r.loops, "study_pass": r.number},
+                    collect_metadata=False,
+                )
+                for r in case_runs.runs
+                if r.values
+            ]
             if runs:
                 benchmarks.append(pyperf.Benchmark(runs))
         if benchmarks:
