@@ -1,5 +1,13 @@
-"""Measuring a styles file (``python -m bench styles FILE``): the study's modes as bare
-interpreters, and the conductor over the file's cases.
+"""Measuring a styles file (``python -m bench styles FILE``): its convention checked, the
+study's modes as bare interpreters, its study (``bench.catalog.styles_study``) for the
+conductor.
+
+    python -m bench styles examples/styles/lookups.py --effort quick
+    python -m bench styles ~/mine.py --modes '3.1[24]*,pypy*' --results /tmp/results
+
+The file follows the convention of ``bench.catalog.styles`` (``SIZES``, ``inputs(size)``,
+``STYLES``, the first the baseline, optional ``TITLE``); a file that does not gets one error
+naming what is missing or wrong, and nothing is measured (``load``).
 
 bench/ runs on the standard library, and a styles file needs nothing of this project: each
 interpreter of the study (``bench.catalog.modes``; ``modes.find`` says where it is, a Debian
@@ -10,20 +18,25 @@ the Debian trees (``modes.BINDS_ENV``), so a file anywhere on disk runs there to
 conductor (``bench.conduct.conductor``) then measures as it measures the study: fresh
 processes per pass, warm-up, interleaved rounds, its stopping rule on the file's ratios.
 ``--compile mypyc,cython`` adds the file's compiled twins as modes (``bench.conduct.twins``).
+``bench.__main__`` runs the rest of the pipeline: the counts, ``bench.report.styles``'s
+report, as for every study.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+from dataclasses import replace
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Dict, List, Optional, Tuple
 
-from bench.catalog import modes
+from bench.catalog import modes, styles
 from bench.catalog.columns import Column
 from bench.catalog.styles import StylesFile
-from bench.conduct import conductor, launch
+from bench.catalog.styles_study import StylesStudy
+from bench.conduct import launch
 from bench.conduct.effort import EFFORTS
+from bench.conduct.options import Options
 from bench.store import RESULTS
 
 
@@ -36,27 +49,33 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("file", type=Path, help="the styles file (SIZES, inputs, STYLES)")
     p.add_argument("--modes", default="", help="modes (labels or globs); default: all found")
     p.add_argument(
-        "--python", action="append", default=[], metavar="LABEL=PATH",
+        "--python",
+        action="append",
+        default=[],
+        metavar="LABEL=PATH",
         help="an interpreter to run (repeat), instead of the study's interpreters found",
-    )  # fmt: skip
-    p.set_defaults(pythons=None)
+    )
     p.add_argument("--effort", choices=sorted(EFFORTS), default="default")
     p.add_argument("--budget", type=float, help="seconds of measuring in all (the ceiling)")
     p.add_argument(
-        "--promise", type=float,
+        "--promise",
+        type=float,
         help="the median half-width of the file's ratios at which measuring stops",
-    )  # fmt: skip
+    )
     p.add_argument("--results", type=Path, default=RESULTS, help="the results folder")
     p.add_argument("--no-plots", action="store_true", help="no picture")
     p.add_argument(
-        "--compile", default="", metavar="mypyc,cython",
+        "--compile",
+        default="",
+        metavar="mypyc,cython",
         help="also measure the file compiled by these, each a mode of each CPython's "
         "(bench.conduct.twins)",
-    )  # fmt: skip
+    )
     p.add_argument(
-        "--no-count", action="store_true",
+        "--no-count",
+        action="store_true",
         help="no bytecode and call counts (each interpreter traces one call of each case)",
-    )  # fmt: skip
+    )
     return p
 
 
@@ -65,15 +84,15 @@ def runnable(mode: modes.Mode) -> bool:
     return mode.variants is None
 
 
-def columns_of(args: argparse.Namespace) -> Tuple[List[Column], Dict[str, str]]:
+def columns_of(options: Options) -> Tuple[List[Column], Dict[str, str]]:
     """The modes to measure, bare interpreters, and those of the study left out, with why."""
-    chosen = modes.select(args.modes) if args.modes else modes.MODES
-    if args.python:
-        programs = {k: v["program"] for k, v in launch.programs_of(args).items()}
+    chosen = modes.select(options.modes) if options.modes else modes.MODES
+    if options.python:
+        programs = {k: v["program"] for k, v in launch.programs_of(options).items()}
         known = {i.label for i in modes.INTERPRETERS}
         plain = [modes.Mode(x, x, {}, (), None, "") for x in programs if x not in known]
         picked = [m for m in chosen if m.interpreter in programs and runnable(m)]
-        if not args.modes:
+        if not options.modes:
             picked = [m for m in modes.MODES if m.interpreter in programs and runnable(m)]
         return [Column(m, programs[m.interpreter]) for m in (*picked, *plain)], {}
     columns: List[Column] = []
@@ -93,43 +112,50 @@ def columns_of(args: argparse.Namespace) -> Tuple[List[Column], Dict[str, str]]:
     return columns, left
 
 
-def record_of(path: Path, found: Optional[StylesFile]) -> Dict[str, Any]:
-    """What a run's header records of the file (``found``: None where this process could not
-    import it, the workers' interpreters may)."""
-    path = path.resolve()
-    title = found.title if found else path.stem
-    return {"file": str(path), "title": title, "stem": path.stem,
-            "styles": list(found.names) if found else [],
-            "sizes": list(found.sizes) if found else []}  # fmt: skip
+def load(path: Path) -> Optional[StylesFile]:
+    """The styles file at ``path``, its convention checked here first (``ConventionError``,
+    nothing to measure, if it fails); None where this interpreter cannot import it (the modes
+    say which can)."""
+    try:
+        return styles.load(path)
+    except styles.ConventionError:
+        raise
+    except Exception as exc:
+        print(
+            f"bench styles: this interpreter cannot import {path} ({styles.raised(exc)}); "
+            "the modes will say which can"
+        )
+        return None
 
 
-def measure(args: argparse.Namespace, found: Optional[StylesFile] = None) -> Path:
-    """Measure the file ``args.file`` under its modes; the run's folder (``bench.store``)."""
-    path = Path(args.file).resolve()
-    columns, left = columns_of(args)
+def prepare(options: Options) -> Tuple[StylesStudy, List[Column], Dict[str, str]]:
+    """The study of the file ``options.file``, the columns to measure it under (its compiled
+    twins' modes too, ``--compile``) and the study's modes left out, with why."""
+    assert options.file is not None, "a styles run names its file"
+    path = options.file.resolve()
+    study = StylesStudy.of_file(path, load(path))
+    columns, left = columns_of(options)
     twins: Dict[str, str] = {}
     not_built: Dict[str, str] = {}
-    if args.compile and not args.python:
-        columns, twins, not_built = compile_twins(columns, args.compile, path)
-    elif args.compile:
+    if options.compile and not options.python:
+        columns, twins, not_built = compile_twins(columns, options.compile, path)
+    elif options.compile:
         not_built = {"--python": "no twins of interpreters it names (not the study's own)"}
     if not columns:
-        raise SystemExit("no interpreter found to run the file: " + "; ".join(
-            f"{label}: {why}" for label, why in left.items()))  # fmt: skip
+        raise SystemExit(
+            "no interpreter found to run the file: "
+            + "; ".join(f"{label}: {why}" for label, why in left.items())
+        )
     # Inside a Debian tree the file's folder is there at the same path.
     given = os.environ.get(modes.BINDS_ENV)
-    os.environ[modes.BINDS_ENV] = os.pathsep.join([str(path.parent), *(
-        [str(twins_folder())] if twins else []), *([given] if given else [])])  # fmt: skip
-    run = argparse.Namespace(
-        effort=args.effort, stretches=None, least=None, budget=args.budget,
-        promise=args.promise, clock=None, lengths="", results=args.results,
-        styles=path, modes=args.modes, python=args.python, pythons=None, settle_modes=True,
-        twins=twins,
-    )  # fmt: skip
-    record = {**record_of(path, found), "left_out": left}
-    if args.compile:
-        record.update(twins=twins, not_built=not_built)
-    return conductor.run(run, columns, record)
+    os.environ[modes.BINDS_ENV] = os.pathsep.join(
+        [str(path.parent), *([str(twins_folder())] if twins else []), *([given] if given else [])]
+    )
+    if options.compile:
+        study = replace(study, twins=twins, not_built=not_built)
+    if options.no_count:
+        study = replace(study, counters=())
+    return study, columns, left
 
 
 def compile_twins(
