@@ -9,6 +9,14 @@ and schedules them.
 from libc.stdint cimport uint32_t
 
 
+cdef extern from *:
+    """
+    /* FIPS 180-4 4.2.1 (variants/_tables.py's SHA1_K) */
+    static const uint32_t K[4] = {0x5a827999u, 0x6ed9eba1u, 0x8f1bbcdcu, 0xca62c1d6u};
+    """
+    const uint32_t K[4]
+
+
 cdef inline uint32_t rotl(uint32_t x, int n) noexcept nogil:
     return (x << n) | (x >> (32 - n))
 
@@ -29,13 +37,13 @@ cdef void blocks(uint32_t *state, const unsigned char *p, Py_ssize_t count) noex
         a = state[0]; b = state[1]; c = state[2]; d = state[3]; e = state[4]
         for i in range(80):
             if i < 20:
-                t = (d ^ (b & (c ^ d))) + 0x5A827999
+                t = (d ^ (b & (c ^ d))) + K[0]
             elif i < 40:
-                t = (b ^ c ^ d) + 0x6ED9EBA1
+                t = (b ^ c ^ d) + K[1]
             elif i < 60:
-                t = ((b & c) | (d & (b | c))) + 0x8F1BBCDC
+                t = ((b & c) | (d & (b | c))) + K[2]
             else:
-                t = (b ^ c ^ d) + 0xCA62C1D6
+                t = (b ^ c ^ d) + K[3]
             t += rotl(a, 5) + e + w[i]
             e = d
             d = c
