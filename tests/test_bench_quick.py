@@ -174,6 +174,23 @@ def test_the_quick_effort_records_the_modes_it_could_not_settle(
     assert "modes not settled (over ±10%): c ±" in run.log.getvalue()  # type: ignore[attr-defined]
 
 
+def test_the_quick_effort_spends_its_later_passes_where_the_spread_is(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    run, outcome, _ = quick(tmp_path, monkeypatch, 400.0, {"c": 0.3})
+    s, tail = run.settings, run.done[-1]
+    passes = outcome["stop"]["passes"]
+    assert passes > s.first_stop  # a pass after the stretches' own, to be narrowed
+    for label, name in headline_cases():
+        runs = run.data[label][name].runs
+        took = [r.number for r in runs if r.number != tail]
+        # every mode in the stretches' passes; after them, the unsettled mode c alone
+        assert took == list(range(passes if label == "c" else s.first_stop))
+        # each mode's own passes over every stretch, in order: a settled mode's too
+        where = [r.stretch for r in runs if r.number != tail]
+        assert set(where) == set(range(s.stretches)) and where == sorted(where)
+
+
 def test_the_quick_effort_takes_its_budget_share_when_the_headline_stays_wide(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

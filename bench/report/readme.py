@@ -160,18 +160,22 @@ def algorithms_said(across: machines.Across) -> str:
     study has that no kept run measured yet (the runs of older code have fewer)."""
     by: Dict[str, List[str]] = {}
     for r in across.reports:
-        found = tuple(answers.NAMES[a] for a in r.run.layout.algorithms())
-        by.setdefault(" and ".join(found), []).append(machines.cpu_of(r.run))
+        found = [answers.NAMES[a] for a in r.run.layout.algorithms()]
+        by.setdefault(listed(found), []).append(machines.cpu_of(r.run))
     measured = {a for r in across.reports for a in r.run.layout.algorithms()}
     missing = [name for a, name in answers.NAMES.items() if a not in measured]
     said = "; ".join(f"{algs} on {', '.join(cpus)}" for algs, cpus in by.items())
-    return said + (f"; {' and '.join(missing)}: no kept run yet" if missing else "")
+    return said + (f"; {listed(missing)}: no kept run yet" if missing else "")
 
 
 def measured_names(across: machines.Across) -> str:
     """The algorithms some kept run measured, as the report names them ("MD5 and SHA-256")."""
     found = {a for r in across.reports for a in r.run.layout.algorithms()}
-    names = [name for a, name in answers.NAMES.items() if a in found]
+    return listed([name for a, name in answers.NAMES.items() if a in found])
+
+
+def listed(names: Sequence[str]) -> str:
+    """``a, b and c``."""
     return ", ".join(names[:-1]) + f" and {names[-1]}" if len(names) > 1 else "".join(names)
 
 
@@ -181,7 +185,8 @@ def sha5_said(across: machines.Across) -> str:
     JDK's own SHA-512 pays the helper cost (MessageDigest ÷ our streamlined under -Xint)."""
     name = answers.NAMES["sha512"]
     jdks: Dict[str, Dict[str, List[float]]] = {}
-    own: Dict[str, List[float]] = {}
+    bounds: Dict[str, List[float]] = {}  # the compilers' intervals' ends, per JDK
+    own: Dict[str, Dict[str, List[float]]] = {}  # where: style: MessageDigest ÷ ours
     for r in across.reports:
         lay, styles, mine = r.run.layout, r.table("styles"), r.table("jdk-own")
         for c in lay.columns:
@@ -192,9 +197,13 @@ def sha5_said(across: machines.Across) -> str:
             role = "its compilers" if mode.jit else mode.jdk
             if f is not None:
                 jdks.setdefault(mode.interpreter, {}).setdefault(role, []).append(f.value)
-            g = mine.at((name, f"÷ {comparisons.STREAMLINED}"), c) if mine else None
-            if g is not None and not mode.jit:
-                own.setdefault(f"{mode.interpreter}'s {mode.jdk}", []).append(g.value)
+                if mode.jit:
+                    bounds.setdefault(mode.interpreter, []).extend((f.low, f.high))
+            where = f"{mode.interpreter.replace('jdk', 'JDK ')}'s {mode.jdk}"
+            for style in (comparisons.STREAMLINED, comparisons.TEXTBOOK):
+                g = mine.at((name, f"÷ {style}"), c) if mine else None
+                if g is not None and not mode.jit:
+                    own.setdefault(where, {}).setdefault(style, []).append(g.value)
     if not jdks:
         return f"**{name} on the JDK**: no kept run has measured it yet."
     said = []
@@ -207,15 +216,18 @@ def sha5_said(across: machines.Across) -> str:
         compiled = roles.get("its compilers")
         if compiled:
             within = max(abs(v - 1) for v in compiled)
-            parts.append(f"its compilers within {within:.0%}")
+            widest = max(abs(v - 1) for v in bounds[jdk])
+            parts.append(f"its compilers within {within:.0%} (intervals within {widest:.0%})")
         said.append(f"{jdk.replace('jdk', 'JDK ')}'s {', '.join(parts)}")
     mine_said = "; ".join(
-        f"under {where} {answers.direction(v)} than our streamlined" for where, v in own.items()
+        f"under {where} "
+        + " and ".join(f"{answers.direction(v)} than our {style}" for style, v in by.items())
+        for where, by in own.items()
     )
     return (
         f"**{name} on the JDK** (the seeds' open question): streamlining SHA5 would make "
         f"{'; '.join(said)} (our helper-style ÷ streamlined Java SHA-512, 16 KiB digests)."
-        + (f" The JDK's own SHA-512 (MessageDigest) runs {mine_said}." if mine_said else "")
+        + (f" The JDK's own SHA-512 (MessageDigest, SUN) runs {mine_said}." if mine_said else "")
     )
 
 
