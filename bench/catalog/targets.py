@@ -225,7 +225,8 @@ def _pypy_lib() -> Target:
     description = "PyPy's own pure-Python _md5/_sha1/_sha256/_sha512 (helper style)"
     folder = pypy_lib_folder()
     if folder is None:
-        missing = "PyPy's _md5.py, _sha1.py, _sha256.py, _sha512.py not found (apt-get install pypy3-lib)"
+        missing = "PyPy's _md5.py, _sha1.py, _sha256.py, _sha512.py not found (apt-get install "
+        missing += "pypy3-lib)"
         return Target(PYPY_LIB, "reference", description, unavailable=missing)
     constructors = {
         a: getattr(_load_file(folder / f"_{a}.py", f"pypy_lib_{a}"), a) for a in ALGORITHMS

@@ -149,7 +149,7 @@ class Conductor(Passes):
         def cut(passes: Sequence[int]) -> Dict[int, int]:
             taken = [p for p in passes if p != self.tail]
             where = {p: min(s - 1, i * s // len(taken)) for i, p in enumerate(taken)}
-            if self.tail in passes:
+            if self.tail is not None and self.tail in passes:
                 where[self.tail] = s - 1
             return where
 

@@ -126,7 +126,7 @@ EFFORTS: Dict[str, Settings] = {
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--benchmarks", default=",".join(BENCHMARKS), help="JMH's benchmarks")
     parser.add_argument("--lengths", default="", help="bytes, comma-separated")
-    parser.add_argument("--pypy-lib", action="store_true", help="add PyPy's own _md5, _sha1, _sha256, _sha512 row")
+    parser.add_argument("--pypy-lib", action="store_true", help="add PyPy's own modules' row")
     parser.add_argument("--effort", choices=sorted(EFFORTS), default="default")
     parser.add_argument("--mode", dest="effort", choices=sorted(EFFORTS), help=argparse.SUPPRESS)
     parser.add_argument("--stretches", type=int, help="override the effort's stretches")

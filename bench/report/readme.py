@@ -298,8 +298,8 @@ def answer_section(across: Optional[machines.Across], picture: str) -> str:
     )
     sentence = (
         f"**The study's answer**, on {machines_said(across)}: written as helper functions, "
-        f"{measured_names(across)} run {said[0]} without a JIT; with one, {said[1]}. The JDK measured 4-5x "
-        f"and none ([8256523]({REVIEWS['8256523']})).{cpu}"
+        f"{measured_names(across)} run {said[0]} without a JIT; with one, {said[1]}. The JDK "
+        f"measured 4-5x and none ([8256523]({REVIEWS['8256523']})).{cpu}"
     )
     return marked(
         "answer",
