@@ -211,3 +211,23 @@ def test_the_default_effort_measures_every_case_in_pass_0_and_records_no_unsettl
     assert not run.by_headline and run.lead == run.readme
     assert all(c.runs[0].number == 0 for cases in run.data.values() for c in cases.values())
     assert "unsettled" not in outcome["stop"] and "headline_cases" not in outcome["plan"]
+
+
+def test_the_readme_says_which_algorithms_a_kept_run_measured_and_invents_none(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from bench.report import answers, machines, readme
+
+    run, outcome, _ = quick(tmp_path, monkeypatch, 400.0, {})
+    header = store.Header("quick", {"clock": "cpu"}, "Test CPU", "", 1.0, 1.0, **{
+        k: outcome[k] for k in ("passes", "steal", "plan", "stop")})  # fmt: skip
+    folder = tmp_path / "run"
+    store.write(folder, header, run.columns, run.data)
+    across = machines.Across.one(answers.build(store.load(folder)))
+    # the fake run has MD5 and SHA-256 alone, and no JDK: SHA-1's, SHA-512's answers are absent
+    said = readme.algorithms_said(across)
+    assert said.startswith("MD5 and SHA-256 on ") and said.endswith(
+        "; SHA-1 and SHA-512: no kept run yet"
+    )
+    assert readme.measured_names(across) == "MD5 and SHA-256"
+    assert readme.sha5_said(across) == "**SHA-512 on the JDK**: no kept run has measured it yet."
