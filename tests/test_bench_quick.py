@@ -230,4 +230,6 @@ def test_the_readme_says_which_algorithms_a_kept_run_measured_and_invents_none(
         "; SHA-1 and SHA-512: no kept run yet"
     )
     assert readme.measured_names(across) == "MD5 and SHA-256"
-    assert readme.sha5_said(across) == "**SHA-512 on the JDK**: no kept run has measured it yet."
+    assert (
+        readme.sha5_said(across) == "**SHA-512 on the JDK**: no kept run has measured it there yet."
+    )

@@ -205,7 +205,7 @@ def sha5_said(across: machines.Across) -> str:
                 if g is not None and not mode.jit:
                     own.setdefault(where, {}).setdefault(style, []).append(g.value)
     if not jdks:
-        return f"**{name} on the JDK**: no kept run has measured it yet."
+        return f"**{name} on the JDK**: no kept run has measured it there yet."
     said = []
     for jdk, roles in jdks.items():
         parts = [
