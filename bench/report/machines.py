@@ -136,11 +136,12 @@ def holds_line(reports: Sequence[Report]) -> str:
         return "One machine kept so far: no part of the answer is known to hold on another."
     every = spreads(reports)
     move = moved(reports)
-    modes = ", ".join(dict.fromkeys(mode for mode, _, _ in move))
+    modes = len(dict.fromkeys(mode for mode, _, _ in move))
+    moves = f"the other {len(move)} move, in {modes} modes" if move else "none moves"
     return (
         f"**Across the {len(reports)} CPUs**: {len(every) - len(move)} of the {len(every)} "
-        f"helpers ÷ streamlined ratios hold on every one (within {HOLDS:.0%}); the CPU "
-        f"moves those of {modes or 'none'} (the table's `across CPUs`)."
+        f"helpers ÷ streamlined ratios hold on every one (within {HOLDS:.0%}); {moves} "
+        f"(the table's `across CPUs` says which and how far)."
     )
 
 

@@ -81,33 +81,41 @@ def buys_lines(reports: Sequence[Report]) -> List[str]:
 
 
 def runs_line(across: machines.Across) -> str:
-    """Which kept runs the results are made of, a machine each, and what was left out."""
+    """Which kept runs the results are made of, a machine each (its run, then its rerun), and
+    what was left out."""
     said = []
     for r, cpu, names in zip(across.reports, across.cpus, across.runs):
         h = r.run.header
-        again = f", rerun {names[-2]}" if len(names) > 1 else ""
-        said.append(
-            f"{cpu}: run {r.run.name} ({h.passes} passes, {h.measure_seconds / 60:.1f} min{again})"
-        )
+        again = f" and {names[-2]}" if len(names) > 1 else ""
+        said.append(f"{cpu}: {r.run.name}{again} ({h.passes} passes, {h.measure_seconds / 60:.1f} min)")
     left = f" Left out: {'; '.join(across.left_out)}." if across.left_out else ""
     efforts = "/".join(sorted({r.run.header.effort for r in across.reports}))
-    return f"Kept runs of this code ([runs/](runs/)), {efforts} effort: {'; '.join(said)}.{left}"
+    return f"Kept runs ([runs/](runs/)), {efforts} effort, run and rerun: {'; '.join(said)}.{left}"
+
+
+def span(values: Sequence[float]) -> str:
+    """The range of percentages ``values``, one figure where they round alike."""
+    low, high = f"{min(values):.0%}", f"{max(values):.0%}"
+    return low if low == high else f"{low}-{high}"
 
 
 def trust_lines(across: machines.Across) -> List[str]:
-    """How far to trust it: on each machine (its rerun), then across the machines."""
-    out = []
-    for r, cpu in zip(across.reports, across.cpus):
-        t, x = r.trust, r.rerun
-        again = (
-            f"its rerun {x.readme_inside:.0%} inside, {x.readme_within:.0%} within 10%, "
-            f"{x.flips} verdicts changed"
-            if x
-            else "no rerun kept yet"
-        )
-        out.append(f"{cpu} ±{t.readme_half_width:.1%} ({again})")
+    """How far to trust it: each machine's median interval, then its rerun against it, the
+    reruns' figures given once as ranges over the machines (the page grows by a CPU's name and
+    one figure a machine, not a sentence)."""
+    widths = [f"±{r.trust.readme_half_width:.1%} ({cpu})" for r, cpu in zip(across.reports, across.cpus)]
+    reruns = [r.rerun for r in across.reports if r.rerun]
+    lacking = [cpu for r, cpu in zip(across.reports, across.cpus) if not r.rerun]
+    said = ""
+    if reruns:
+        inside = span([x.readme_inside for x in reruns])
+        within = span([x.readme_within for x in reruns])
+        flips = "-".join(sorted({str(min(x.flips for x in reruns)), str(max(x.flips for x in reruns))}, key=int))
+        said = f"; each rerun: {inside} inside the first's intervals, {within} within 10%, {flips} verdicts changed"
+    if lacking:
+        said += f"; no rerun kept yet of {', '.join(lacking)}"
     return [
-        f"**How far to trust it**: the README's median interval on {'; '.join(out)}.",
+        f"**How far to trust it**: the README's median interval {', '.join(widths)}{said}.",
         "",
         machines.holds_line(across.reports),
     ]
@@ -306,9 +314,7 @@ def answer_section(across: Optional[machines.Across], picture: str) -> str:
         [
             sentence,
             "",
-            f"Measured: {algorithms_said(across)}.",
-            "",
-            sha5_said(across),
+            f"Measured: {algorithms_said(across)}. {sha5_said(across)}",
             "",
             f"![What helper functions cost, per mode and CPU]({picture})",
         ],
