@@ -13,6 +13,7 @@
     python -m bench memory --python 3.11=...      # memray: peak memory and allocations
     python -m bench peers --report --write        # digest_column against DuckDB, chdb, ...
     python -m bench styles mine.py --effort quick # your own coding styles, in every mode found
+    python -m bench styles compare RUN_A RUN_B    # two runs of one styles file: what moved
 
 The commands that measure share one set of options (the runtimes' environments, the modes,
 the variants, the algorithms, the results folder); ``--python LABEL=PATH`` names an
@@ -97,7 +98,7 @@ def hash_report(folder: Path, options: Options, notes: Sequence[str]) -> int:
 def styles_report(folder: Path, options: Options, notes: Sequence[str]) -> int:
     from bench.report import styles
 
-    return styles.report_main(folder, not options.no_plots, notes)
+    return styles.report_main(folder, not options.no_plots, notes, options.format)
 
 
 #: Each study's report, by its name (a study not here: the hash study's pages).
@@ -155,6 +156,10 @@ def styles(argv: Sequence[str]) -> int:
     from bench.catalog.styles import ConventionError
     from bench.conduct import styles as conduct
 
+    if list(argv[:1]) == ["compare"]:
+        from bench.report import styles_compare
+
+        return styles_compare.main(argv[1:])
     options = Options.of(conduct.parser().parse_args(list(argv)))
     try:
         study, columns, left = conduct.prepare(options)
@@ -214,6 +219,10 @@ def parser() -> argparse.ArgumentParser:
 def parse(argv: Sequence[str]) -> argparse.Namespace:
     """``argv`` parsed as ``python -m bench`` would, nothing run (SystemExit if it is wrong):
     the test that docs name only commands and options that exist."""
+    if list(argv[:2]) == ["styles", "compare"]:
+        from bench.report import styles_compare
+
+        return styles_compare.parser().parse_args(argv[2:])
     if argv and argv[0] in OWN:
         module, _, making = OWN[argv[0]]
         own: argparse.ArgumentParser = getattr(import_module(f"bench.{module}"), making)()
