@@ -508,9 +508,13 @@ def test_a_style_that_changes_its_inputs_is_named_unless_they_are_fresh(tmp_path
         )
         assert found.fresh_at(16) and styles.failures(found) == {}
     made: List[int] = []
-    found = replace(found, inputs=lambda n: (made.append(n) or list(range(n, 0, -1)),))
-    timer = styles.make_timer(found, found.case("in_place", 16).case)
-    assert timer(50) >= 0 and len(made) == 50
+
+    def counted(n: int) -> Any:
+        made.append(n)
+        return (list(range(n, 0, -1)),)
+
+    timer = styles.make_timer(replace(found, inputs=counted), found.case("in_place", 16).case)
+    assert timer(50) >= 0 and made == [16] * 50  # a set of arguments per call, all made first
     for bad, said in (("FRESH = 'yes'", "FRESH must be True, False or a tuple of sizes"),
                       ("FRESH = (17,)", "FRESH names sizes not in SIZES: [17]")):  # fmt: skip
         with pytest.raises(styles.ConventionError, match=re.escape(said)):

@@ -155,6 +155,12 @@ def summary(r: Report, counted: Mapping[str, Sequence[Mapping[str, Any]]]) -> Di
         "ratios": ratios,
         "times": times,
         "instructions": counts,
+        "unavailable": {
+            c.label: {
+                v.name: str(v.unavailable) for v in c.listing.variants.values() if v.unavailable
+            }
+            for c in run.columns
+        },
         "cannot_run": {str(k): str(v) for k, v in (found.get("cannot_run") or {}).items()},
         "not_built": {str(k): str(v) for k, v in (found.get("not_built") or {}).items()},
         "left_out": {str(k): str(v) for k, v in h.left_out.items()},
