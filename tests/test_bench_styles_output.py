@@ -262,6 +262,10 @@ def test_compare_says_each_ratios_change_and_whether_it_moved_beyond_both_interv
     assert all(math.isclose(float(r["change"]), 2.0) for r in rows)
     assert entry.main(["styles", "compare", str(a), str(b)]) == 0
     assert "2 of 2 ratios in common moved beyond both intervals" in capsys.readouterr().out
+    assert entry.main(["styles", "compare", str(a), str(b), "--format", "json"]) == 0
+    said = json.loads(capsys.readouterr().out)
+    assert [(r["style"], r["size"], r["moved"]) for r in said["ratios"]] == [
+        ("in_place", 8, True), ("in_place", 64, True)]  # fmt: skip
     # a small move stays inside the intervals
     c = scaled(a, tmp_path / "nudged", "in_place", 1.0 + 1e-9)
     found, _ = styles_compare.compare(styles_compare.summary(a), styles_compare.summary(c))

@@ -13,10 +13,10 @@ from __future__ import annotations
 import argparse
 import csv
 import io
-import json
 from pathlib import Path
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
+from bench import store
 from bench.core.fmt import grid
 
 #: The CSV's columns (one row a ratio in common).
@@ -69,7 +69,6 @@ def rows(a: Mapping[str, Any], b: Mapping[str, Any]) -> List[Dict[str, Any]]:
 
 def summary(folder: Path) -> Dict[str, Any]:
     """The summary of the styles run in ``folder`` (CompareError if it is not one)."""
-    from bench import store
     from bench.report import styles
 
     if not (folder / "study.json").is_file():
@@ -147,7 +146,7 @@ def main(argv: Sequence[str]) -> int:
         return 2
     said: Optional[str] = None
     if args.format == "json":
-        said = json.dumps({"a": a["run"]["name"], "b": b["run"]["name"], "ratios": found}, indent=1)
+        said = store.record_text({"a": a["run"]["name"], "b": b["run"]["name"], "ratios": found})
     elif args.format == "csv":
         said = csv_text(found).rstrip("\n")
     else:
