@@ -94,7 +94,9 @@ def test_a_file_off_the_convention_gets_one_error_naming_what_is_wrong(
     assert not (tmp_path / "styles").exists()
 
 
-def test_a_missing_file_and_inputs_that_are_not_a_tuple_are_said(tmp_path: Path) -> None:
+def test_a_missing_file_and_inputs_that_are_not_a_tuple_are_said(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     with pytest.raises(styles.ConventionError, match="no such file"):
         styles.load(tmp_path / "nothing.py")
     found = styles.load(good(tmp_path).parent / "mine.py")
@@ -103,8 +105,17 @@ def test_a_missing_file_and_inputs_that_are_not_a_tuple_are_said(tmp_path: Path)
         return [n]
 
     bad = styles.StylesFile(found.path, found.title, found.sizes, not_a_tuple, found.styles)
-    with pytest.raises(styles.ConventionError, match=r"inputs\(4\) must return a tuple"):
-        styles.check(bad, "comprehension", 4)
+    said = "inputs(4) must return a tuple of arguments, not [4]"
+    assert styles.check(bad, "comprehension", 4) == said  # in a worker: every style, why
+    # the command says it once, before measuring
+    path = write(
+        tmp_path,
+        GOOD.replace("return (list(range(size)),)", "return [size]")
+        + "STYLES = (loop, comprehension)\n",
+    )
+    argv = ["styles", str(path), "--python", f"a={sys.executable}", "--results", str(tmp_path)]
+    assert entry.main(argv) == 2 and not (tmp_path / "styles").exists()
+    assert capsys.readouterr().out == f"bench styles: {path}: {said}\n"
 
 
 def test_every_style_is_checked_against_the_baseline_at_every_size(tmp_path: Path) -> None:

@@ -327,3 +327,45 @@ def test_a_time_and_an_instruction_count_that_disagree_are_said_beside_the_ratio
     assert styles_summary.disagrees("faster", 1.02) and not styles_summary.disagrees(
         "no difference", 0.5
     )
+
+
+GOOD = """
+SIZES = (4,)
+
+
+def inputs(size):
+    return (list(range(size)),)
+
+
+def first(xs):
+    return sum(xs)
+
+
+def second(xs):
+    return sum(x for x in xs)
+
+
+STYLES = (first, second)
+"""
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ("raise RuntimeError('boom')\n" + GOOD, "a: the file cannot run here: RuntimeError: boom"),
+        ("import sys\nsys.exit(3)\n" + GOOD, "a: the file cannot run here: SystemExit: 3"),
+        ("def broken(:\n" + GOOD, "a: the file cannot run here: SyntaxError: "),
+        (GOOD.replace("return (list", "raise KeyError('n')\n    return (list"),
+         "the file's inputs(4) raises KeyError: 'n'"),
+        (GOOD.replace("def second(xs):", "def second(xs, ys):"),
+         "second unavailable: at size 4 it raises TypeError: "),
+    ],
+    ids=["import-raises", "import-exits", "syntax", "inputs-raises", "arity"],
+)  # fmt: skip
+def test_a_bad_styles_file_gets_a_line_saying_what_to_change_and_no_traceback(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str, said: str
+) -> None:
+    status, folder = run(tmp_path, text)
+    out = capsys.readouterr()
+    assert status == 1 and folder is not None  # nothing to time: said, and the run's page
+    assert said in out.out and "Traceback" not in out.out + out.err

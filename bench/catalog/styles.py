@@ -340,8 +340,8 @@ def check(found: StylesFile, name: str, size: int) -> Optional[str]:
     fresh = found.fresh_at(size)
     try:
         args = arguments(found, size)
-    except ConventionError:
-        raise
+    except ConventionError as exc:
+        return str(exc)
     except Exception as exc:
         return f"the file's inputs({size}) raises {raised(exc)}"
     before = None if fresh else snapshot(args)
@@ -357,7 +357,7 @@ def check(found: StylesFile, name: str, size: int) -> Optional[str]:
         )
     if name == found.baseline:
         return None
-    args = arguments(found, size)
+    args = arguments(found, size)  # as above: it returned a tuple
     before = None if fresh else snapshot(args)
     try:
         got = found.style(name)(*args)

@@ -133,15 +133,23 @@ def load(path: Path) -> Optional[StylesFile]:
     nothing to measure, if it fails); None where this interpreter cannot import it (the modes
     say which can)."""
     try:
-        return styles.load(path)
+        found = styles.load(path)
     except styles.ConventionError:
         raise
-    except Exception as exc:
+    except (Exception, SystemExit) as exc:  # the file's own errors, a sys.exit() in it
         print(
             f"bench styles: this interpreter cannot import {path} ({styles.raised(exc)}); "
             "the modes will say which can"
         )
         return None
+    for size in found.sizes:  # inputs' shape is the convention's: said before measuring
+        try:
+            styles.arguments(found, size)
+        except styles.ConventionError as exc:
+            raise styles.ConventionError(f"{path}: {exc}") from None
+        except (Exception, SystemExit):
+            pass  # its errors are the check's, named per mode
+    return found
 
 
 def prepare(options: Options) -> Tuple[StylesStudy, List[Column], Dict[str, str]]:
