@@ -309,6 +309,13 @@ def test_instruction_counts_are_read_less_the_empty_call_and_divided_by_the_base
     rows = style_instructions.rows_of(text)
     assert rows == [{"style": "loop", "size": 4, "instructions": 900},
                     {"style": "comprehension", "size": 4, "instructions": 500}]  # fmt: skip
+    # at a FRESH size, the empty call that makes the inputs is taken off instead
+    fresh = text + dump("|empty|8", 0, 400) + dump("loop|8", 0, 1400)
+    assert style_instructions.rows_of(fresh)[2] == {
+        "style": "loop",
+        "size": 8,
+        "instructions": 1000,
+    }
     store.write_record(tmp_path / style_instructions.INSTRUCTIONS,
                        {"modes": {"a": {"rows": rows}, "b": {"why": "no valgrind"}}})  # fmt: skip
     found = style_instructions.ratios(tmp_path, "loop")
