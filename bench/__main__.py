@@ -24,10 +24,11 @@ interpreter (``--modes`` to choose) becomes a column.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 from importlib import import_module
 from pathlib import Path
-from typing import Callable, Dict, List, Mapping, Optional, Sequence, Tuple
+from typing import Callable, Dict, List, Mapping, Optional, Sequence, TextIO, Tuple
 
 from bench.catalog.columns import Column
 from bench.catalog.hash_study import HashStudy
@@ -98,7 +99,12 @@ def hash_report(folder: Path, options: Options, notes: Sequence[str]) -> int:
 def styles_report(folder: Path, options: Options, notes: Sequence[str]) -> int:
     from bench.report import styles
 
-    return styles.report_main(folder, not options.no_plots, notes, options.format)
+    return styles.report_main(folder, not options.no_plots, notes, options.format, DATA[0])
+
+
+#: Where a run's data goes (``--format json|csv``): the command's stdout, while its progress
+#: goes to stderr (``styles``).
+DATA: List[Optional[TextIO]] = [None]
 
 
 #: Each study's report, by its name (a study not here: the hash study's pages).
@@ -166,7 +172,14 @@ def styles(argv: Sequence[str]) -> int:
     except ConventionError as exc:
         print(f"bench styles: {exc}")
         return 2
-    return pipeline(options, study, columns, left)
+    if options.format == "md":
+        return pipeline(options, study, columns, left)
+    DATA[0] = sys.stdout  # the summary or the CSV alone on stdout, the progress on stderr
+    try:
+        with contextlib.redirect_stdout(sys.stderr):
+            return pipeline(options, study, columns, left)
+    finally:
+        DATA[0] = None
 
 
 def keeps(options: Options, study: Study) -> bool:

@@ -134,10 +134,14 @@ def test_a_style_that_changes_its_inputs_is_named_and_fresh_inputs_let_it_run(
 def test_the_wall_clock_is_taken_and_said(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    status, folder = run(tmp_path, SORTS + "FRESH = (8, 64)\n", "--clock", "wall")
+    capsys.readouterr()
+    argv = ("--clock", "wall", "--format", "json")
+    status, folder = run(tmp_path, SORTS + "FRESH = (8, 64)\n", *argv)
     assert status == 0 and folder is not None
     assert store.load(folder).header.clock == "wall"
-    assert json.loads((folder / "summary.json").read_text())["run"]["clock"] == "wall"
+    printed = json.loads(capsys.readouterr().out)  # --format json: the summary alone on stdout
+    assert printed == json.loads((folder / "summary.json").read_text())
+    assert printed["run"]["clock"] == "wall"
     assert ", wall-clock time, " in (folder / "report.md").read_text()
     status, folder = run(tmp_path, SORTS + "FRESH = True\n")
     assert folder is not None and ", CPU time, " in (folder / "report.md").read_text()
@@ -219,10 +223,10 @@ def test_a_real_summary_follows_its_committed_schema_and_the_csv_holds_its_ratio
     assert {(t["style"], t["size"]) for t in summary["times"]} == {
         (s, n) for s in ("copied", "in_place") for n in (8, 64)
     }
-    # --format csv: the ratios alone on stdout, the same as ratios.csv
-    out = capsys.readouterr().out
+    # --format csv: the ratios alone on stdout, the same as ratios.csv; the progress on stderr
+    said = capsys.readouterr()
     written = (folder / "ratios.csv").read_text()
-    assert out.endswith(written)
+    assert said.out == written and "measured in " in said.err
     rows = list(csv.DictReader(io.StringIO(written)))
     assert [(r["style"], r["size"], r["mode"]) for r in rows] == [
         ("in_place", "8", "a"),

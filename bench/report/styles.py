@@ -12,7 +12,7 @@ from __future__ import annotations
 import sys
 import textwrap
 from pathlib import Path
-from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Mapping, Optional, Sequence, TextIO, Tuple
 
 from bench import store
 from bench.catalog.cases import STYLES
@@ -395,16 +395,20 @@ def close(fig: Any) -> None:
 
 
 def report_main(
-    folder: Path, plots: bool = True, notes: Sequence[str] = (), format: str = "md"
+    folder: Path,
+    plots: bool = True,
+    notes: Sequence[str] = (),
+    format: str = "md",
+    data: Optional[TextIO] = None,
 ) -> int:
     """A styles run's report written and printed (``format``: md, its page; json, its
-    summary; csv, its ratios), with ``notes`` (the counters'): 0, or 1 where no mode could
-    time two styles of the file."""
+    summary; csv, its ratios, to ``data``, else stdout), with ``notes`` (the counters'): 0, or
+    1 where no mode could time two styles of the file."""
     r, more, counted = write(folder, plots)
     if format == "json":
-        print((folder / SUMMARY).read_text())
+        print((folder / SUMMARY).read_text(), file=data or sys.stdout)
     elif format == "csv":
-        print((folder / CSV).read_text(), end="")
+        print((folder / CSV).read_text(), end="", file=data or sys.stdout)
     else:
         figures = [PICTURE] if (folder / PICTURE).exists() else []
         summary = store.read_record(folder / SUMMARY)
