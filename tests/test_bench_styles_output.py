@@ -257,7 +257,7 @@ def test_compare_says_each_ratios_change_and_whether_it_moved_beyond_both_interv
     capsys.readouterr()
     assert entry.main(["styles", "compare", str(a), str(a)]) == 0
     out = capsys.readouterr().out
-    assert "0 of 2 ratios in common moved beyond both intervals; 0 verdicts changed" in out
+    assert "0 of 2 ratios in common moved beyond both intervals; verdicts changed: 0 of 2" in out
     # the edit made in_place three times slower: every ratio triples and moves beyond both
     b = scaled(a, tmp_path / "after", "in_place", 3.0)
     assert entry.main(["styles", "compare", str(a), str(b), "--format", "csv"]) == 0

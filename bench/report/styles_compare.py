@@ -114,8 +114,8 @@ def markdown(a: Mapping[str, Any], b: Mapping[str, Any], found: Sequence[Mapping
     head = (
         f"A: run {a['run']['name']}, B: run {b['run']['name']}, of `{a['file']['path']}` (each "
         f"style ÷ {a['file']['baseline']}, 95% rerun intervals): {len(changed)} of "
-        f"{len(found)} ratios in common moved beyond both intervals; {verdicts} verdicts "
-        "changed."
+        f"{len(found)} ratios in common moved beyond both intervals; verdicts changed: "
+        f"{verdicts} of {len(found)}."
     )
     body = [
         [r["style"], str(r["size"]), r["mode"], interval(r, "a"), interval(r, "b"),
