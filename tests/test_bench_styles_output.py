@@ -110,6 +110,8 @@ def test_equal_decides_in_every_mode_and_without_it_the_difference_is_named(
         c.variant for (_, _), c in ((k, v.case) for k, v in store.load(folder).measured.items())
     }
     assert measured == {"products", "fsum"}
+    assert json.loads((folder / "summary.json").read_text())["file"]["equal"] == "EQUAL"
+    assert "Results compared by the file's `EQUAL`." in (folder / "report.md").read_text()
 
 
 def test_a_style_that_changes_its_inputs_is_named_and_fresh_inputs_let_it_run(
@@ -129,6 +131,8 @@ def test_a_style_that_changes_its_inputs_is_named_and_fresh_inputs_let_it_run(
         ("in_place", 8),
         ("in_place", 64),
     }
+    assert summary["file"]["fresh"] == [8, 64] and summary["file"]["equal"] == "=="
+    assert "Fresh inputs for every call at size 8, 64." in (folder / "report.md").read_text()
 
 
 def test_the_wall_clock_is_taken_and_said(

@@ -59,10 +59,16 @@ def run_line(run: Run) -> str:
         if s
         else ""
     )
+    fresh = list(h.record.get("fresh") or ())
+    how = [
+        "results compared by the file's `EQUAL`" if h.record.get("equal") == "EQUAL" else "",
+        f"fresh inputs for every call at size {', '.join(map(str, fresh))}" if fresh else "",
+    ]
+    said = "; ".join(x for x in how if x)
     return (
         f"Run {run.name} of `{h.record.get('file')}` ({h.effort} effort, {h.passes} passes, "
         f"{minutes(h.measure_seconds)} of measuring, {clock}, {h.started[:10]}, "
-        f"{h.cpu}){why}."
+        f"{h.cpu}){why}." + (f" {said[0].upper()}{said[1:]}." if said else "")
     )
 
 

@@ -134,6 +134,8 @@ def summary(r: Report, counted: Mapping[str, Sequence[Mapping[str, Any]]]) -> Di
             "styles": names,
             "baseline": names[0] if names else "",
             "sizes": [int(n) for n in found.get("sizes") or ()],
+            "equal": str(found.get("equal") or "=="),
+            "fresh": [int(n) for n in found.get("fresh") or ()],
         },
         "run": {
             "name": run.name,
