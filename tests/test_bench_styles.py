@@ -525,6 +525,16 @@ def test_a_style_that_changes_its_inputs_is_named_unless_they_are_fresh(tmp_path
             write(tmp_path, SORTS + f"STYLES = (copied, in_place)\nFRESH = {fresh}\n")
         )
         assert found.fresh_at(16) and styles.failures(found) == {}
+    # an argument whose == is its identity is compared by its pickle: a copy is not a change
+    plain = "class Box:\n    def __init__(self, xs):\n        self.xs = xs\n"
+    boxed = plain + SORTS.replace(
+        "return (list(range(size, 0, -1)),)", "return (Box(list(range(size, 0, -1))),)"
+    )
+    boxed = boxed.replace("sorted(xs)", "sorted(xs.xs)").replace(
+        "xs.sort()\n    return xs", "xs.xs.sort()\n    return xs.xs"
+    )
+    wrong = styles.failures(styles.load(write(tmp_path, boxed + "STYLES = (copied, in_place)\n")))
+    assert list(wrong) == ["in_place"] and "it changes its inputs (argument 1" in wrong["in_place"]
     made: List[int] = []
 
     def counted(n: int) -> Any:

@@ -8,7 +8,7 @@ A *styles file* is a plain Python module anywhere on disk (``python -m bench sty
     def inlined(xs, ys): ...       # the first is the baseline
     STYLES = (helpers, inlined)
     TITLE = "helpers or inlined"   # optional: the report's and the picture's title
-    EQUAL = math_isclose_all       # optional: EQUAL(result, baseline) -> bool (default ==)
+    def EQUAL(result, baseline):   # optional: how results compare (default: ==)
     FRESH = True                   # optional: fresh inputs per call (True, or the sizes)
 
 Each (style, size) is a case of the study (``StyleCase``, kept as
@@ -260,12 +260,23 @@ def same(a: Any, b: Any) -> Optional[bool]:
         return None
 
 
+def unchanged(before: Any, after: Any) -> Optional[bool]:
+    """Whether an argument is as its deep copy taken before a call: ``same``, else (an object
+    whose ``==`` is its identity, never equal to a copy) their pickles; None: neither says."""
+    if same(before, after):
+        return True
+    try:
+        return pickle.dumps(before) == pickle.dumps(after)
+    except Exception:
+        return None
+
+
 def changed(before: Optional[Tuple[Any, ...]], after: Tuple[Any, ...]) -> List[int]:
     """The arguments (numbered from 1) that a call changed: ``before`` a deep copy of them
     taken before it (``snapshot``), ``after`` the arguments themselves after it."""
     if before is None:
         return []
-    return [i + 1 for i, (a, b) in enumerate(zip(before, after)) if same(a, b) is False]
+    return [i + 1 for i, (a, b) in enumerate(zip(before, after)) if unchanged(a, b) is False]
 
 
 def is_number(x: Any) -> bool:
