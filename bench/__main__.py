@@ -13,6 +13,7 @@
     python -m bench memory --python 3.11=...      # memray: peak memory and allocations
     python -m bench peers --report --write        # digest_column against DuckDB, chdb, ...
     python -m bench styles mine.py --effort quick # your own coding styles, in every mode found
+    python -m bench styles compare RUN_A RUN_B    # two runs of one styles file: what moved
 
 The commands that measure share one set of options (the runtimes' environments, the modes,
 the variants, the algorithms, the results folder); ``--python LABEL=PATH`` names an
@@ -23,10 +24,11 @@ interpreter (``--modes`` to choose) becomes a column.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 from importlib import import_module
 from pathlib import Path
-from typing import Callable, Dict, List, Mapping, Optional, Sequence, Tuple
+from typing import Callable, Dict, List, Mapping, Optional, Sequence, TextIO, Tuple
 
 from bench.catalog.columns import Column
 from bench.catalog.hash_study import ALGORITHMS, HashStudy
@@ -97,7 +99,12 @@ def hash_report(folder: Path, options: Options, notes: Sequence[str]) -> int:
 def styles_report(folder: Path, options: Options, notes: Sequence[str]) -> int:
     from bench.report import styles
 
-    return styles.report_main(folder, not options.no_plots, notes)
+    return styles.report_main(folder, not options.no_plots, notes, options.format, DATA[0])
+
+
+#: Where a run's data goes (``--format json|csv``): the command's stdout, while its progress
+#: goes to stderr (``styles``).
+DATA: List[Optional[TextIO]] = [None]
 
 
 #: Each study's report, by its name (a study not here: the hash study's pages).
@@ -155,13 +162,24 @@ def styles(argv: Sequence[str]) -> int:
     from bench.catalog.styles import ConventionError
     from bench.conduct import styles as conduct
 
+    if list(argv[:1]) == ["compare"]:
+        from bench.report import styles_compare
+
+        return styles_compare.main(argv[1:])
     options = Options.of(conduct.parser().parse_args(list(argv)))
     try:
         study, columns, left = conduct.prepare(options)
     except ConventionError as exc:
         print(f"bench styles: {exc}")
         return 2
-    return pipeline(options, study, columns, left)
+    if options.format == "md":
+        return pipeline(options, study, columns, left)
+    DATA[0] = sys.stdout  # the summary or the CSV alone on stdout, the progress on stderr
+    try:
+        with contextlib.redirect_stdout(sys.stderr):
+            return pipeline(options, study, columns, left)
+    finally:
+        DATA[0] = None
 
 
 def keeps(options: Options, study: Study) -> bool:
@@ -214,6 +232,10 @@ def parser() -> argparse.ArgumentParser:
 def parse(argv: Sequence[str]) -> argparse.Namespace:
     """``argv`` parsed as ``python -m bench`` would, nothing run (SystemExit if it is wrong):
     the test that docs name only commands and options that exist."""
+    if list(argv[:2]) == ["styles", "compare"]:
+        from bench.report import styles_compare
+
+        return styles_compare.parser().parse_args(argv[2:])
     if argv and argv[0] in OWN:
         module, _, making = OWN[argv[0]]
         own: argparse.ArgumentParser = getattr(import_module(f"bench.{module}"), making)()

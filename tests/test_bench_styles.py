@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -93,7 +94,9 @@ def test_a_file_off_the_convention_gets_one_error_naming_what_is_wrong(
     assert not (tmp_path / "styles").exists()
 
 
-def test_a_missing_file_and_inputs_that_are_not_a_tuple_are_said(tmp_path: Path) -> None:
+def test_a_missing_file_and_inputs_that_are_not_a_tuple_are_said(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     with pytest.raises(styles.ConventionError, match="no such file"):
         styles.load(tmp_path / "nothing.py")
     found = styles.load(good(tmp_path).parent / "mine.py")
@@ -102,8 +105,17 @@ def test_a_missing_file_and_inputs_that_are_not_a_tuple_are_said(tmp_path: Path)
         return [n]
 
     bad = styles.StylesFile(found.path, found.title, found.sizes, not_a_tuple, found.styles)
-    with pytest.raises(styles.ConventionError, match=r"inputs\(4\) must return a tuple"):
-        styles.check(bad, "comprehension", 4)
+    said = "inputs(4) must return a tuple of arguments, not [4]"
+    assert styles.check(bad, "comprehension", 4) == said  # in a worker: every style, why
+    # the command says it once, before measuring
+    path = write(
+        tmp_path,
+        GOOD.replace("return (list(range(size)),)", "return [size]")
+        + "STYLES = (loop, comprehension)\n",
+    )
+    argv = ["styles", str(path), "--python", f"a={sys.executable}", "--results", str(tmp_path)]
+    assert entry.main(argv) == 2 and not (tmp_path / "styles").exists()
+    assert capsys.readouterr().out == f"bench styles: {path}: {said}\n"
 
 
 def test_every_style_is_checked_against_the_baseline_at_every_size(tmp_path: Path) -> None:
@@ -121,8 +133,11 @@ def raises(xs):
     assert found.describe("loop") == "a loop with append" and found.describe("raises") == ""
     wrong = styles.failures(found)
     assert set(wrong) == {"off_by_one", "raises"}
-    assert wrong["off_by_one"].startswith("at size 32 it returns [0, 2, 4,")
-    assert "..." in wrong["off_by_one"] and len(wrong["off_by_one"]) < 220
+    # where they differ, not two reprs cut before it
+    assert wrong["off_by_one"] == (
+        "at size 32 it returns a list that differs from the baseline's: length 16, the "
+        "baseline's 32; equal over the first 16"
+    )
     assert wrong["raises"] == "at size 4 it raises ValueError: not today"
     assert styles.check(found, "comprehension", 32) is None
     # the timer calls the style on arguments made once
@@ -188,7 +203,10 @@ def raises(xs):
             str(tmp_path / "results"), "--no-plots"]  # fmt: skip
     assert entry.main(argv) == 0
     out = capsys.readouterr().out
-    said = "differs under a, b (at size 4 it returns [1, 3, 5, 7], the baseline [0, 2, 4, 6])"
+    said = (
+        "differs under a, b (at size 4 it returns [1, 3, 5, 7], the baseline [0, 2, 4, 6] "
+        "(first differs at index 0: 1, the baseline 0))"
+    )
     assert said in out
     assert "raises under a, b (at size 4 it raises KeyError: 'missing')" in out
     (folder,) = (tmp_path / "results" / "styles").iterdir()
@@ -200,9 +218,11 @@ def raises(xs):
     assert run.header.record["title"] == "append or a comprehension"
     assert run.header.record["styles"] == ["loop", "comprehension", "differs", "raises"]
     summary = json.loads((folder / "summary.json").read_text())
-    (table,) = summary["tables"]
-    assert table["key"] == "styles-file" and table["columns"] == ["a", "b"]
-    assert [r["labels"] for r in table["rows"]] == [["comprehension", "4"], ["comprehension", "32"]]
+    assert summary["schema"] == "stylebench-summary" and summary["version"] == 1
+    assert summary["file"]["styles"] == ["loop", "comprehension", "differs", "raises"]
+    ratios = {(r["style"], r["size"], r["mode"]) for r in summary["ratios"]}
+    assert ratios == {("comprehension", n, m) for n in (4, 32) for m in "ab"}
+    assert summary["run"]["clock"] == "cpu" and set(summary["modes"]) == {"a", "b"}
     report = (folder / "report.md").read_text()
     assert report.startswith("# append or a comprehension")
     # the study's Python modes play the JDK's (its -Xint, its Server); a user's file's do not
@@ -231,8 +251,8 @@ def raises(xs):
         assert "no instruction counts under a: valgrind is not installed" in out
         return
     found = summary["instructions"]
-    assert set(found) == {"a", "b"}
-    by = {(r["style"], r["size"]): r for r in found["a"]}
+    assert {r["mode"] for r in found} == {"a", "b"}
+    by = {(r["style"], r["size"]): r for r in found if r["mode"] == "a"}
     assert set(by) == {(s, n) for s in ("loop", "comprehension") for n in (4, 32)}
     assert by[("loop", 32)]["instructions"] > by[("loop", 4)]["instructions"] > 0
     assert by[("loop", 4)]["ratio"] == 1.0 and by[("comprehension", 32)]["ratio"] > 0
@@ -289,6 +309,13 @@ def test_instruction_counts_are_read_less_the_empty_call_and_divided_by_the_base
     rows = style_instructions.rows_of(text)
     assert rows == [{"style": "loop", "size": 4, "instructions": 900},
                     {"style": "comprehension", "size": 4, "instructions": 500}]  # fmt: skip
+    # at a FRESH size, the empty call that makes the inputs is taken off instead
+    fresh = text + dump("|empty|8", 0, 400) + dump("loop|8", 0, 1400)
+    assert style_instructions.rows_of(fresh)[2] == {
+        "style": "loop",
+        "size": 8,
+        "instructions": 1000,
+    }
     store.write_record(tmp_path / style_instructions.INSTRUCTIONS,
                        {"modes": {"a": {"rows": rows}, "b": {"why": "no valgrind"}}})  # fmt: skip
     found = style_instructions.ratios(tmp_path, "loop")
@@ -350,7 +377,8 @@ WRONG: int = "a string"
     assert entry.main(argv) == 0
     out = capsys.readouterr().out
     cython = label_of(HERE, "cython")
-    assert f"by_kind under {cython} (at size 4 it returns [], the baseline [0, 2, 4, 6])" in out
+    said = "it returns [], the baseline [0, 2, 4, 6] (length 0, the baseline's 4)"
+    assert f"by_kind under {cython} (at size 4 {said})" in out
     (folder,) = (results / "styles").iterdir()
     run = store.load(folder)
     measured = {(m, c.variant) for (m, _), c in ((k, v.case) for k, v in run.measured.items())}
@@ -395,3 +423,127 @@ def test_a_styles_run_takes_its_own_budget_unless_one_is_given() -> None:
     assert effort.settings_of(replace(run, budget=300.0), settle_modes=True).budget == 300.0
     quick = replace(run, effort="quick")
     assert effort.settings_of(quick, True).budget == effort.EFFORTS["quick"].budget
+
+
+FLOATS = """
+import math
+SIZES = (8, 64)
+
+
+def inputs(size):
+    return ([0.1 * i for i in range(size)], [0.3 * i for i in range(size)])
+
+
+def products(xs, ys):
+    total = 0.0
+    for x, y in zip(xs, ys):
+        total += x * y
+    return [total, *xs]
+
+
+def fsum(xs, ys):
+    return [math.fsum(x * y for x, y in zip(xs, ys)), *xs]
+
+
+STYLES = (products, fsum)
+"""
+
+
+def test_a_float_that_differs_in_its_last_digits_is_shown_where_and_equal_names_equal(
+    tmp_path: Path,
+) -> None:
+    found = styles.load(write(tmp_path, FLOATS))
+    why = styles.failures(found)["fsum"]
+    # the first index where they differ, both values, the largest relative difference
+    assert why.startswith("at size 64 it returns a list that differs from the baseline's: ")
+    assert "first differs at index 0: " in why and "the largest relative difference " in why
+    assert "define EQUAL(result, baseline)" in why
+    relative = float(why.split("the largest relative difference ")[1].split()[0])
+    assert 0 < relative < 1e-12
+    # an EQUAL of the file's decides, in every mode's check; one that says no is named
+    close = "\ndef EQUAL(a, b):\n    return all(math.isclose(x, y) for x, y in zip(a, b))\n"
+    assert styles.failures(styles.load(write(tmp_path, FLOATS + close))) == {}
+    never = "\ndef EQUAL(a, b):\n    return False\n"
+    said = styles.failures(styles.load(write(tmp_path, FLOATS + never)))["fsum"]
+    assert said.startswith("at size 8 EQUAL(result, baseline) says it differs: ")
+    raising = "\ndef EQUAL(a, b):\n    raise TypeError('no')\n"
+    said = styles.failures(styles.load(write(tmp_path, FLOATS + raising)))["fsum"]
+    assert said == "at size 8 the file's EQUAL(result, baseline) raises TypeError: no"
+    with pytest.raises(styles.ConventionError, match="EQUAL must be a function"):
+        styles.load(write(tmp_path, FLOATS + "EQUAL = 3\n"))
+
+
+def test_a_result_that_equal_cannot_compare_asks_for_equal(tmp_path: Path) -> None:
+    text = (
+        GOOD
+        + """
+class Ambiguous(list):
+    def __eq__(self, other):
+        raise ValueError("the truth value of an array is ambiguous")
+
+
+def wrapped(xs):
+    return Ambiguous(2 * x for x in xs)
+"""
+    )
+    found = styles.load(write(tmp_path, text + "STYLES = (loop, wrapped)\n"))
+    why = styles.failures(found)["wrapped"]
+    assert "cannot be compared with the baseline's by ==" in why and "define EQUAL" in why
+
+
+SORTS = """
+SIZES = (16,)
+
+
+def inputs(size):
+    return (list(range(size, 0, -1)),)
+
+
+def copied(xs):
+    return sorted(xs)
+
+
+def in_place(xs):
+    xs.sort()
+    return xs
+"""
+
+
+def test_a_style_that_changes_its_inputs_is_named_unless_they_are_fresh(tmp_path: Path) -> None:
+    found = styles.load(write(tmp_path, SORTS + "STYLES = (copied, in_place)\n"))
+    why = styles.failures(found)["in_place"]
+    assert why.startswith("at size 16 it changes its inputs (argument 1 of inputs(16))")
+    assert "FRESH = True" in why
+    baseline = styles.failures(
+        styles.load(write(tmp_path, SORTS + "STYLES = (in_place, copied)\n"))
+    )
+    assert set(baseline) == {"in_place", "copied"}
+    assert "the baseline in_place changes its inputs at size 16" in baseline["copied"]
+    # FRESH: every call its own inputs, made before the clock starts; checked as any style
+    for fresh in ("True", "(16,)"):
+        found = styles.load(
+            write(tmp_path, SORTS + f"STYLES = (copied, in_place)\nFRESH = {fresh}\n")
+        )
+        assert found.fresh_at(16) and styles.failures(found) == {}
+    # an argument whose == is its identity is compared by its pickle: a copy is not a change
+    plain = "class Box:\n    def __init__(self, xs):\n        self.xs = xs\n"
+    boxed = plain + SORTS.replace(
+        "return (list(range(size, 0, -1)),)", "return (Box(list(range(size, 0, -1))),)"
+    )
+    boxed = boxed.replace("sorted(xs)", "sorted(xs.xs)").replace(
+        "xs.sort()\n    return xs", "xs.xs.sort()\n    return xs.xs"
+    )
+    wrong = styles.failures(styles.load(write(tmp_path, boxed + "STYLES = (copied, in_place)\n")))
+    assert list(wrong) == ["in_place"] and "it changes its inputs (argument 1" in wrong["in_place"]
+    made: List[int] = []
+
+    def counted(n: int) -> Any:
+        made.append(n)
+        return (list(range(n, 0, -1)),)
+
+    timer = styles.make_timer(replace(found, inputs=counted), found.case("in_place", 16).case)
+    assert timer(50) >= 0 and made == [16] * 50  # a set of arguments per call, all made first
+    for bad, said in (("FRESH = 'yes'", "FRESH must be True, False or a tuple of sizes"),
+                      ("FRESH = (17,)", "FRESH names sizes not in SIZES: [17]")):  # fmt: skip
+        with pytest.raises(styles.ConventionError, match=re.escape(said)):
+            styles.load(write(tmp_path, SORTS + f"STYLES = (copied, in_place)\n{bad}\n"))

@@ -8,25 +8,33 @@ A *styles file* is a plain Python module anywhere on disk (``python -m bench sty
     def inlined(xs, ys): ...       # the first is the baseline
     STYLES = (helpers, inlined)
     TITLE = "helpers or inlined"   # optional: the report's and the picture's title
+    def EQUAL(result, baseline):   # optional: how results compare (default: ==)
+    FRESH = True                   # optional: fresh inputs per call (True, or the sizes)
 
 Each (style, size) is a case of the study (``StyleCase``, kept as
 ``styles/<stem>/<style>/<size>``): a group is a size, its styles measured interleaved under
 every mode. Before a style is timed
-its result must equal the baseline's (``check``): at every size when a worker lists the file,
-and again at the case's size in every worker process before its timer is made. A style that
-differs or raises is named with the size and what it returned or raised; the others run.
+its result must equal the baseline's (``check``: ``EQUAL(result, baseline)`` where the file
+has one, else ``==``): at every size when a worker lists the file, and again at the case's
+size in every worker process before its timer is made. A style that differs (said where:
+``difference``), raises, or changes its inputs (``changed``: they are compared before and after
+the call) is named with the size; the others run. A file with ``FRESH`` gets fresh inputs for
+every call of the sizes it names, made before the timed loop starts (``make_timer``).
 
 Standard library only; runs under CPython 3.9+ and PyPy, without the ``variants`` package.
 """
 
 from __future__ import annotations
 
+import copy
 import importlib.util
+import math
+import pickle
 import sys
 import types
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, FrozenSet, List, Optional, Sequence, Tuple
 
 from bench.catalog.cases import STYLES, Case
 from bench.core.timing import TimeFunc, loop_timer
@@ -69,6 +77,13 @@ class StylesFile:
     sizes: Tuple[int, ...]
     inputs: Callable[[int], Tuple[Any, ...]]
     styles: Tuple[Callable[..., Any], ...]
+    #: The file's ``EQUAL(result, baseline) -> bool`` (None: ``==``).
+    equal: Optional[Callable[[Any, Any], Any]] = None
+    #: The sizes whose every call gets inputs of its own (``FRESH``: True for every size).
+    fresh: FrozenSet[int] = frozenset()
+
+    def fresh_at(self, size: int) -> bool:
+        return size in self.fresh
 
     @property
     def stem(self) -> str:
@@ -179,11 +194,32 @@ def validate(path: Path, module: types.ModuleType) -> StylesFile:
     title = getattr(module, "TITLE", None)
     if title is not None and not isinstance(title, str):
         wrong.append(f"TITLE must be a string, not {shown(title)}")
+    equal = getattr(module, "EQUAL", None)
+    if equal is not None and not callable(equal):
+        wrong.append(
+            f"EQUAL must be a function EQUAL(result, baseline) -> bool, not {shown(equal)}"
+        )
+    fresh: Any = getattr(module, "FRESH", False)
+    fresh_sizes = set(sizes) if fresh is True and isinstance(sizes, (tuple, list)) else set()
+    if isinstance(fresh, (tuple, list, set, frozenset)) and all(
+        isinstance(n, int) and not isinstance(n, bool) for n in fresh
+    ):
+        fresh_sizes = set(fresh)
+        if isinstance(sizes, (tuple, list)) and fresh_sizes - set(sizes):
+            wrong.append(f"FRESH names sizes not in SIZES: {sorted(fresh_sizes - set(sizes))}")
+    elif not isinstance(fresh, bool):
+        wrong.append(f"FRESH must be True, False or a tuple of sizes, not {shown(fresh)}")
     if wrong:
         raise ConventionError(f"{path} does not follow the styles convention: " + "; ".join(wrong))
     assert sizes is not None and inputs is not None and styles is not None
     return StylesFile(
-        Path(path).resolve(), title or Path(path).stem, tuple(sizes), inputs, tuple(styles)
+        Path(path).resolve(),
+        title or Path(path).stem,
+        tuple(sizes),
+        inputs,
+        tuple(styles),
+        equal,
+        frozenset(fresh_sizes),
     )
 
 
@@ -200,27 +236,173 @@ def arguments(found: StylesFile, size: int) -> Tuple[Any, ...]:
     return args
 
 
-def check(found: StylesFile, name: str, size: int) -> Optional[str]:
-    """Why style ``name`` may not be timed at ``size`` (its result is not the baseline's, or it
-    raises), or None: each call on inputs of its own."""
+def snapshot(args: Tuple[Any, ...]) -> Optional[Tuple[Any, ...]]:
+    """A deep copy of a call's arguments, to compare with them after the call (None: they
+    cannot be copied, and a change to them cannot be seen)."""
     try:
-        want = found.style(found.baseline)(*arguments(found, size))
-    except ConventionError:
-        raise
+        return copy.deepcopy(args)
+    except Exception:
+        return None
+
+
+def same(a: Any, b: Any) -> Optional[bool]:
+    """Whether ``a`` and ``b`` are equal by ``==`` (``a is b`` first, as lists compare their
+    items), else by their pickles (a NumPy array's ``==`` is an array); None: neither says."""
+    if a is b:
+        return True
+    try:
+        return bool(a == b)
+    except Exception:
+        pass
+    try:
+        return pickle.dumps(a) == pickle.dumps(b)
+    except Exception:
+        return None
+
+
+def unchanged(before: Any, after: Any) -> Optional[bool]:
+    """Whether an argument is as its deep copy taken before a call: ``same``, else (an object
+    whose ``==`` is its identity, never equal to a copy) their pickles; None: neither says."""
+    if same(before, after):
+        return True
+    try:
+        return pickle.dumps(before) == pickle.dumps(after)
+    except Exception:
+        return None
+
+
+def changed(before: Optional[Tuple[Any, ...]], after: Tuple[Any, ...]) -> List[int]:
+    """The arguments (numbered from 1) that a call changed: ``before`` a deep copy of them
+    taken before it (``snapshot``), ``after`` the arguments themselves after it."""
+    if before is None:
+        return []
+    return [i + 1 for i, (a, b) in enumerate(zip(before, after)) if unchanged(a, b) is False]
+
+
+def is_number(x: Any) -> bool:
+    return isinstance(x, (int, float)) and not isinstance(x, bool)
+
+
+def relative(a: Any, b: Any) -> float:
+    """|a - b| relative to the larger of the two (0 where both are 0; NaN against a number:
+    infinite)."""
+    a, b = float(a), float(b)
+    if math.isnan(a) or math.isnan(b):
+        return 0.0 if math.isnan(a) and math.isnan(b) else math.inf
+    scale = max(abs(a), abs(b))
+    return abs(a - b) / scale if scale else 0.0
+
+
+def difference(got: Any, want: Any) -> str:
+    """Where a result differs from the baseline's: for a sequence (a list, a tuple, a NumPy
+    array, ...) its first differing index with both values, the lengths if they differ, and
+    for numbers the largest relative difference; for a dict its first differing key; else
+    both values (each shortened to SHOWN)."""
+    whole = f"it returns {shown(got)}, the baseline {shown(want)}"
+    where = ""
+    if isinstance(got, dict) and isinstance(want, dict):
+        extra = [k for k in got if k not in want]
+        missing = [k for k in want if k not in got]
+        differs = [k for k in got if k in want and not same(got[k], want[k])]
+        parts = [f"keys not in the baseline's: {shown(extra)}" if extra else "",
+                 f"keys missing: {shown(missing)}" if missing else "",
+                 f"at key {shown(differs[0])}: {shown(got[differs[0]])}, the baseline "
+                 f"{shown(want[differs[0]])}" if differs else ""]  # fmt: skip
+        where = "; ".join(p for p in parts if p)
+    elif not isinstance(got, (str, bytes, dict)) and hasattr(got, "__len__"):
+        try:
+            a, b = list(got), list(want)
+        except Exception:
+            a, b = [], []
+        if a or b:
+            parts = [] if len(a) == len(b) else [f"length {len(a)}, the baseline's {len(b)}"]
+            first = next((i for i, (x, y) in enumerate(zip(a, b)) if not same(x, y)), None)
+            if first is not None:
+                parts.append(
+                    f"first differs at index {first}: {shown(a[first])}, the baseline "
+                    f"{shown(b[first])}"
+                )
+            elif min(len(a), len(b)):
+                parts.append(f"equal over the first {min(len(a), len(b))}")
+            numbers = [(i, x, y) for i, (x, y) in enumerate(zip(a, b))
+                       if is_number(x) and is_number(y)]  # fmt: skip
+            if any(isinstance(x, float) or isinstance(y, float) for _, x, y in numbers):
+                i, x, y = max(numbers, key=lambda n: relative(n[1], n[2]))
+                parts.append(f"the largest relative difference {relative(x, y):.3g} (index {i})")
+            where = "; ".join(parts)
+    if not where:
+        return whole
+    if len(shown(got)) < SHOWN and len(shown(want)) < SHOWN:
+        return f"{whole} ({where})"
+    return f"it returns a {type(got).__name__} that differs from the baseline's: {where}"
+
+
+#: What a message about a changed input tells the file to do.
+FRESH_HINT = (
+    "its timed calls would run on inputs changed by the calls before (set FRESH = True in the "
+    "file for fresh inputs per call, or copy them in the style)"
+)
+
+
+def check(found: StylesFile, name: str, size: int) -> Optional[str]:
+    """Why style ``name`` may not be timed at ``size`` (its result is not the baseline's, it
+    raises, or it changes its inputs where they are not made fresh per call), or None: each
+    call on inputs of its own."""
+    fresh = found.fresh_at(size)
+    try:
+        args = arguments(found, size)
+    except ConventionError as exc:
+        return str(exc)
+    except Exception as exc:
+        return f"the file's inputs({size}) raises {raised(exc)}"
+    before = None if fresh else snapshot(args)
+    try:
+        want = found.style(found.baseline)(*args)
     except Exception as exc:
         return f"the baseline {found.baseline} raises at size {size}: {raised(exc)}"
+    moved = changed(before, args)
+    if moved:
+        return (
+            f"the baseline {found.baseline} changes its inputs at size {size} (argument "
+            f"{', '.join(map(str, moved))} of inputs({size})): {FRESH_HINT}"
+        )
     if name == found.baseline:
         return None
+    args = arguments(found, size)  # as above: it returned a tuple
+    before = None if fresh else snapshot(args)
     try:
-        got = found.style(name)(*arguments(found, size))
+        got = found.style(name)(*args)
     except Exception as exc:
         return f"at size {size} it raises {raised(exc)}"
+    moved = changed(before, args)
+    if moved:
+        return (
+            f"at size {size} it changes its inputs (argument {', '.join(map(str, moved))} of "
+            f"inputs({size})): {FRESH_HINT}"
+        )
+    if found.equal is not None:
+        try:
+            agrees = bool(found.equal(got, want))
+        except Exception as exc:
+            return f"at size {size} the file's EQUAL(result, baseline) raises {raised(exc)}"
+        if not agrees:
+            return (
+                f"at size {size} EQUAL(result, baseline) says it differs: {difference(got, want)}"
+            )
+        return None
     try:
-        same = bool(got == want)
+        agrees = bool(got == want)
     except Exception as exc:
-        return f"at size {size} its result cannot be compared with the baseline's: {raised(exc)}"
-    if not same:
-        return f"at size {size} it returns {shown(got)}, the baseline {shown(want)}"
+        return (
+            f"at size {size} its result cannot be compared with the baseline's by == "
+            f"({raised(exc)}): define EQUAL(result, baseline) -> bool in the file "
+            "(numpy.allclose for arrays)"
+        )
+    if not agrees:
+        said = difference(got, want)
+        close = "relative difference" in said or (is_number(got) and is_number(want))
+        hint = "; if close is equal enough, define EQUAL(result, baseline) -> bool in the file"
+        return f"at size {size} {said}{hint if close else ''}"
     return None
 
 
@@ -239,7 +421,13 @@ def failures(found: StylesFile) -> Dict[str, str]:
 
 def make_timer(found: StylesFile, case: Case, clock: str = "cpu") -> TimeFunc:
     """The time function of a styles case: ``style(*args)`` per operation, the arguments made
-    once (in this process, outside the timed loop)."""
+    once (in this process, outside the timed loop); at a size of ``FRESH``, a set of arguments
+    per call, all made before the clock starts (``loops`` of them held at once)."""
     mine = StyleCase.of(case)
-    namespace = {"style": found.style(mine.style), "args": arguments(found, mine.size)}
+    style = found.style(mine.style)
+    if found.fresh_at(mine.size):
+        namespace: Dict[str, Any] = {"style": style, "make": lambda: arguments(found, mine.size)}
+        setup = "fn, following = style, iter([make() for _ in _range(loops)]).__next__"
+        return loop_timer(setup, "fn(*following())", namespace, clock, case.name)
+    namespace = {"style": style, "args": arguments(found, mine.size)}
     return loop_timer("fn, a = style, args", "fn(*a)", namespace, clock, case.name)

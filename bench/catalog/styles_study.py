@@ -48,6 +48,10 @@ class StylesStudy:
     #: the file; the workers' interpreters may).
     styles: Tuple[str, ...] = ()
     sizes: Tuple[int, ...] = ()
+    #: How results are compared ("EQUAL": the file's, "==": its absence), and the sizes whose
+    #: every call gets fresh inputs (``FRESH``).
+    equal: str = "=="
+    fresh: Tuple[int, ...] = ()
     #: The compiled twins' files by mode (``bench.conduct.twins``), and those not built, each
     #: with why (None: no ``--compile``).
     twins: Optional[Mapping[str, str]] = None
@@ -70,7 +74,9 @@ class StylesStudy:
         path = path.resolve()
         if found is None:
             return cls(path, path.stem)
-        return cls(path, found.title, found.names, found.sizes)
+        equal = "EQUAL" if found.equal is not None else "=="
+        fresh = tuple(n for n in found.sizes if found.fresh_at(n))
+        return cls(path, found.title, found.names, found.sizes, equal, fresh)
 
     @classmethod
     def of_record(cls, record: Mapping[str, Any]) -> StylesStudy:
@@ -82,6 +88,8 @@ class StylesStudy:
             str(record.get("title") or record.get("stem") or "styles"),
             tuple(record.get("styles") or ()),
             tuple(record.get("sizes") or ()),
+            str(record.get("equal") or "=="),
+            tuple(record.get("fresh") or ()),
             dict(twins) if twins is not None else None,
             dict(record.get("not_built") or {}),
         )
@@ -103,6 +111,8 @@ class StylesStudy:
             "stem": self.stem,
             "styles": list(self.styles),
             "sizes": list(self.sizes),
+            "equal": self.equal,
+            "fresh": list(self.fresh),
         }
         if self.twins is not None:
             found.update(twins=dict(self.twins), not_built=dict(self.not_built))

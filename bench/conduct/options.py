@@ -45,6 +45,8 @@ class Options:
     #: A styles run's: the file, and the compilers of its twins ("mypyc,cython").
     file: Optional[Path] = None
     compile: str = ""
+    #: What a run prints at its end: its report (md), summary (json) or ratios (csv).
+    format: str = "md"
 
     @classmethod
     def of(cls, parsed: argparse.Namespace) -> Options:

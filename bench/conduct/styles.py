@@ -39,6 +39,9 @@ from bench.conduct.effort import EFFORTS
 from bench.conduct.options import Options
 from bench.store import RESULTS
 
+#: What a styles run prints at its end (``--format``): its report, its summary, its ratios.
+FORMATS = ("md", "json", "csv")
+
 
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
@@ -61,6 +64,19 @@ def parser() -> argparse.ArgumentParser:
         "--promise",
         type=float,
         help="the median half-width of the file's ratios at which measuring stops",
+    )
+    p.add_argument(
+        "--clock",
+        choices=("cpu", "wall"),
+        help="cpu: the process's CPU time (default; on a shared machine other processes' time "
+        "does not count); wall: the wall clock (a threaded style's waiting counts)",
+    )
+    p.add_argument(
+        "--format",
+        choices=FORMATS,
+        default="md",
+        help="what the run prints at its end: md, the report; json, summary.json; csv, the "
+        "ratios (all three are written in the run's folder)",
     )
     p.add_argument("--results", type=Path, default=RESULTS, help="the results folder")
     p.add_argument("--no-plots", action="store_true", help="no picture")
@@ -117,15 +133,23 @@ def load(path: Path) -> Optional[StylesFile]:
     nothing to measure, if it fails); None where this interpreter cannot import it (the modes
     say which can)."""
     try:
-        return styles.load(path)
+        found = styles.load(path)
     except styles.ConventionError:
         raise
-    except Exception as exc:
+    except (Exception, SystemExit) as exc:  # the file's own errors, a sys.exit() in it
         print(
             f"bench styles: this interpreter cannot import {path} ({styles.raised(exc)}); "
             "the modes will say which can"
         )
         return None
+    for size in found.sizes:  # inputs' shape is the convention's: said before measuring
+        try:
+            styles.arguments(found, size)
+        except styles.ConventionError as exc:
+            raise styles.ConventionError(f"{path}: {exc}") from None
+        except (Exception, SystemExit):
+            pass  # its errors are the check's, named per mode
+    return found
 
 
 def prepare(options: Options) -> Tuple[StylesStudy, List[Column], Dict[str, str]]:

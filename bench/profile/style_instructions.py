@@ -51,9 +51,15 @@ def count_here(path: str, library: str, jit: bool = True) -> None:
     nothing = (b"",)
     ops: List[marks.Op] = [(EMPTY, lambda _: None, nothing)]
     for size in found.sizes:
+        if found.fresh_at(size):  # each call's inputs made in it: their making counted apart
+            ops.append((f"{EMPTY}{size}", made_of(found, size), nothing))
         for name in (n for n in found.names if n not in wrong):
-            style, args = found.style(name), styles.arguments(found, size)
-            op = call_of(style, args)
+            style = found.style(name)
+            op = (
+                fresh_call_of(style, found, size)
+                if found.fresh_at(size)
+                else call_of(style, styles.arguments(found, size))
+            )
             marks.warm(op, nothing, jit)
             ops.append((f"{name}|{size}", op, nothing))
     marks.collect(library_marks, ops, jit)
@@ -63,18 +69,32 @@ def call_of(style: Callable[..., Any], args: Tuple[Any, ...]) -> Callable[[bytes
     return lambda _: style(*args)
 
 
+def made_of(found: styles.StylesFile, size: int) -> Callable[[bytes], object]:
+    """An empty call of a FRESH size: the inputs made, nothing called on them."""
+    return lambda _: styles.arguments(found, size)
+
+
+def fresh_call_of(
+    style: Callable[..., Any], found: styles.StylesFile, size: int
+) -> Callable[[bytes], object]:
+    """A call of a FRESH size: its own inputs made, then the style called on them."""
+    return lambda _: style(*styles.arguments(found, size))
+
+
 def rows_of(text: str) -> List[Dict[str, Any]]:
-    """Each (style, size)'s instructions per call, the empty call's taken off."""
+    """Each (style, size)'s instructions per call, the empty call's taken off (at a FRESH
+    size, the empty call that makes the inputs: ``EMPTY`` followed by the size)."""
     lowest = {
         name: min(v for each in totals.values() for v in each)
         for name, totals in callgrind.dumps(text).items()
     }
     empty = lowest.pop(EMPTY, 0)
+    making = {int(n[len(EMPTY) :]): lowest.pop(n) for n in list(lowest) if n.startswith(EMPTY)}
     return [
         {
             "style": name.rsplit("|", 1)[0],
             "size": int(name.rsplit("|", 1)[1]),
-            "instructions": total - empty,
+            "instructions": total - making.get(int(name.rsplit("|", 1)[1]), empty),
         }
         for name, total in lowest.items()
     ]

@@ -1,6 +1,7 @@
 """A styles file's run reported (``python -m bench styles FILE``): its ``report.md``,
-``summary.json`` (through ``bench.store``) and ``styles.png``, a forest plot of each style ÷
-the baseline per mode with its 95% rerun interval, titled with the file's title.
+``summary.json`` (through ``bench.store``, in the schema of ``bench.report.styles_summary``),
+``ratios.csv`` and ``styles.png``, a forest plot of each style ÷ the baseline per mode with its
+95% rerun interval, titled with the file's title.
 
 The run is measured by ``bench.conduct.styles`` and the conductor, counted by
 ``bench.profile.counters``; this module only reads its records and writes its pages.
@@ -8,9 +9,10 @@ The run is measured by ``bench.conduct.styles`` and the conductor, counted by
 
 from __future__ import annotations
 
+import sys
 import textwrap
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Mapping, Optional, Sequence, TextIO, Tuple
 
 from bench import store
 from bench.catalog.cases import STYLES
@@ -19,15 +21,19 @@ from bench.catalog.styles_study import JOIN, TABLE, compiler_of
 from bench.core import stats
 from bench.core.fmt import grid, minutes
 from bench.profile import style_instructions
-from bench.report import answers, pages
+from bench.report import answers, pages, styles_summary
 from bench.report.answers import Report
 from bench.report.figures import Ratio, Shown
 from bench.store import STOPS, STYLE_BYTECODE, Run
 
 #: Each verdict (``bench.core.stats.verdict``) as the summary says it of a style.
 WORDS = {stats.SAME: "no different", stats.SLOWER: "slower", stats.FASTER: "faster"}
-#: The picture's file name in the run's folder.
+#: The picture's, the summary's and the ratios' file names in the run's folder.
 PICTURE = "styles.png"
+SUMMARY = "summary.json"
+CSV = "ratios.csv"
+#: What a cell adds where the time and the instructions disagree in direction.
+DISAGREE = "⚠ instr. {:.3g}x"
 
 
 def title_of(run: Run) -> str:
@@ -53,10 +59,16 @@ def run_line(run: Run) -> str:
         if s
         else ""
     )
+    fresh = list(h.record.get("fresh") or ())
+    how = [
+        "results compared by the file's `EQUAL`" if h.record.get("equal") == "EQUAL" else "",
+        f"fresh inputs for every call at size {', '.join(map(str, fresh))}" if fresh else "",
+    ]
+    said = "; ".join(x for x in how if x)
     return (
         f"Run {run.name} of `{h.record.get('file')}` ({h.effort} effort, {h.passes} passes, "
         f"{minutes(h.measure_seconds)} of measuring, {clock}, {h.started[:10]}, "
-        f"{h.cpu}){why}."
+        f"{h.cpu}){why}." + (f" {said[0].upper()}{said[1:]}." if said else "")
     )
 
 
@@ -66,16 +78,44 @@ def verdict(f: Ratio) -> str:
     return pages.said(f)
 
 
-def answer_lines(t: Shown, baseline: str) -> List[str]:
-    """Each style at each size, a column a mode: how much slower or faster than the baseline."""
-    body = [[*r.labels, *(verdict(c) if c else None for c in r.cells)] for r in t.rows]
-    return [
+def answer_lines(
+    t: Shown, baseline: str, instructions: Mapping[Tuple[str, str, int], Optional[float]] = {}
+) -> List[str]:
+    """Each style at each size, a column a mode: how much slower or faster than the baseline,
+    and beside it, where the instructions' ratio points the other way, that ratio."""
+    clashes = 0
+
+    def said(r: Any, column: str, f: Optional[Ratio]) -> Optional[str]:
+        nonlocal clashes
+        if f is None:
+            return None
+        word = styles_summary.VERDICTS[stats.verdict(f.value, f.low, f.high)]
+        counted = instructions.get((column, r.labels[0], int(r.labels[1])))
+        if not styles_summary.disagrees(word, counted):
+            return verdict(f)
+        clashes += 1
+        assert counted is not None
+        return f"{verdict(f)} {DISAGREE.format(counted)}"
+
+    body = [[*r.labels, *(said(r, c, f) for c, f in zip(t.columns, r.cells))] for r in t.rows]
+    out = [
         f"**Each style against {baseline}** (time of the style ÷ time of {baseline}, same "
         f"mode and size, 95% rerun interval; `no difference` where it holds 1):",
         "",
         grid([*t.spec.header, *t.columns], body, len(t.spec.header)),
         "",
     ]
+    if clashes:
+        spread = styles_summary.INSTRUCTION_SPREAD
+        out += [
+            f"⚠ marks the {clashes} ratios whose time and machine instructions disagree in "
+            f"direction: the time slower (or faster) beyond its interval, the instructions "
+            f"÷ {baseline} (callgrind's) fewer (or more) by over {spread:.0%}. Instructions "
+            "are not time: a JIT's inlined loop, cache misses, mispredicted branches and "
+            "allocation cost time that a count does not weigh.",
+            "",
+        ]
+    return out
 
 
 def times_lines(run: Run) -> List[str]:
@@ -170,7 +210,12 @@ def counts_lines(folder: Path) -> List[str]:
     return out
 
 
-def page(r: Report, figures: Sequence[str] = (), counts: Sequence[str] = ()) -> List[str]:
+def page(
+    r: Report,
+    figures: Sequence[str] = (),
+    counts: Sequence[str] = (),
+    instructions: Mapping[Tuple[str, str, int], Optional[float]] = {},
+) -> List[str]:
     run = r.run
     t = r.table(TABLE)
     baseline = baseline_of(run)
@@ -183,7 +228,7 @@ def page(r: Report, figures: Sequence[str] = (), counts: Sequence[str] = ()) -> 
         f"±{half:.1%}.",
         "",
     ]
-    out += summary_line(t, baseline) + answer_lines(t, baseline)
+    out += summary_line(t, baseline) + answer_lines(t, baseline, instructions)
     out += [f"**The ratios** ({t.meaning}):", "", t.markdown(), ""]
     out += [*times_lines(run), *counts]
     out += [f"![{Path(f).stem}]({f})" for f in figures] + ([""] if figures else [])
@@ -311,16 +356,22 @@ def picture(r: Report) -> Any:
     return fig
 
 
-def write(folder: Path, plots: bool = True) -> Tuple[Report, List[str], List[str]]:
-    """The run's report.md, summary.json and picture, with the counts its counters wrote
-    (``bench.profile.counters``): (its report, the notes to print, the counts' lines)."""
+def summary_of(folder: Path) -> Tuple[Report, Dict[str, Any]]:
+    """The run in ``folder`` read: its report and its summary (``styles_summary``'s schema)."""
     r = answers.build(store.load(folder))
+    counts = style_instructions.ratios(folder, baseline_of(r.run))
+    return r, styles_summary.summary(r, counts)
+
+
+def write(folder: Path, plots: bool = True) -> Tuple[Report, List[str], List[str]]:
+    """The run's report.md, summary.json, ratios.csv and picture, with the counts its counters
+    wrote (``bench.profile.counters``): (its report, the notes to print, the counts' lines)."""
+    r, summary = summary_of(folder)
     notes: List[str] = []
     baseline = baseline_of(r.run)
     counted = [*counts_lines(folder), *style_instructions.lines(folder, baseline)]
-    counts = style_instructions.ratios(folder, baseline)
-    summary = {**answers.summary(r), "styles": dict(r.run.header.record), "instructions": counts}
-    store.write_record(folder / "summary.json", summary)
+    store.write_record(folder / SUMMARY, summary)
+    (folder / CSV).write_text(styles_summary.csv_text(summary))
     figures: List[str] = []
     if plots:
         try:
@@ -332,9 +383,14 @@ def write(folder: Path, plots: bool = True) -> Tuple[Report, List[str], List[str
                 fig.savefig(folder / PICTURE, dpi=110)
                 close(fig)
                 figures.append(PICTURE)
-    text = page(r, figures, counted)
+    text = page(r, figures, counted, instructions_of(summary))
     (folder / "report.md").write_text("\n".join(pages.wrapped(text)) + "\n")
     return r, notes, counted
+
+
+def instructions_of(summary: Mapping[str, Any]) -> Dict[Tuple[str, str, int], Optional[float]]:
+    """(mode, style, size) -> instructions ÷ the baseline's, from a summary."""
+    return {(x["mode"], x["style"], x["size"]): x["ratio"] for x in summary["instructions"]}
 
 
 def close(fig: Any) -> None:
@@ -344,17 +400,32 @@ def close(fig: Any) -> None:
     plt.close(fig)
 
 
-def report_main(folder: Path, plots: bool = True, notes: Sequence[str] = ()) -> int:
-    """A styles run's report written and its page printed, with ``notes`` (the counters'):
-    0, or 1 where no mode could time two styles of the file."""
+def report_main(
+    folder: Path,
+    plots: bool = True,
+    notes: Sequence[str] = (),
+    format: str = "md",
+    data: Optional[TextIO] = None,
+) -> int:
+    """A styles run's report written and printed (``format``: md, its page; json, its
+    summary; csv, its ratios, to ``data``, else stdout), with ``notes`` (the counters'): 0, or
+    1 where no mode could time two styles of the file."""
     r, more, counted = write(folder, plots)
-    print("\n".join(page(r, [PICTURE] if (folder / PICTURE).exists() else [], counted)))
+    if format == "json":
+        print((folder / SUMMARY).read_text(), file=data or sys.stdout)
+    elif format == "csv":
+        print((folder / CSV).read_text(), end="", file=data or sys.stdout)
+    else:
+        figures = [PICTURE] if (folder / PICTURE).exists() else []
+        summary = store.read_record(folder / SUMMARY)
+        print("\n".join(page(r, figures, counted, instructions_of(summary))))
+    aside = sys.stdout if format == "md" else sys.stderr  # a summary or CSV alone on stdout
     for note in [*notes, *more]:
-        print(note)
+        print(note, file=aside)
     shown = [
         p.name
-        for p in (folder / "report.md", folder / "summary.json", folder / PICTURE)
+        for p in (folder / "report.md", folder / SUMMARY, folder / CSV, folder / PICTURE)
         if p.exists()
     ]
-    print(f"\nreport: {folder} ({', '.join(shown)})")
+    print(f"\nreport: {folder} ({', '.join(shown)})", file=aside)
     return 0 if r.table(TABLE) is not None else 1

@@ -51,9 +51,15 @@ def new_folder(kind: str, results: Path = RESULTS) -> Path:
     return folder
 
 
+def record_text(data: Mapping[str, Any], indent: Optional[int] = 1) -> str:
+    """``data`` as a result file holds it: JSON, with the format it is written in (a command
+    that prints a result prints this)."""
+    return json.dumps({"format": FORMAT, **data}, indent=indent)
+
+
 def write_record(path: Path, data: Mapping[str, Any], indent: Optional[int] = 1) -> None:
     """A result file: ``data`` as JSON, with the format it is written in."""
-    path.write_text(json.dumps({"format": FORMAT, **data}, indent=indent))
+    path.write_text(record_text(data, indent))
 
 
 def read_record(path: Path) -> Dict[str, Any]:
