@@ -253,6 +253,18 @@ def freethreaded_prefix() -> Path:
     return Path(os.environ.get(FREETHREADED_ENV) or CACHE_ROOT / "cpython-3.13t")
 
 
+def tree_of(path: str) -> Optional[Tuple[str, str]]:
+    """(suite, the path inside its tree) where ``path`` (a path on the host) is inside a
+    Debian tree that has its entry script, else None."""
+    try:
+        parts = Path(os.path.abspath(path)).relative_to(debian_root()).parts
+    except ValueError:
+        return None
+    if len(parts) < 2 or not os.access(entry_script(parts[0]), os.X_OK):
+        return None
+    return parts[0], "/" + "/".join(parts[1:])
+
+
 def launcher(row: Interpreter) -> List[str]:
     """What goes before an interpreter's path on a command line: the entry script for an
     interpreter of a Debian tree, nothing otherwise."""

@@ -15,29 +15,45 @@ processes per pass, warm-up, interleaved rounds, its stopping rule on the file's
 from __future__ import annotations
 
 import argparse
+import fnmatch
 import os
+import time
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Tuple
 
-from bench.catalog import modes
+from bench.catalog import discover, modes
 from bench.catalog.columns import Column
 from bench.catalog.styles import StylesFile
-from bench.conduct import conductor, launch
+from bench.conduct import conductor
 from bench.conduct.effort import EFFORTS
 from bench.store import RESULTS
 
 
+def default_results() -> Path:
+    """Where a run's results go without ``--results``: the clone's results/ where this package
+    is a clone's bench/, else ``results/`` in the working directory (never site-packages)."""
+    package = Path(__file__).resolve().parent.parent
+    if package.name == "bench" and (package.parent / "noxfile.py").is_file():
+        return RESULTS
+    return Path.cwd() / "results"
+
+
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
-        prog="python -m bench styles",
+        prog=f"{command_name()} styles",
         description="A user's own implementations of one function (a styles file), measured "
         "under every interpreter mode found: each style ÷ the first, with rerun intervals",
     )
-    p.add_argument("file", type=Path, help="the styles file (SIZES, inputs, STYLES)")
+    p.add_argument("file", type=Path, nargs="?", help="the styles file (SIZES, inputs, STYLES)")
+    p.add_argument(
+        "--list-modes", action="store_true",
+        help="print the interpreters found (and from where), their modes and what was not used",
+    )  # fmt: skip
     p.add_argument("--modes", default="", help="modes (labels or globs); default: all found")
     p.add_argument(
         "--python", action="append", default=[], metavar="LABEL=PATH",
-        help="an interpreter to run (repeat), instead of the study's interpreters found",
+        help="an interpreter to run (repeat), instead of those found: LABEL names its modes "
+        "(3.14, 3.14-jit: its JIT on, pypy3-nojit: PyPy's off, or any name)",
     )  # fmt: skip
     p.set_defaults(pythons=None)
     p.add_argument("--effort", choices=sorted(EFFORTS), default="default")
@@ -46,7 +62,10 @@ def parser() -> argparse.ArgumentParser:
         "--promise", type=float,
         help="the median half-width of the file's ratios at which measuring stops",
     )  # fmt: skip
-    p.add_argument("--results", type=Path, default=RESULTS, help="the results folder")
+    p.add_argument(
+        "--results", type=Path, default=default_results(),
+        help="the results folder (default: results/ in the working directory)",
+    )  # fmt: skip
     p.add_argument("--no-plots", action="store_true", help="no picture")
     p.add_argument(
         "--compile", default="", metavar="mypyc,cython",
@@ -60,37 +79,92 @@ def parser() -> argparse.ArgumentParser:
     return p
 
 
+def command_name() -> str:
+    """How the tool was started: ``python -m bench`` in a clone, else the installed command."""
+    package = __name__.split(".")[0]
+    return "python -m bench" if package == "bench" else package
+
+
 def runnable(mode: modes.Mode) -> bool:
     """Whether ``mode`` runs every row (not a mode of the native variant's portable kernels)."""
     return mode.variants is None
 
 
-def columns_of(args: argparse.Namespace) -> Tuple[List[Column], Dict[str, str]]:
-    """The modes to measure, bare interpreters, and those of the study left out, with why."""
-    chosen = modes.select(args.modes) if args.modes else modes.MODES
-    if args.python:
-        programs = {k: v["program"] for k, v in launch.programs_of(args).items()}
-        known = {i.label for i in modes.INTERPRETERS}
-        plain = [modes.Mode(x, x, {}, (), None, "") for x in programs if x not in known]
-        picked = [m for m in chosen if m.interpreter in programs and runnable(m)]
-        if not args.modes:
-            picked = [m for m in modes.MODES if m.interpreter in programs and runnable(m)]
-        return [Column(m, programs[m.interpreter]) for m in (*picked, *plain)], {}
+def _column(mode: modes.Mode, found: discover.Found) -> Column:
+    """A mode's column: the program launch starts (a tree's interpreter of the study's table by
+    its path inside the tree: launch adds the entry script)."""
+    if found.interpreter().label == mode.interpreter and mode.interpreter in STUDY:
+        return Column(mode, found.argv[-1])
+    return Column(mode, found.candidate.path if len(found.argv) > 1 else found.argv[-1])
+
+
+#: The study's own interpreters' labels (launch starts them by their table row).
+STUDY = frozenset(i.label for i in modes.INTERPRETERS)
+
+
+def select(patterns: str, labels: List[str]) -> List[str]:
+    """The labels matching ``--modes`` (comma-separated labels or globs), in their order;
+    ValueError, one line, for a pattern that matches none."""
+    wanted = [part.strip() for part in patterns.split(",") if part.strip()]
+    for pattern in wanted:
+        if not any(fnmatch.fnmatchcase(label, pattern) for label in labels):
+            raise ValueError(f"--modes: no mode found matches {pattern!r}; found: "
+                             f"{', '.join(labels) or 'none'} ({command_name()} styles "
+                             f"--list-modes says where it looked)")  # fmt: skip
+    return [x for x in labels if any(fnmatch.fnmatchcase(x, p) for p in wanted)]
+
+
+def given_columns(args: argparse.Namespace) -> List[Column]:
+    """The columns of ``--python LABEL=PATH`` (repeat); ValueError, one line, for a bad one."""
     columns: List[Column] = []
+    for value in args.python:
+        label, sep, path = value.partition("=")
+        if not sep or not label or not path:
+            raise ValueError(f"--python wants LABEL=PATH, got {value!r}")
+        made, found = discover.given(label, path)
+        columns += [_column(m, found) for m in made]
+    labels = [c.label for c in columns]
+    if len(set(labels)) < len(labels):
+        raise ValueError(f"--python: a label given twice ({', '.join(labels)})")
+    if args.modes:
+        keep = set(select(args.modes, labels))
+        columns = [c for c in columns if c.label in keep]
+    return columns
+
+
+def columns_of(args: argparse.Namespace) -> Tuple[List[Column], Dict[str, str]]:
+    """The modes to measure, bare interpreters (those found, ``bench.catalog.discover``, or
+    those ``--python`` names), and the study's modes not found, with why (ValueError, one
+    line, for a bad ``--modes`` or ``--python``)."""
+    if args.python:
+        return given_columns(args), {}
+    search = discover.search()
+    found = [(m, f) for m, f in search.modes() if runnable(m)]
+    labels = select(args.modes, [m.label for m, _ in found]) if args.modes else None
+    columns = [_column(m, f) for m, f in found if labels is None or m.label in labels]
+    have = {m.label for m, _ in found}
     left: Dict[str, str] = {}
+    patterns = [p.strip() for p in args.modes.split(",") if p.strip()] or ["*"]
     for row in modes.study_interpreters():
         if row.implementation == "openjdk":
             continue
-        wanted = [m for m in chosen if m.interpreter == row.label and runnable(m)]
-        if not wanted:
-            continue
-        argv, why = modes.find(row.label)
-        for m in wanted:
-            if argv:
-                columns.append(Column(m, argv[-1]))  # launch adds a tree's entry script
-            else:
-                left[m.label] = why
+        for m in (m for m in modes.modes_of(row.label) if runnable(m) and m.label not in have):
+            if any(fnmatch.fnmatchcase(m.label, p) for p in patterns):
+                left[m.label] = modes.find(row.label)[1] or "found, but not as this mode"
     return columns, left
+
+
+def list_modes() -> int:
+    """``--list-modes``: what the search finds, from where, and what it does not use."""
+    start = time.perf_counter()
+    search = discover.search()
+    print("\n".join(discover.listing(search, time.perf_counter() - start)))
+    have = {m.label for m, _ in search.modes()}
+    lost = [m.label for r in modes.study_interpreters() if r.implementation != "openjdk"
+            for m in modes.modes_of(r.label) if runnable(m) and m.label not in have]  # fmt: skip
+    if lost:
+        print(f"The study's modes not found here: {', '.join(lost)}")
+    return 0
 
 
 def record_of(path: Path, found: Optional[StylesFile]) -> Dict[str, Any]:
@@ -106,13 +180,14 @@ def record_of(path: Path, found: Optional[StylesFile]) -> Dict[str, Any]:
 def measure(args: argparse.Namespace, found: Optional[StylesFile] = None) -> Path:
     """Measure the file ``args.file`` under its modes; the run's folder (``bench.store``)."""
     path = Path(args.file).resolve()
-    columns, left = columns_of(args)
+    try:
+        columns, left = columns_of(args)
+    except ValueError as exc:
+        raise SystemExit(f"{command_name()} styles: {exc}") from None
     twins: Dict[str, str] = {}
     not_built: Dict[str, str] = {}
-    if args.compile and not args.python:
+    if args.compile:
         columns, twins, not_built = compile_twins(columns, args.compile, path)
-    elif args.compile:
-        not_built = {"--python": "no twins of interpreters it names (not the study's own)"}
     if not columns:
         raise SystemExit("no interpreter found to run the file: " + "; ".join(
             f"{label}: {why}" for label, why in left.items()))  # fmt: skip

@@ -319,6 +319,10 @@ def main(argv: Sequence[str]) -> int:
     """``python -m bench styles FILE``: the convention checked here first (nothing measured
     if it fails), then every mode found measured, then the report."""
     args = parser().parse_args(list(argv))
+    if args.list_modes:
+        return conduct.list_modes()
+    if args.file is None:
+        parser().error("the styles file is missing (or --list-modes)")
     found: Optional[catalog.StylesFile] = None
     try:
         found = catalog.load(args.file)
