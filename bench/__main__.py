@@ -30,6 +30,8 @@ from typing import Callable, Dict, List, Sequence, Tuple
 
 from bench.store import RESULTS
 
+#: This package's import name: ``bench`` in a clone, the tool's own where installed.
+PACKAGE = (__spec__.name if __spec__ else __name__).split(".")[0]
 Action = Callable[[argparse.Namespace], int]
 #: The measuring commands: (module, what it is, its options' adder, its action).
 MEASURING: Dict[str, Tuple[str, str, str, str]] = {
@@ -111,7 +113,7 @@ def parser() -> argparse.ArgumentParser:
     commands = top.add_subparsers(dest="command", required=True)
     shared = common()
     for name, (module, doc, adder, action) in MEASURING.items():
-        found = import_module(f"bench.{module}")
+        found = import_module(f"{PACKAGE}.{module}")
         sub = commands.add_parser(name, parents=[shared], help=doc, description=doc)
         getattr(found, adder)(sub)
         sub.set_defaults(action=getattr(found, action) if action else measure)
@@ -127,7 +129,7 @@ def parse(argv: Sequence[str]) -> argparse.Namespace:
     the test that docs name only commands and options that exist."""
     if argv and argv[0] in OWN:
         module, _, making = OWN[argv[0]]
-        own: argparse.ArgumentParser = getattr(import_module(f"bench.{module}"), making)()
+        own: argparse.ArgumentParser = getattr(import_module(f"{PACKAGE}.{module}"), making)()
         return own.parse_known_args(argv[1:])[0] if argv[0] == "envs" else own.parse_args(argv[1:])
     return parser().parse_args(argv)
 
@@ -135,11 +137,16 @@ def parse(argv: Sequence[str]) -> argparse.Namespace:
 def main(argv: Sequence[str]) -> int:
     if argv and argv[0] in OWN:
         module, function, _ = OWN[argv[0]]
-        owner: Callable[[List[str]], int] = getattr(import_module(f"bench.{module}"), function)
+        owner: Callable[[List[str]], int] = getattr(import_module(f"{PACKAGE}.{module}"), function)
         return owner(list(argv[1:]))
     args = parser().parse_args(argv)
     result: int = args.action(args)
     return result
+
+
+def entry() -> None:
+    """The installed tool's command (its console script): ``NAME styles FILE``."""
+    sys.exit(main(sys.argv[1:]))
 
 
 if __name__ == "__main__":
