@@ -144,9 +144,21 @@ def main(argv: Sequence[str]) -> int:
     return result
 
 
+#: What the installed styles tool (``stylebench``: tools/stylebench.py) offers of the commands.
+TOOL = ("styles", "stability")
+
+
 def entry() -> None:
-    """The installed tool's command (its console script): ``NAME styles FILE``."""
-    sys.exit(main(sys.argv[1:]))
+    """The installed tool's command (its console script): ``NAME styles FILE``; in a clone
+    (``bench``) every command."""
+    argv = sys.argv[1:]
+    if PACKAGE != "bench" and (not argv or argv[0] not in TOOL):
+        print(f"usage: {PACKAGE} styles FILE [options]   # your styles, in every mode found\n"
+              f"       {PACKAGE} styles --list-modes     # the interpreters found, and where\n"
+              f"       {PACKAGE} stability RUN_A RUN_B   # do two runs agree?\n"
+              f"{PACKAGE} styles --help says more.")  # fmt: skip
+        sys.exit(0 if argv in ([], ["-h"], ["--help"]) else 2)
+    sys.exit(main(argv))
 
 
 if __name__ == "__main__":

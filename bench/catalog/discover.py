@@ -492,7 +492,7 @@ def listing(result: Search, took: float) -> List[str]:
     (other paths to an interpreter found, shims of a version not selected, on one line each)."""
     out = [f"Interpreters found: {len(result.found)} in {took:.2f} s (modes, interpreter, "
            f"where found, how it starts):"]  # fmt: skip
-    for f in result.found.values():
+    for f in dict.fromkeys(f for _, f in result.modes()):
         names = ", ".join(m.label for m in f.modes())
         out.append(f"  {names:<20} {f.title:<34} {f.candidate.source:<6} {' '.join(f.argv)}")
     also: Dict[str, Dict[str, None]] = {}
