@@ -154,3 +154,21 @@ def test_every_study_mode_found_by_the_table_is_found_by_the_search() -> None:
             and modes.find(row.label)[0] for m in modes.modes_of(row.label)
             if m.variants is None and m.label not in found]  # fmt: skip
     assert not lost, f"the search lost {lost}"
+
+
+def test_the_twins_are_built_by_the_interpreter_measured(tmp_path: Path) -> None:
+    from bench.catalog.columns import Column
+    from bench.conduct import twins
+
+    assert modes.find("3.12") != (["/opt/uv/python3.12"], "")
+    with modes.finding({"3.12": ["/opt/uv/python3.12"]}):
+        assert modes.find("3.12") == (["/opt/uv/python3.12"], "")
+    assert modes.find("3.12") != (["/opt/uv/python3.12"], "")
+    with pytest.raises(KeyError), modes.finding({"3.14@uv": ["/opt/uv/python3.14"]}):
+        pass
+    # an interpreter outside the table: named, not built
+    mine = Column(modes.Mode("mine", "mine", {}, (), None, modes.INTERPRETED), "/opt/mine")
+    path = tmp_path / "mine.py"
+    path.write_text("")
+    why = "no twins yet of an interpreter outside the study's table (mine)"
+    assert twins.add([mine], ["mypyc"], path, print) == ([mine], {}, {"mine+mypyc": why})

@@ -216,8 +216,15 @@ def compile_twins(
     try:
         compilers = twins.chosen(compile)
     except ValueError as exc:
-        raise SystemExit(f"python -m bench styles: --compile: {exc}") from None
-    return twins.add(columns, compilers, path, envs.log_stderr)
+        raise SystemExit(f"{command_name()} styles: --compile: {exc}") from None
+    # the twins of an interpreter of the table's label are built by the one measured
+    measured = {
+        c.mode.interpreter: [*modes.launcher(modes.interpreter(c.mode.interpreter)), c.program]
+        for c in columns
+        if c.mode.interpreter in STUDY
+    }
+    with modes.finding(measured):
+        return twins.add(columns, compilers, path, envs.log_stderr)
 
 
 def twins_folder() -> Path:
