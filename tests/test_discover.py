@@ -172,3 +172,14 @@ def test_the_twins_are_built_by_the_interpreter_measured(tmp_path: Path) -> None
     path.write_text("")
     why = "no twins yet of an interpreter outside the study's table (mine)"
     assert twins.add([mine], ["mypyc"], path, print) == ([mine], {}, {"mine+mypyc": why})
+
+
+def test_the_other_paths_of_an_interpreter_not_used_are_said_as_its_own(home: Path) -> None:
+    first = fake(home / ".pyenv" / "versions" / "3.11.7" / "bin" / "python3.11", [3, 11, 7])
+    system = fake(home / "bin" / "python3.11", [3, 11, 2])
+    fake(home / "bin" / "python3", [3, 11, 2], real=system)
+    found = discover.search()
+    assert found.found["3.11"].candidate.path == str(first)
+    why = {c.path: w for c, w in found.skipped}
+    assert why[str(home / "bin" / "python3.11")].startswith(f"3.11 is {first}")
+    assert why[str(home / "bin" / "python3")] == discover.SAME + str(system)

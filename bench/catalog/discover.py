@@ -418,7 +418,7 @@ def search() -> Search:
             other = result.found[label]
             said = f"{label} is {other.candidate.path} ({other.candidate.source}, {other.version})"
             result.skipped.append((c, f"{said}; --python {label}=PATH picks this one"))
-            seen[same] = label
+            seen[same] = c.path  # its other paths: the same as this one, not as the label's
             continue
         seen[same] = label
         result.found[label] = Found(label, c, facts)

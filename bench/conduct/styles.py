@@ -134,8 +134,8 @@ def given_columns(args: argparse.Namespace) -> List[Column]:
 
 def columns_of(args: argparse.Namespace) -> Tuple[List[Column], Dict[str, str]]:
     """The modes to measure, bare interpreters (those found, ``bench.catalog.discover``, or
-    those ``--python`` names), and the study's modes not found, with why (ValueError, one
-    line, for a bad ``--modes`` or ``--python``)."""
+    those ``--python`` names), and, in a clone, the study's modes not found, with why
+    (ValueError, one line, for a bad ``--modes`` or ``--python``)."""
     if args.python:
         return given_columns(args), {}
     search = discover.search()
@@ -144,6 +144,8 @@ def columns_of(args: argparse.Namespace) -> Tuple[List[Column], Dict[str, str]]:
     columns = [_column(m, f) for m, f in found if labels is None or m.label in labels]
     have = {m.label for m, _ in found}
     left: Dict[str, str] = {}
+    if command_name() != "python -m bench":  # installed: the study's own modes are not asked for
+        return columns, left
     patterns = [p.strip() for p in args.modes.split(",") if p.strip()] or ["*"]
     for row in modes.study_interpreters():
         if row.implementation == "openjdk":
