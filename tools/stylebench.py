@@ -110,10 +110,14 @@ def main(argv: Sequence[str]) -> int:
     p.add_argument("--modes", default=CHECK_MODES, help="the modes the check runs")
     args = p.parse_args(list(argv))
     work = args.work or Path(tempfile.mkdtemp(prefix=f"{NAME}-"))
-    made = build(stage(work / "stage"), args.out.absolute())
-    print("built: " + ", ".join(p.name for p in made))
-    if not args.no_check:
-        check(next(p for p in made if p.suffix == ".whl"), work / "check", args.modes)
+    try:
+        made = build(stage(work / "stage"), args.out.absolute())
+        print("built: " + ", ".join(p.name for p in made))
+        if not args.no_check:
+            check(next(p for p in made if p.suffix == ".whl"), work / "check", args.modes)
+    finally:
+        if not args.work:  # a folder of its own: gone with the check's venv and results
+            shutil.rmtree(work, ignore_errors=True)
     return 0
 
 
