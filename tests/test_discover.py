@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 from pathlib import Path
 from typing import Any, Dict, List, Optional
 
@@ -15,6 +16,7 @@ import pytest
 bench_package.load()
 
 from bench.catalog import discover, modes  # noqa: E402
+from bench.conduct import launch  # noqa: E402
 from bench.conduct import styles as conduct  # noqa: E402
 
 
@@ -183,3 +185,37 @@ def test_the_other_paths_of_an_interpreter_not_used_are_said_as_its_own(home: Pa
     why = {c.path: w for c, w in found.skipped}
     assert why[str(home / "bin" / "python3.11")].startswith(f"3.11 is {first}")
     assert why[str(home / "bin" / "python3")] == discover.SAME + str(system)
+
+
+def test_a_jit_mode_whose_worker_has_its_jit_off_is_not_measured(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from bench.catalog.columns import Column
+
+    jit = Column(modes.Mode("3.14-jit", "3.14", dict(modes.JIT_ON), (), None, "", True), "/x")
+    plain = Column(modes.Mode("3.14", "3.14", {}, (), None, ""), "/x")
+    pypy = Column(modes.Mode("pypy3", "pypy3", {}, (), None, "", True), "/x")
+    said: Dict[str, Any] = {"jit_enabled": False}
+    asked = []
+
+    def call(column: Column, function: str, results: Path, **kwargs: Any) -> Dict[str, Any]:
+        asked.append((column.label, function))
+        return said
+
+    monkeypatch.setattr(launch, "call", call)
+    assert [conduct.jit_is_on(c, tmp_path) for c in (jit, plain, pypy)] == [False, True, True]
+    assert asked == [("3.14-jit", "core.machine.interpreter_info")]  # the worker's own record
+    said["jit_enabled"] = True
+    assert conduct.jit_is_on(jit, tmp_path)
+
+
+def test_the_worker_records_whether_its_jit_is_on(tmp_path: Path) -> None:
+    from bench.catalog.columns import Column
+    from bench.core.machine import interpreter_info
+
+    here = Column(
+        modes.Mode("here", "here", dict(modes.JIT_ON), (), None, "", True), sys.executable
+    )
+    info = launch.call(here, "core.machine.interpreter_info", tmp_path)
+    assert info["version"] == interpreter_info()["version"]
+    assert ("jit_enabled" in info) == hasattr(sys, "_jit")

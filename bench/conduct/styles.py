@@ -24,7 +24,7 @@ from typing import Any, Dict, List, Optional, Tuple
 from bench.catalog import discover, modes
 from bench.catalog.columns import Column
 from bench.catalog.styles import StylesFile
-from bench.conduct import conductor
+from bench.conduct import conductor, launch
 from bench.conduct.effort import EFFORTS
 from bench.store import RESULTS
 
@@ -203,10 +203,26 @@ def measure(args: argparse.Namespace, found: Optional[StylesFile] = None) -> Pat
         styles=path, modes=args.modes, python=args.python, pythons=None, settle_modes=True,
         twins=twins,
     )  # fmt: skip
+    jit_off = [c for c in columns if not jit_is_on(c, args.results)]
+    if jit_off:
+        raise SystemExit(f"{command_name()} styles: the JIT was off in the worker of "
+                         f"{', '.join(c.label for c in jit_off)} (sys._jit.is_enabled() false "
+                         f"with {', '.join(sorted({c.mode.how for c in jit_off}))}): a -jit mode "
+                         f"is measured with its JIT on or not at all")  # fmt: skip
     record = {**record_of(path, found), "left_out": left}
     if args.compile:
         record.update(twins=twins, not_built=not_built)
     return conductor.run(run, columns, record)
+
+
+def jit_is_on(column: Column, results: Path) -> bool:
+    """Whether a CPython mode that says it runs a JIT (``Mode.jit``: ``3.14-jit``) has it on
+    in its own worker, as the worker records it (``sys._jit.is_enabled()``); True for every
+    other mode (PyPy's JIT is on unless ``--jit off`` says otherwise)."""
+    if not column.mode.jit or not column.mode.env:
+        return True
+    info = launch.call(column, "core.machine.interpreter_info", results)
+    return bool(info.get("jit_enabled", True))
 
 
 def compile_twins(
