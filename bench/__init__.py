@@ -11,17 +11,23 @@ import and holds them to it:
 * ``catalog``: what is measured: ``modes`` (the interpreters and the modes they run in: the
   study's columns), ``targets`` and ``cases`` (the rows and the benchmarks), ``columns`` (a
   mode and what its worker lists), ``comparisons`` (the one list of the ratios that matter),
-  ``tables`` (every table of the report, in those words);
+  ``tables`` (every table of the report, in those words), ``study`` (what a study is: its
+  cases, tables, headline, header record, checks and counters, one typed interface), its two
+  implementations ``hash_study`` and ``styles_study`` (a user's styles file, ``styles``), and
+  ``studies`` (a study read back from a run's record);
 * ``store``: every result file, written and read there only: a run's one typed record, the
   other kinds' records (``bench.store``'s ``FORMAT``), and the runs kept in the repository
   (``bench.store.kept``: ``python -m bench runs keep|list|drop``);
-* ``conduct``: ``envs`` (each runtime's environment), ``launch`` (starting a process in a
+* ``conduct``: ``options`` (a measuring command's options, typed), ``envs`` (each runtime's
+  environment), ``launch`` (starting a process in a
   mode), ``worker`` (the measuring process it starts: core and catalog only, under every
   interpreter), ``effort`` (how hard a run measures, its options), ``passes`` (taking a
   pass: the workers, the groups, their rounds), ``conductor`` (the run: passes planned over
   stretches of time, and when to stop);
-* ``profile``: ``callgrind``, ``bytecode``, ``memory``;
-* ``report``: ``answers`` (verdicts, trust), ``figures``, ``pages`` (a run's page and
+* ``profile``: ``callgrind``, ``instructions``, ``bytecode``, ``memory``, and ``counters`` (the
+  counts a study takes after measuring, by name);
+* ``report`` (reads records and writes pages; it starts no process): ``answers`` (verdicts,
+  trust), ``figures``, ``pages`` (a run's page and
   docs/study.md's), ``readme`` (the README's sections), ``machines`` (the answer across every
   kept machine), ``plots``, ``stability`` (do two runs agree? on one machine, the report's
   rerun line; on two, what the CPU moves) and ``publish`` (writing them);
@@ -30,7 +36,9 @@ import and holds them to it:
   ``bench_many.c`` and ``bench_kernels.c`` (the many-kernels and the single-message kernels
   against OpenSSL, from C, sharing ``bench_c.h``);
 * ``check``: quick A-against-B checks, the study's and the product's;
-* ``__main__``: the entry point, over them all.
+* ``__main__``: the entry point, over them all; its ``pipeline`` runs every study the same way:
+  measure (``conduct``) -> count (``profile.counters``) -> report (``report``) -> keep
+  (``store.kept``).
 """
 
 #: The parts, each importing only those before it; a top-level module is its own part.

@@ -26,8 +26,13 @@ import argparse
 import sys
 from importlib import import_module
 from pathlib import Path
-from typing import Callable, Dict, List, Sequence, Tuple
+from typing import Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
+from bench.catalog.columns import Column
+from bench.catalog.hash_study import HashStudy
+from bench.catalog.study import Study
+from bench.conduct.effort import Settings
+from bench.conduct.options import Options
 from bench.store import RESULTS
 
 #: This package's import name: ``bench`` in a clone, the tool's own where installed.
@@ -35,18 +40,39 @@ PACKAGE = (__spec__.name if __spec__ else __name__).split(".")[0]
 Action = Callable[[argparse.Namespace], int]
 #: The measuring commands: (module, what it is, its options' adder, its action).
 MEASURING: Dict[str, Tuple[str, str, str, str]] = {
-    "run": ("conduct.conductor", "the study: every mode found, measured over the budget",
-            "add_arguments", ""),
-    "quick": ("conduct.conductor", "the study in a few minutes (--effort quick)",
-              "add_arguments", ""),
-    "check": ("check", "a quick check of one promise (A against B) in each mode",
-              "add_arguments", "command"),
-    "bytecode": ("profile.bytecode", "bytecode and machine instructions per block, per mode",
-                 "add_arguments", "drive"),
-    "memory": ("profile.memory", "memray: peak memory and allocations of every variant",
-               "add_arguments", "drive"),
-}  # fmt: skip
-#: The commands with parsers of their own: (module, its main, its parser).
+    "run": (
+        "conduct.conductor",
+        "the study: every mode found, measured over the budget",
+        "add_arguments",
+        "",
+    ),
+    "quick": (
+        "conduct.conductor",
+        "the study in a few minutes (--effort quick)",
+        "add_arguments",
+        "",
+    ),
+    "check": (
+        "check",
+        "a quick check of one promise (A against B) in each mode",
+        "add_arguments",
+        "command",
+    ),
+    "bytecode": (
+        "profile.bytecode",
+        "bytecode and machine instructions per block, per mode",
+        "add_arguments",
+        "drive",
+    ),
+    "memory": (
+        "profile.memory",
+        "memray: peak memory and allocations of every variant",
+        "add_arguments",
+        "drive",
+    ),
+}
+#: The commands with parsers of their own: (module, its main, its parser; ``styles``: this
+#: module's, the pipeline's).
 OWN: Dict[str, Tuple[str, str, str]] = {
     "envs": ("conduct.envs", "main", "parser"),
     "report": ("report.publish", "report_main", "report_parser"),
@@ -54,47 +80,116 @@ OWN: Dict[str, Tuple[str, str, str]] = {
     "stability": ("report.stability", "main", "parser"),
     "runs": ("store.kept", "main", "parser"),
     "peers": ("product.peers", "main", "parser"),
-    "styles": ("report.styles", "main", "parser"),
+    "styles": ("conduct.styles", "", "parser"),
 }
 
 
-def measure(args: argparse.Namespace) -> int:
-    """``run`` and ``quick``: the conductor, then the run's report."""
-    from bench.conduct import conductor, launch
+#: A study's report of a run's folder, given the counters' notes: the command's exit status.
+Reporter = Callable[[Path, Options, Sequence[str]], int]
+
+
+def hash_report(folder: Path, options: Options, notes: Sequence[str]) -> int:
     from bench.report import publish
 
-    folder = conductor.run(args, launch.columns_of(args))
-    if not args.no_count and conductor.settings_of(args).count:
-        from bench.profile import callgrind
+    for note in notes:
+        print(note)
+    return publish.report_main([str(folder)])
 
-        for problem in callgrind.count_run(folder, args.results, reuse=not args.recount):
-            print(f"instructions not counted under {problem}")
-    done = 0 if args.no_report else publish.report_main([str(folder)])
-    if keeps(args):
+
+def styles_report(folder: Path, options: Options, notes: Sequence[str]) -> int:
+    from bench.report import styles
+
+    return styles.report_main(folder, not options.no_plots, notes)
+
+
+#: Each study's report, by its name (a study not here: the hash study's pages).
+REPORTS: Dict[str, Reporter] = {"bench": hash_report, "styles": styles_report}
+
+
+def pipeline(
+    options: Options,
+    study: Study,
+    columns: List[Column],
+    left_out: Mapping[str, str],
+    settings: Optional[Settings] = None,
+    report: Optional[Reporter] = None,
+) -> int:
+    """Every study's one pipeline: measure (the conductor) -> count (the study's counters) ->
+    report (``report``, else the study's in ``REPORTS``) -> keep (a whole hash study's run,
+    ``keeps``)."""
+    from bench.conduct import conductor
+    from bench.profile import counters
+
+    folder = conductor.run(options, study, columns, left_out, settings)
+    notes = counters.count(study, folder, options.results, reuse=not options.recount)
+    reporter = report or REPORTS.get(study.name, hash_report)
+    done = 0 if options.no_report else reporter(folder, options, notes)
+    if keeps(options, study):
         from bench.store import kept
 
         print(f"kept the run as data: {kept.keep(folder, {}).relative_to(kept.KEPT.parent)}")
     return done
 
 
-def keeps(args: argparse.Namespace) -> bool:
-    """Whether a run is kept in the repository (``bench.store.kept``): a default or rigorous
-    run of the whole study (every mode, variant, algorithm, benchmark and length) into the
-    checkout's own results folder."""
-    from bench.catalog.cases import BENCHMARKS
+def measure(args: argparse.Namespace) -> int:
+    """``run`` and ``quick``: the hash study over the options' selection."""
+    from bench.conduct import launch
+    from bench.conduct.effort import settings_of
 
-    whole = not (args.modes or args.variants or args.lengths) and args.algorithms == "md5,sha256"
-    return (args.effort in ("default", "rigorous") and whole and args.results == RESULTS
-            and args.benchmarks == ",".join(BENCHMARKS))  # fmt: skip
+    options = Options.of(args)
+    settings = settings_of(options)
+    counted = ("instructions",) if settings.count and not options.no_count else ()
+    study = HashStudy(
+        options.algorithm_names,
+        options.variants,
+        options.benchmark_names,
+        settings.grid,
+        options.pypy_lib,
+        counted,
+    )
+    columns = launch.columns_of(options)
+    return pipeline(options, study, columns, launch.left_out(options), settings)
+
+
+def styles(argv: Sequence[str]) -> int:
+    """``styles FILE``: the file's convention checked first (nothing measured if it fails),
+    then every mode found measured, counted and reported; ``styles --list-modes``: the
+    interpreters found, and from where."""
+    from bench.catalog.styles import ConventionError
+    from bench.conduct import styles as conduct
+
+    parsed = conduct.parser().parse_args(list(argv))
+    if parsed.list_modes:
+        return conduct.list_modes()
+    if parsed.file is None:
+        conduct.parser().error("the styles file is missing (or --list-modes)")
+    options = Options.of(parsed)
+    try:
+        study, columns, left = conduct.prepare(options)
+    except ConventionError as exc:
+        print(f"bench styles: {exc}")
+        return 2
+    return pipeline(options, study, columns, left)
+
+
+def keeps(options: Options, study: Study) -> bool:
+    """Whether a run is kept in the repository (``bench.store.kept``): a default or rigorous
+    run of the whole hash study (every mode, variant, algorithm, benchmark and length) into
+    the checkout's own results folder."""
+    whole = isinstance(study, HashStudy) and study.whole and not (options.modes or options.lengths)
+    return options.effort in ("default", "rigorous") and whole and options.results == RESULTS
 
 
 def common() -> argparse.ArgumentParser:
     """The options every measuring command shares."""
     shared = argparse.ArgumentParser(add_help=False)
     shared.add_argument(
-        "--python", action="append", default=[], metavar="LABEL=PATH",
+        "--python",
+        action="append",
+        default=[],
+        metavar="LABEL=PATH",
         help="an interpreter's environment (repeat); default: this python",
-    )  # fmt: skip
+    )
     shared.add_argument("--pythons", type=Path, help="JSON {label: program} (bench envs writes it)")
     shared.add_argument("--modes", default="", help="modes (labels or globs); default: all found")
     shared.add_argument("--variants", default="", help="names or globs (default: all)")
@@ -135,6 +230,8 @@ def parse(argv: Sequence[str]) -> argparse.Namespace:
 
 
 def main(argv: Sequence[str]) -> int:
+    if argv and argv[0] == "styles":
+        return styles(argv[1:])
     if argv and argv[0] in OWN:
         module, function, _ = OWN[argv[0]]
         owner: Callable[[List[str]], int] = getattr(import_module(f"{PACKAGE}.{module}"), function)
@@ -153,10 +250,12 @@ def entry() -> None:
     (``bench``) every command."""
     argv = sys.argv[1:]
     if PACKAGE != "bench" and (not argv or argv[0] not in TOOL):
-        print(f"usage: {PACKAGE} styles FILE [options]   # your styles, in every mode found\n"
-              f"       {PACKAGE} styles --list-modes     # the interpreters found, and where\n"
-              f"       {PACKAGE} stability RUN_A RUN_B   # do two runs agree?\n"
-              f"{PACKAGE} styles --help says more.")  # fmt: skip
+        print(
+            f"usage: {PACKAGE} styles FILE [options]   # your styles, in every mode found\n"
+            f"       {PACKAGE} styles --list-modes     # the interpreters found, and where\n"
+            f"       {PACKAGE} stability RUN_A RUN_B   # do two runs agree?\n"
+            f"{PACKAGE} styles --help says more."
+        )
         sys.exit(0 if argv in ([], ["-h"], ["--help"]) else 2)
     sys.exit(main(argv))
 

@@ -25,6 +25,7 @@ import importlib.util
 import platform
 import shutil
 import sys
+from dataclasses import asdict, replace
 from functools import partial
 from typing import Any, Callable, Dict, Iterator, List, Tuple
 
@@ -34,13 +35,14 @@ from bench.core import stats
 from bench.core.fmt import ratio, table
 from bench.core.timing import Pair, Timed, both, call_timer, interleave, measure
 from bench.product import checks
+from bench.product.checks import CheckRun
 from bench.store import ROOT
 
 KIB, MIB = checks.KIB, checks.MIB
 Op = Callable[[], object]
 
 
-def variants_set(args: argparse.Namespace) -> Iterator[Pair]:
+def variants_set(args: CheckRun) -> Iterator[Pair]:
     data = jdk_pattern(args.length)
     names = targets.select([p for p in args.variants.split(",") if p], references=False)
     reference = targets.load(targets.HASHLIB)
@@ -49,8 +51,13 @@ def variants_set(args: argparse.Namespace) -> Iterator[Pair]:
             if t.unavailable or alg not in t.constructors:
                 continue
             mine = t.constructors[alg]
-            yield both(f"{t.name} {alg} against hashlib", digest_of,
-                       reference.constructors[alg], mine, data)  # fmt: skip
+            yield both(
+                f"{t.name} {alg} against hashlib",
+                digest_of,
+                reference.constructors[alg],
+                mine,
+                data,
+            )
             source = targets.load(t.twin.source) if t.twin else None
             if source and not source.unavailable:
                 label = f"{t.name} {alg} against {source.name}"
@@ -94,7 +101,7 @@ def shapes(gen: Any) -> List[Tuple[str, Any]]:
     ]
 
 
-def tricks(args: argparse.Namespace) -> Iterator[Pair]:
+def tricks(args: CheckRun) -> Iterator[Pair]:
     from variants._tables import MD5_IV, SHA256_IV
 
     gen = generator()
@@ -115,22 +122,24 @@ def tricks(args: argparse.Namespace) -> Iterator[Pair]:
         yield Pair(f"{alg} {label}", base, op, note="committed" if source in committed else "")
 
 
-SETS: Dict[str, Callable[[argparse.Namespace], Iterator[Pair]]] = {
-    **checks.SETS, "variants": variants_set, "tricks": tricks,
-}  # fmt: skip
+SETS: Dict[str, Callable[[CheckRun], Iterator[Pair]]] = {
+    **checks.SETS,
+    "variants": variants_set,
+    "tricks": tricks,
+}
 
 
 def shown(seconds: float) -> str:
-    scale, unit = next((f, u) for f, u in ((1, "s"), (1e-3, "ms"), (1e-6, "µs"), (0, "ns"))
-                       if seconds >= f)  # fmt: skip
+    scale, unit = next(
+        (f, u) for f, u in ((1, "s"), (1e-3, "ms"), (1e-6, "µs"), (0, "ns")) if seconds >= f
+    )
     return f"{seconds / (scale or 1e-9):.4g} {unit}"
 
 
-def check_here(args: argparse.Namespace) -> Tuple[str, int]:
+def check_here(args: CheckRun) -> Tuple[str, int]:
     """Run one case set in this process: its table, and the number of targets missed."""
     rows = [["comparison", "baseline", "candidate", "speed (95%)", "target", "note"]]
     missed = 0
-    args.cleanup, args.peaks = [], {}
     try:
         for pair in SETS[args.set](args):
             if pair.loops:
@@ -141,8 +150,7 @@ def check_here(args: argparse.Namespace) -> Tuple[str, int]:
             else:
                 candidates = {"a": pair.baseline, "b": pair.candidate}
                 # under a JIT (the mode's, or this process's), warm-ups until it settles
-                jit = getattr(args, "jit", None)
-                timed = measure(candidates, args.rounds, clock=pair.clock, jit=jit)
+                timed = measure(candidates, args.rounds, clock=pair.clock, jit=args.jit)
             keyed = {n: {(0, r): v for r, v in enumerate(t.values)} for n, t in timed.items()}
             speed = stats.ratio(keyed["a"], keyed["b"])
             assert speed is not None
@@ -189,27 +197,25 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--strict", action="store_true", help="exit 1 if a target is missed")
 
 
-#: What a mode's process needs of the options (``remote``).
-OPTIONS = ("set", "rounds", "length", "size", "files", "small", "variants", "algorithms")
-
-
 def remote(options: Dict[str, Any]) -> Tuple[str, int]:
     """In a mode's process (``command`` starts it there): the set, as ``check_here`` runs it."""
-    return check_here(argparse.Namespace(**options))
+    return check_here(CheckRun.of(options))
 
 
 def command(args: argparse.Namespace) -> int:
     """Run the set here (no --python) or under each mode of the environments given."""
     from bench.conduct import launch
+    from bench.conduct.options import Options
 
+    check = CheckRun.of(vars(args))
     if not args.python and not args.pythons:
-        text, missed = check_here(args)
+        text, missed = check_here(check)
         print(text)
         return 1 if args.strict and missed else 0
     missed = 0
-    for column in launch.python_columns(args):
+    for column in launch.python_columns(Options.of(args)):
         print(f"## {column.label}", flush=True)
-        options = {**{name: getattr(args, name) for name in OPTIONS}, "jit": column.mode.jit}
+        options = {**asdict(replace(check, cleanup=[], peaks={})), "jit": column.mode.jit}
         text, more = launch.call(column, "check.remote", args.results, options=options)
         print(text, flush=True)
         missed += more

@@ -93,6 +93,15 @@ def test_keep_list_and_drop_from_the_command_line(tmp_path: Path) -> None:
     assert kept.every(tmp_path) == []
 
 
+def test_a_folder_holding_a_kept_record_is_kept_as_a_run_s_folder_is(tmp_path: Path) -> None:
+    # the unit machines exchange: another clone's runs/<name>/ (run.json.gz), not a copy of it
+    given = kept_as(tmp_path / "theirs", ZEN3)
+    with contextlib.redirect_stdout(io.StringIO()):
+        assert kept.main(["--kept", str(tmp_path / "mine"), "keep", str(given)]) == 0
+    again = tmp_path / "mine" / given.name / kept.FILE
+    assert again.read_bytes() == (given / kept.FILE).read_bytes()  # machine and code as told
+
+
 def test_a_run_that_does_not_say_its_code_is_kept_with_its_commit_s(tmp_path: Path) -> None:
     if shutil.which("git") is None:  # the sid tree's sessions: no git there to read a commit
         pytest.skip("git is not installed here: a commit's files cannot be read")

@@ -95,6 +95,17 @@ def test_no_module_imports_one_that_imports_it_back() -> None:
     assert not circles, f"in an import circle: {circles}"
 
 
+def test_the_report_only_reads_records_and_writes_pages() -> None:
+    # report/ starts no process: it imports nothing of conduct/ (launch, the conductor, the
+    # workers), nor subprocess; what a study counts after measuring is bench.profile.counters'
+    report = {m: p for m, p in MODULES.items() if m != "bench" and part(m) == "report"}
+    wrong = [f"{p.relative_to(BENCH.parent)}:{line}: {n}" for m, p in report.items()
+             for n, line in imported(p) if part(n) == "conduct"]  # fmt: skip
+    assert not wrong, "\n".join(wrong)
+    starts = [m for m, p in report.items() if "subprocess" in p.read_text()]
+    assert not starts, starts
+
+
 def test_the_checker_sees_a_wrong_import() -> None:
     # the parser finds function-level imports, and an upward one ranks above
     tree = imported(BENCH / "__main__.py")

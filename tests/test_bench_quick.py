@@ -23,6 +23,7 @@ from bench import store  # noqa: E402
 from bench.catalog import modes, tables  # noqa: E402
 from bench.catalog.cases import Case  # noqa: E402
 from bench.catalog.columns import Column, Layout, Listing  # noqa: E402
+from bench.catalog.hash_study import HashStudy  # noqa: E402
 from bench.catalog.targets import VariantInfo  # noqa: E402
 from bench.conduct import conductor, effort, launch  # noqa: E402
 from bench.report import publish  # noqa: E402
@@ -92,7 +93,7 @@ def quick(
     settings = replace(effort.EFFORTS[name], budget=budget, jdk_budget=0.0, slow_limit=None)
     folder = tmp_path / "run"
     folder.mkdir()
-    run = conductor.Conductor(columns(), settings, folder, tmp_path, io.StringIO(),
+    run = conductor.Conductor(HashStudy(), columns(), settings, folder, tmp_path, io.StringIO(),
                               lambda: fake.clock)  # fmt: skip
     return run, run.run(), fake
 

@@ -25,7 +25,7 @@ from bench.catalog.targets import VariantInfo  # noqa: E402
 from bench.core import stats  # noqa: E402
 from bench.report import answers, machines, pages, publish, stability  # noqa: E402
 from bench.report import readme as sections  # noqa: E402
-from bench.report.figures import Figure, Shown  # noqa: E402
+from bench.report.figures import Ratio, Shown  # noqa: E402
 
 #: Seconds per byte of each row under the first mode.
 SPEED = {
@@ -176,7 +176,7 @@ def calm(tmp_path_factory: pytest.TempPathFactory) -> answers.Report:
     return build(tmp_path_factory.mktemp("calm"))
 
 
-def at(t: Optional[Shown], labels: List[str], column: str) -> Figure:
+def at(t: Optional[Shown], labels: List[str], column: str) -> Ratio:
     assert t is not None
     found = t.at(tuple(labels), column)
     assert found is not None, (labels, column)

@@ -6,7 +6,6 @@ every step to the report; the rest runs on synthetic runs with exact times.
 
 from __future__ import annotations
 
-import argparse
 import io
 import json
 import math
@@ -28,11 +27,13 @@ from bench import store  # noqa: E402
 from bench.catalog import modes  # noqa: E402
 from bench.catalog.cases import Case  # noqa: E402
 from bench.catalog.columns import Column, Listing  # noqa: E402
+from bench.catalog.hash_study import HashStudy  # noqa: E402
 from bench.catalog.targets import Twin, VariantInfo  # noqa: E402
 from bench.conduct import conductor, launch  # noqa: E402
+from bench.conduct.options import Options  # noqa: E402
 from bench.core import stats  # noqa: E402
 from bench.core.protocol import WorkerError  # noqa: E402
-from bench.profile import callgrind  # noqa: E402
+from bench.profile import callgrind, count_cache, marks  # noqa: E402
 from bench.report import answers, publish, stability  # noqa: E402
 
 
@@ -78,7 +79,7 @@ def test_the_import_folder_links_to_this_checkout_whatever_was_there(tmp_path: P
 
 
 def test_modes_share_their_interpreter_environment(tmp_path: Path) -> None:
-    args = argparse.Namespace(python=["3.11=/venv/bin/python"], pythons=None, modes="")
+    args = Options(python=("3.11=/venv/bin/python",))
     chosen = launch.columns_of(args)
     labels = [c.label for c in chosen]
     assert labels == [m.label for m in modes.modes_of("3.11")]
@@ -101,7 +102,7 @@ def test_modes_share_their_interpreter_environment(tmp_path: Path) -> None:
         "Worker",
     ]
     with pytest.raises(SystemExit, match="no environment"):
-        launch.columns_of(argparse.Namespace(python=["3.11=/x"], pythons=None, modes="3.12"))
+        launch.columns_of(Options(python=("3.11=/x",), modes="3.12"))
 
 
 def test_the_conductor_stops_on_a_worker_error(
@@ -191,7 +192,7 @@ def synthetic_study(
     settings = replace(conductor.EFFORTS["default"], budget=40.0, slow_limit=None)
     folder = tmp_path / f"run{seed}"
     folder.mkdir()
-    run = conductor.Conductor(columns, settings, folder, tmp_path, io.StringIO())
+    run = conductor.Conductor(HashStudy(), columns, settings, folder, tmp_path, io.StringIO())
     outcome = run.run()
     header = store.Header("default", {"clock": "cpu"}, "Test CPU", "", 1.0, 1.0, **{
         k: outcome[k] for k in ("passes", "steal", "plan")})  # fmt: skip
@@ -337,13 +338,13 @@ def test_a_between_run_term_widens_an_interval_in_quadrature() -> None:
 def test_callgrind_parser_keeps_the_least_count() -> None:
     parts = []
     for rep, (short, long) in enumerate([(1000, 4840), (900, 4740), (50_000, 4740)]):
-        for length, total in ((callgrind.SHORT, short), (callgrind.LONG, long)):
+        for length, total in ((marks.SHORT, short), (marks.LONG, long)):
             parts.append(
                 f"desc: Trigger: Client Request: native|md5|{rep}|{length}\ntotals: {total}"
             )
     parsed = callgrind.parse("\n".join(parts))
     per_byte = parsed[("native", "md5")]["instructions_per_byte"]
-    assert per_byte == pytest.approx((4740 - 900) / (callgrind.LONG - callgrind.SHORT))
+    assert per_byte == pytest.approx((4740 - 900) / (marks.LONG - marks.SHORT))
 
 
 @pytest.mark.skipif(shutil.which("valgrind") is None, reason="valgrind is not installed")
@@ -374,19 +375,19 @@ def test_callgrind_counts_are_kept_and_reused_under_their_key(
     a, b, none = (
         Column(modes.Mode(x, x, {}, (), None, ""), sys.executable) for x in ("a", "b", "none")
     )
-    first = callgrind.count_kept(a, ["helpers"], ["md5"], tmp_path, reuse=True)
-    again = callgrind.count_kept(a, ["helpers"], ["md5"], tmp_path, reuse=True)
+    first = count_cache.count_kept(a, ["helpers"], ["md5"], tmp_path, reuse=True)
+    again = count_cache.count_kept(a, ["helpers"], ["md5"], tmp_path, reuse=True)
     assert first == again and calls == ["a"]
-    callgrind.count_kept(b, ["helpers"], ["md5"], tmp_path, reuse=True)
-    recounted, _ = callgrind.count_kept(a, ["helpers"], ["md5"], tmp_path, reuse=False)
+    count_cache.count_kept(b, ["helpers"], ["md5"], tmp_path, reuse=True)
+    recounted, _ = count_cache.count_kept(a, ["helpers"], ["md5"], tmp_path, reuse=False)
     assert calls == ["a", "b", "a"] and recounted != first[0]
-    assert callgrind.count_kept(none, ["helpers"], ["md5"], tmp_path, reuse=True) == (
+    assert count_cache.count_kept(none, ["helpers"], ["md5"], tmp_path, reuse=True) == (
         {},
         "no valgrind here",
     )
-    callgrind.count_kept(none, ["helpers"], ["md5"], tmp_path, reuse=True)
+    count_cache.count_kept(none, ["helpers"], ["md5"], tmp_path, reuse=True)
     assert calls.count("none") == 2
-    assert callgrind.counts_key(a, ["helpers"], ["md5"]) != callgrind.counts_key(
+    assert count_cache.counts_key(a, ["helpers"], ["md5"]) != count_cache.counts_key(
         a, ["helpers"], ["sha256"]
     )
 
@@ -398,7 +399,7 @@ def test_callgrind_warm_up_leaves_pypys_jit_as_the_mode_started_it(jit: bool) ->
     # a hot loop: with --jit off nothing may be compiled (a lowered threshold turned it back on).
     code = (
         "import sys; sys.path.insert(0, sys.argv[1]); import bench_package; bench_package.load()\n"
-        "from bench.profile.callgrind import lower_jit_thresholds\n"
+        "from bench.profile.marks import lower_jit_thresholds\n"
         "from bench.core.timing import Jit\n"
         "Jit.watch(); lower_jit_thresholds(sys.argv[2] == 'on')\n"
         "def hot(n):\n    s = 0\n    for i in range(n): s += i * i\n    return s\n"
@@ -430,7 +431,9 @@ class Clocked(conductor.Conductor):
         variants = {v: VariantInfo(v, kinds.get(v, "reference"), v) for v in TRUE}
         listing = Listing({"implementation": "CPython"}, variants, tuple(names))
         columns = [Column(modes.Mode(x, x, {}, (), None, "-Xint"), "python", listing) for x in "ab"]
-        super().__init__(columns, settings, tmp_path, tmp_path, io.StringIO(), lambda: self.clock)
+        super().__init__(
+            HashStudy(), columns, settings, tmp_path, tmp_path, io.StringIO(), lambda: self.clock
+        )
 
     def one_pass(self, p: int, todo: Dict[Any, Any]) -> None:
         started = self.clock
@@ -531,7 +534,7 @@ def test_one_cpython_and_a_jdk_without_root_or_the_tree_measure_their_modes_and_
     pythons = tmp_path / "pythons.json"
     jdk = {"program": "/jvm/java", "classpath": "/c"}
     pythons.write_text(json.dumps({"3.11": "/venv/bin/python", "jdk17": jdk}))
-    args = argparse.Namespace(python=[], pythons=pythons, modes="")
+    args = Options(pythons=pythons)
     here = [c.label for c in launch.columns_of(args)]
     assert here == [m.label for m in modes.MODES if m.interpreter in ("3.11", "jdk17")]
     missing = launch.left_out(args)
@@ -542,12 +545,12 @@ def test_one_cpython_and_a_jdk_without_root_or_the_tree_measure_their_modes_and_
     assert "apt-get install pypy3" in missing["pypy3-nojit"] and "pyenv install" in missing["3.12"]
     line = store.Header("quick", {}, "", "", 1, 1, 1, 0, left_out=missing).left_out_line
     assert line.count("tools/debian.py ensure sid") == 1 and "3.15-jit" in line  # grouped
-    assert launch.left_out(argparse.Namespace(python=[], pythons=pythons, modes="3.11*")) == {}
+    assert launch.left_out(Options(pythons=pythons, modes="3.11*")) == {}
 
 
 def test_the_promise_is_an_option_and_zero_takes_the_whole_budget() -> None:
-    default = conductor.settings_of(entry.parse(["run"]))
+    default = conductor.settings_of(Options.of(entry.parse(["run"])))
     assert default.promise == 0.05 and default.first_stop == default.stretches
-    assert conductor.settings_of(entry.parse(["run", "--promise", "0"])).target is None
-    wider = conductor.settings_of(entry.parse(["run", "--promise", "0.06"])).target
+    assert conductor.settings_of(Options.of(entry.parse(["run", "--promise", "0"]))).target is None
+    wider = conductor.settings_of(Options.of(entry.parse(["run", "--promise", "0.06"]))).target
     assert wider == pytest.approx(math.sqrt(0.06**2 - stats.RUN_TERM**2))

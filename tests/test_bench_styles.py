@@ -8,7 +8,6 @@ the file). No timed assertions: only what was measured, said and written.
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import shutil
@@ -27,8 +26,10 @@ bench_package.load()
 from bench import __main__ as entry  # noqa: E402
 from bench import store  # noqa: E402
 from bench.catalog import modes, styles  # noqa: E402
+from bench.catalog.styles_study import compiler_of, label_of  # noqa: E402
 from bench.conduct import launch, twins  # noqa: E402
-from bench.profile import callgrind, instructions  # noqa: E402
+from bench.conduct.options import Options  # noqa: E402
+from bench.profile import marks, style_instructions  # noqa: E402
 from bench.report import pages  # noqa: E402
 
 GOOD = '''
@@ -125,7 +126,7 @@ def raises(xs):
     assert wrong["raises"] == "at size 4 it raises ValueError: not today"
     assert styles.check(found, "comprehension", 32) is None
     # the timer calls the style on arguments made once
-    timer = styles.make_timer(found, found.case("comprehension", 32))
+    timer = styles.make_timer(found, found.case("comprehension", 32).case)
     assert timer(10) >= 0
 
 
@@ -195,18 +196,20 @@ def raises(xs):
     measured = {(m, c.variant, c.length) for (m, _), c in
                 ((k, v.case) for k, v in run.measured.items())}  # fmt: skip
     assert measured == {(m, v, n) for m in "ab" for v in ("loop", "comprehension") for n in (4, 32)}
-    assert run.header.styles["title"] == "append or a comprehension"
-    assert run.header.styles["styles"] == ["loop", "comprehension", "differs", "raises"]
+    assert run.header.study == "styles"
+    assert run.header.record["title"] == "append or a comprehension"
+    assert run.header.record["styles"] == ["loop", "comprehension", "differs", "raises"]
     summary = json.loads((folder / "summary.json").read_text())
     (table,) = summary["tables"]
-    assert table["key"] == "styles" and table["columns"] == ["a", "b"]
+    assert table["key"] == "styles-file" and table["columns"] == ["a", "b"]
     assert [r["labels"] for r in table["rows"]] == [["comprehension", "4"], ["comprehension", "32"]]
     report = (folder / "report.md").read_text()
     assert report.startswith("# append or a comprehension")
     # the study's Python modes play the JDK's (its -Xint, its Server); a user's file's do not
     played = [replace(c, mode=replace(c.mode, jdk=modes.INTERPRETED)) for c in run.columns]
     assert "JDK" not in "\n".join(pages.modes_lines(replace(run, columns=tuple(played))))
-    study = replace(run, columns=tuple(played), header=replace(run.header, styles={}))
+    hashes = replace(run.header, study="bench", record={})
+    study = replace(run, columns=tuple(played), header=hashes)
     assert "as the JDK's -Xint" in "\n".join(pages.modes_lines(study))
     assert "**Each style against loop**" in report and "`comprehension` against `loop`" in report
     assert not (folder / "styles.png").exists()
@@ -268,7 +271,7 @@ def test_a_mode_that_cannot_import_the_file_is_named_and_the_others_run(
     (folder,) = (tmp_path / "results" / "styles").iterdir()
     run = store.load(folder)
     assert {m for m, _ in run.measured} == {"a"}
-    assert run.header.styles["cannot_run"] == {"b": said[3:]}
+    assert run.header.record["cannot_run"] == {"b": said[3:]}
     assert "Modes that cannot run the file: " + said in (folder / "report.md").read_text()
     pytest.importorskip("matplotlib")
     assert (folder / "styles.png").stat().st_size > 1000
@@ -283,16 +286,16 @@ def test_instruction_counts_are_read_less_the_empty_call_and_divided_by_the_base
     text = "".join([dump("|empty|", 0, 110), dump("|empty|", 1, 100),
                     dump("loop|4", 0, 1100), dump("loop|4", 1, 1000),
                     dump("comprehension|4", 0, 600), dump("comprehension|4", 1, 700)])  # fmt: skip
-    rows = instructions.rows_of(text)
+    rows = style_instructions.rows_of(text)
     assert rows == [{"style": "loop", "size": 4, "instructions": 900},
                     {"style": "comprehension", "size": 4, "instructions": 500}]  # fmt: skip
-    store.write_record(tmp_path / instructions.INSTRUCTIONS,
+    store.write_record(tmp_path / style_instructions.INSTRUCTIONS,
                        {"modes": {"a": {"rows": rows}, "b": {"why": "no valgrind"}}})  # fmt: skip
-    found = instructions.ratios(tmp_path, "loop")
+    found = style_instructions.ratios(tmp_path, "loop")
     assert list(found) == ["a"] and found["a"][1]["ratio"] == pytest.approx(500 / 900)
-    table = "\n".join(instructions.lines(tmp_path, "loop"))
+    table = "\n".join(style_instructions.lines(tmp_path, "loop"))
     assert "| comprehension | 4    | 0.556 |" in table and "| loop          | 4    | 900 |" in table
-    assert callgrind.REPEATS > 1  # the least of several counts is the one kept
+    assert marks.REPEATS > 1  # the least of several counts is the one kept
 
 
 def test_the_twins_compilers_are_those_the_study_builds_with(
@@ -309,7 +312,7 @@ def test_the_twins_compilers_are_those_the_study_builds_with(
     asked = backend._requirements(None)  # what the study's build adds to setuptools'
     assert twins.CYTHON in asked and twins.MYPY in asked
     assert twins.CYTHON in twins.TOOLS and any(t.startswith(twins.MYPY) for t in twins.TOOLS)
-    assert twins.compiler_of("3.14-jit+mypyc") == "mypyc" and twins.compiler_of("3.14") is None
+    assert compiler_of("3.14-jit+mypyc") == "mypyc" and compiler_of("3.14") is None
     with pytest.raises(ValueError, match="unknown compiler nuitka"):
         twins.chosen("mypyc,nuitka")
 
@@ -346,7 +349,7 @@ WRONG: int = "a string"
             "--no-count"]  # fmt: skip
     assert entry.main(argv) == 0
     out = capsys.readouterr().out
-    cython = twins.label_of(HERE, "cython")
+    cython = label_of(HERE, "cython")
     assert f"by_kind under {cython} (at size 4 it returns [], the baseline [0, 2, 4, 6])" in out
     (folder,) = (results / "styles").iterdir()
     run = store.load(folder)
@@ -354,10 +357,10 @@ WRONG: int = "a string"
     styles_ = {"loop", "comprehension"}
     assert measured == {(m, v) for m in (HERE, cython) for v in (*styles_, "by_kind")} - {
         (cython, "by_kind")}  # fmt: skip
-    found = run.header.styles
+    found = run.header.record
     twin = Path(found["twins"][cython])
     assert twin.suffix == ".so" and outside not in twin.parents  # built outside the user's tree
-    why = found["not_built"][twins.label_of(HERE, "mypyc")]
+    why = found["not_built"][label_of(HERE, "mypyc")]
     assert why.startswith("mypyc failed: ") and "Incompatible types in assignment" in why
     report = (folder / "report.md").read_text()
     assert "Compiled twins that did not build: " in report and cython in report
@@ -382,14 +385,13 @@ def test_a_styles_run_takes_its_own_budget_unless_one_is_given() -> None:
     from bench.conduct import effort
 
     def settings(*words: str) -> effort.Settings:
-        return effort.settings_of(entry.parse(["run", *words]))
+        return effort.settings_of(Options.of(entry.parse(["run", *words])))
 
     study = settings()
     assert study.budget == 720.0 and not study.settle_modes
-    run = argparse.Namespace(**vars(entry.parse(["run"])), settle_modes=True)
-    styled = effort.settings_of(run)
+    run = Options.of(entry.parse(["run"]))
+    styled = effort.settings_of(run, settle_modes=True)
     assert styled.budget == 450.0 and styled.max_passes == 3 * study.max_passes
-    run.budget = 300.0
-    assert effort.settings_of(run).budget == 300.0
-    run.budget, run.effort = None, "quick"
-    assert effort.settings_of(run).budget == effort.EFFORTS["quick"].budget
+    assert effort.settings_of(replace(run, budget=300.0), settle_modes=True).budget == 300.0
+    quick = replace(run, effort="quick")
+    assert effort.settings_of(quick, True).budget == effort.EFFORTS["quick"].budget

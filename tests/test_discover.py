@@ -18,6 +18,7 @@ bench_package.load()
 from bench.catalog import discover, modes  # noqa: E402
 from bench.conduct import launch  # noqa: E402
 from bench.conduct import styles as conduct  # noqa: E402
+from bench.conduct.options import Options  # noqa: E402
 
 
 def fake(path: Path, version: List[int], real: Optional[Path] = None, **facts: Any) -> Path:
@@ -137,15 +138,16 @@ def test_python_labels_are_checked_against_what_the_interpreter_is(home: Path) -
 def test_a_bad_modes_or_python_is_one_line(home: Path, capsys: pytest.CaptureFixture[str]) -> None:
     fake(home / "bin" / "python3.12", [3, 12, 1])
     path = home / "mine.py"
-    path.write_text("")
+    path.write_text("SIZES = (1,)\ndef inputs(n): return (n,)\ndef a(n): return n\n"
+                    "def b(n): return n\nSTYLES = (a, b)\n")  # fmt: skip
     for argv, said in (
         (["--modes", "3.2*"], "--modes: no mode found matches '3.2*'; found: 3.12"),
         (["--python", "3.14=" + str(home / "bin" / "python3.12")], "not 3.14"),
         (["--python", "nolabel"], "--python wants LABEL=PATH"),
     ):
-        args = conduct.parser().parse_args([str(path), *argv])
+        options = Options.of(conduct.parser().parse_args([str(path), *argv]))
         with pytest.raises(SystemExit) as stop:
-            conduct.measure(args)
+            conduct.prepare(options)
         assert said in str(stop.value) and "\n" not in str(stop.value)
 
 

@@ -92,14 +92,22 @@ class Column:
         return self.listing.variants.get(name)
 
     def as_json(self) -> Dict[str, Any]:
-        return {"program": self.program, "classpath": self.classpath,
-                "mode": self.mode.as_json(), **self.listing.as_json()}  # fmt: skip
+        return {
+            "program": self.program,
+            "classpath": self.classpath,
+            "mode": self.mode.as_json(),
+            **self.listing.as_json(),
+        }
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Column:
         listing = Listing.from_json(data)
-        return cls(Mode.from_json(data["mode"]), str(data["program"]), listing,
-                   str(data.get("classpath") or ""))  # fmt: skip
+        return cls(
+            Mode.from_json(data["mode"]),
+            str(data["program"]),
+            listing,
+            str(data.get("classpath") or ""),
+        )
 
 
 class Layout:
@@ -171,8 +179,11 @@ class Layout:
         """The interpreted variant with the shortest digest time at ``n`` under ``mode``."""
         if self.time is None:
             return None
-        timed = [(self.time(m), v) for v in self.interpreted()
-                 if (m := self.get(mode, "digest", alg, v, n))]  # fmt: skip
+        timed = [
+            (self.time(m), v)
+            for v in self.interpreted()
+            if (m := self.get(mode, "digest", alg, v, n))
+        ]
         return min(timed)[1] if timed else None
 
     def nearest(self, mode: str, within: Sequence[str], alg: str, n: int) -> Optional[str]:
@@ -181,8 +192,11 @@ class Layout:
         mine = self.get(mode, "digest", alg, "streamlined", n)
         if self.time is None or mine is None:
             return None
-        timed = [(abs(math.log(self.time(m) / self.time(mine))), other) for other in within
-                 if (m := self.get(other, "digest", alg, "streamlined", n))]  # fmt: skip
+        timed = [
+            (abs(math.log(self.time(m) / self.time(mine))), other)
+            for other in within
+            if (m := self.get(other, "digest", alg, "streamlined", n))
+        ]
         return min(timed)[1] if timed else None
 
     def jit_pairs(self) -> List[Tuple[str, str]]:
@@ -191,8 +205,11 @@ class Layout:
         found = []
         for on in self.columns:
             mode = self.by[on].mode
-            offs = [c for c in self.columns if self.by[c].mode.interpreter == mode.interpreter
-                    and not self.by[c].mode.jit]  # fmt: skip
+            offs = [
+                c
+                for c in self.columns
+                if self.by[c].mode.interpreter == mode.interpreter and not self.by[c].mode.jit
+            ]
             if mode.jit and offs:
                 found.append((offs[0], on))
         return found

@@ -97,8 +97,10 @@ def pair_cell(lay: Layout) -> Callable[[Pair, str], Optional[Cell]]:
         a, b = (pick(lay, s, column, bench, alg, n, number) for s in (top, bottom))
         if b is None and bottom.fold:  # a folded mode without a hashlib of its own
             b = pick(lay, Subject(bottom.label, bottom.variant), column, bench, alg, n, number)
-        took = next((Case.parse(m[1]).variant for s, m in ((top, a), (bottom, b))
-                     if m and not s.variant), "")  # fmt: skip
+        took = next(
+            (Case.parse(m[1]).variant for s, m in ((top, a), (bottom, b)) if m and not s.variant),
+            "",
+        )
         return ratio(a, b, took)
 
     return cell
@@ -121,8 +123,16 @@ def table(
         cells = tuple(cell(payload, c) for _, c in columns)
         if any(c is not None for c in cells):
             built.append(Row(tuple(labels), cells))
-    return Table(key, title, meaning, tuple(header), tuple(t for t, _ in columns), tuple(built),
-                 counted, readme)  # fmt: skip
+    return Table(
+        key,
+        title,
+        meaning,
+        tuple(header),
+        tuple(t for t, _ in columns),
+        tuple(built),
+        counted,
+        readme,
+    )
 
 
 def subjects(lay: Layout, fastest: bool = True) -> List[Subject]:
@@ -150,14 +160,24 @@ def modes(lay: Layout) -> List[Tuple[str, str]]:
 def bridges(lay: Layout) -> List[Subject]:
     """The rows that are one call into C: references, native bridges, typed Cython."""
     kinds = ("reference", "native")
-    return [s for s in subjects(lay, fastest=False) if lay.kind(s.variant) in kinds
-            or (lay.kind(s.variant) == "compiled" and not lay.twin(s.variant))]  # fmt: skip
+    return [
+        s
+        for s in subjects(lay, fastest=False)
+        if lay.kind(s.variant) in kinds
+        or (lay.kind(s.variant) == "compiled" and not lay.twin(s.variant))
+    ]
 
 
 def readme_pairs(found: Sequence[Table]) -> List[Tuple[Member, Member]]:
     """The ratios the README shows, each (numerator, denominator), once."""
-    pairs = [(c.a, c.b) for t in found if t.readme for r in t.rows for c in r.cells
-             if c is not None and c.kind == "ratio" and c.b is not None]  # fmt: skip
+    pairs = [
+        (c.a, c.b)
+        for t in found
+        if t.readme
+        for r in t.rows
+        for c in r.cells
+        if c is not None and c.kind == "ratio" and c.b is not None
+    ]
     return list(dict.fromkeys(pairs))
 
 

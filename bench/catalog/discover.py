@@ -454,8 +454,9 @@ def given(label: str, path: str) -> Tuple[List[modes.Mode], Found]:
             base, suffix = label[: -len(s)], s
     found = Found(base, candidate, facts)
     natural = label_of(facts)
-    accepted = {natural, f"pypy{facts['version'][0]}.{facts['version'][1]}"} if facts.get(
-        "pypy") else {natural}  # fmt: skip
+    accepted = {natural}
+    if facts.get("pypy"):
+        accepted.add(f"pypy{facts['version'][0]}.{facts['version'][1]}")
     if re.fullmatch(r"(pypy)?\d+(\.\d+)?t?", base) and base not in accepted:
         # a label that names a version must be that interpreter's version
         raise ValueError(
@@ -490,8 +491,10 @@ def given(label: str, path: str) -> Tuple[List[modes.Mode], Found]:
 def listing(result: Search, took: float) -> List[str]:
     """What ``--list-modes`` prints: the modes found and from where, then what was not used
     (other paths to an interpreter found, shims of a version not selected, on one line each)."""
-    out = [f"Interpreters found: {len(result.found)} in {took:.2f} s (modes, interpreter, "
-           f"where found, how it starts):"]  # fmt: skip
+    out = [
+        f"Interpreters found: {len(result.found)} in {took:.2f} s (modes, interpreter, "
+        "where found, how it starts):"
+    ]
     for f in dict.fromkeys(f for _, f in result.modes()):
         names = ", ".join(m.label for m in f.modes())
         out.append(f"  {names:<20} {f.title:<34} {f.candidate.source:<6} {' '.join(f.argv)}")

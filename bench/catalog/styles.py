@@ -9,8 +9,9 @@ A *styles file* is a plain Python module anywhere on disk (``python -m bench sty
     STYLES = (helpers, inlined)
     TITLE = "helpers or inlined"   # optional: the report's and the picture's title
 
-Each (style, size) is a case of the study, ``styles/<stem>/<style>/<size>`` (``Case``): a
-group is a size, its styles measured interleaved under every mode. Before a style is timed
+Each (style, size) is a case of the study (``StyleCase``, kept as
+``styles/<stem>/<style>/<size>``): a group is a size, its styles measured interleaved under
+every mode. Before a style is timed
 its result must equal the baseline's (``check``): at every size when a worker lists the file,
 and again at the case's size in every worker process before its timer is made. A style that
 differs or raises is named with the size and what it returned or raised; the others run.
@@ -32,6 +33,27 @@ from bench.core.timing import TimeFunc, loop_timer
 
 #: How long a value's repr may be in a message.
 SHOWN = 80
+
+
+@dataclass(frozen=True)
+class StyleCase:
+    """One case of a styles file: a style (a function of the file) at a size. The store keeps
+    it as every case is kept (``Case``: the ``styles`` benchmark, the file's stem, the style,
+    the size); ``of`` reads it back."""
+
+    stem: str  # the file's
+    style: str
+    size: int
+
+    @property
+    def case(self) -> Case:
+        """The case as the store keeps it (its ``name`` is what workers and runs say)."""
+        return Case(STYLES, self.stem, self.style, self.size)
+
+    @classmethod
+    def of(cls, case: Case) -> StyleCase:
+        assert case.benchmark == STYLES, f"{case.name} is not a styles file's case"
+        return cls(case.algorithm, case.variant, case.length)
 
 
 class ConventionError(ValueError):
@@ -63,12 +85,13 @@ class StylesFile:
     def style(self, name: str) -> Callable[..., Any]:
         return self.styles[self.names.index(name)]
 
-    def case(self, name: str, size: int) -> Case:
-        return Case(STYLES, self.stem, name, size)
+    def case(self, name: str, size: int) -> StyleCase:
+        return StyleCase(self.stem, name, size)
 
     def cases(self, names: Sequence[str]) -> List[Case]:
-        """Every case of the styles ``names``, size by size, in the file's order."""
-        return [self.case(n, size) for size in self.sizes for n in self.names if n in names]
+        """Every case of the styles ``names``, size by size, in the file's order, as the store
+        keeps them."""
+        return [self.case(n, size).case for size in self.sizes for n in self.names if n in names]
 
     def describe(self, name: str) -> str:
         doc = (self.style(name).__doc__ or "").strip()
@@ -157,11 +180,11 @@ def validate(path: Path, module: types.ModuleType) -> StylesFile:
     if title is not None and not isinstance(title, str):
         wrong.append(f"TITLE must be a string, not {shown(title)}")
     if wrong:
-        raise ConventionError(f"{path} does not follow the styles convention: "
-                              + "; ".join(wrong))  # fmt: skip
+        raise ConventionError(f"{path} does not follow the styles convention: " + "; ".join(wrong))
     assert sizes is not None and inputs is not None and styles is not None
-    return StylesFile(Path(path).resolve(), title or Path(path).stem, tuple(sizes), inputs,
-                      tuple(styles))  # fmt: skip
+    return StylesFile(
+        Path(path).resolve(), title or Path(path).stem, tuple(sizes), inputs, tuple(styles)
+    )
 
 
 def load(path: Path) -> StylesFile:
@@ -173,8 +196,7 @@ def arguments(found: StylesFile, size: int) -> Tuple[Any, ...]:
     """``inputs(size)`` as a tuple of arguments (ConventionError if it is not one)."""
     args = found.inputs(size)
     if not isinstance(args, tuple):
-        raise ConventionError(f"inputs({size}) must return a tuple of arguments, "
-                              f"not {shown(args)}")  # fmt: skip
+        raise ConventionError(f"inputs({size}) must return a tuple of arguments, not {shown(args)}")
     return args
 
 
@@ -218,5 +240,6 @@ def failures(found: StylesFile) -> Dict[str, str]:
 def make_timer(found: StylesFile, case: Case, clock: str = "cpu") -> TimeFunc:
     """The time function of a styles case: ``style(*args)`` per operation, the arguments made
     once (in this process, outside the timed loop)."""
-    namespace = {"style": found.style(case.variant), "args": arguments(found, case.length)}
+    mine = StyleCase.of(case)
+    namespace = {"style": found.style(mine.style), "args": arguments(found, mine.size)}
     return loop_timer("fn, a = style, args", "fn(*a)", namespace, clock, case.name)

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from typing import Dict, List, Optional, Sequence, Tuple
 
-from bench.catalog.cases import STYLES
 from bench.catalog.columns import Layout, Member
 from bench.catalog.comparisons import (
     BUILT,
@@ -33,16 +32,22 @@ from bench.catalog.comparisons import (
     ratio,
     subjects,
     table,
-)  # fmt: skip
+)
 from bench.catalog.targets import HASHLIB
 from bench.core.fmt import DASH, size_label
+
+#: The headline's ratios by mode, each (numerator, denominator) (``bench.catalog.study``).
+Headline = Dict[str, List[Tuple[Member, Member]]]
 
 
 def style_pairs(lay: Layout) -> List[Tuple[str, Subject, Subject]]:
     """(build, shape, its helper-style baseline): interpreted shapes, twins by build, fastest."""
     base = Subject(TEXTBOOK, TEXTBOOK)
-    pairs = [("inlined" if v == STREAMLINED else "beyond inlining", Subject(v, v), base)
-             for v in lay.interpreted() if v != TEXTBOOK]  # fmt: skip
+    pairs = [
+        ("inlined" if v == STREAMLINED else "beyond inlining", Subject(v, v), base)
+        for v in lay.interpreted()
+        if v != TEXTBOOK
+    ]
     twins = {v: t for v in lay.order if (t := lay.twin(v))}
     for name, t in twins.items():
         match = [o for o, u in twins.items() if u.source == TEXTBOOK and u.build == t.build]
@@ -64,8 +69,11 @@ def style_table(lay: Layout) -> Table:
         "time of the helper-style variant ÷ time of the shape, same mode and build (>1: the "
         f"shape is faster); `{FASTEST}` is, in each mode, the interpreted variant fastest at "
         f"{size_label(lay.length(LONG))}",
-        ["build", "shape", "algorithm", "benchmark"], rows, modes(lay), pair_cell(lay),
-    )  # fmt: skip
+        ["build", "shape", "algorithm", "benchmark"],
+        rows,
+        modes(lay),
+        pair_cell(lay),
+    )
 
 
 def compiled_table(lay: Layout) -> Table:
@@ -80,22 +88,35 @@ def compiled_table(lay: Layout) -> Table:
         "compiled",
         "Compiled twins against their interpreted source: what compiling buys back",
         "time of the interpreted source ÷ time of the compiled twin, same mode",
-        ["compiled", "source", "algorithm", "benchmark"], rows, modes(lay), pair_cell(lay),
-    )  # fmt: skip
+        ["compiled", "source", "algorithm", "benchmark"],
+        rows,
+        modes(lay),
+        pair_cell(lay),
+    )
 
 
 def twins_jit_table(lay: Layout) -> Table:
     """The compiled twins against CPython's own JIT running their source."""
-    cpython = [(f"{on} ({off})", (off, on)) for off, on in lay.jit_pairs()
-               if lay.by[on].implementation == "CPython"]  # fmt: skip
+    cpython = [
+        (f"{on} ({off})", (off, on))
+        for off, on in lay.jit_pairs()
+        if lay.by[on].implementation == "CPython"
+    ]
     twins = [(v, t.source) for v in lay.order if (t := lay.twin(v))]
     lengths = [n for n in lay.lengths() if n <= LONG]
     rows: List[Tuple[List[str], Tuple[str, str, str, int]]] = []
     for source in dict.fromkeys(s for _, s in twins):
-        rows += [(["the JIT itself", source, a, size_label(n)], ("", source, a, n))
-                 for a in lay.algorithms() for n in lengths]  # fmt: skip
-    rows += [([v, s, a, size_label(n)], (v, s, a, n))
-             for v, s in twins for a in lay.algorithms() for n in lengths]  # fmt: skip
+        rows += [
+            (["the JIT itself", source, a, size_label(n)], ("", source, a, n))
+            for a in lay.algorithms()
+            for n in lengths
+        ]
+    rows += [
+        ([v, s, a, size_label(n)], (v, s, a, n))
+        for v, s in twins
+        for a in lay.algorithms()
+        for n in lengths
+    ]
 
     def cell(r: Tuple[str, str, str, int], pair: Tuple[str, str]) -> Optional[Cell]:
         twin, source, alg, n = r
@@ -111,16 +132,23 @@ def twins_jit_table(lay: Layout) -> Table:
         "The compiled twins against CPython's own JIT on the same source (digest)",
         "time of the source under the JIT ÷ time of its compiled twin (>1: compiling beats the "
         "JIT); `the JIT itself`: time of the source with the JIT off ÷ with it on",
-        ["compiled", "source", "algorithm", "length"], rows, cpython, cell,
-    )  # fmt: skip
+        ["compiled", "source", "algorithm", "length"],
+        rows,
+        cpython,
+        cell,
+    )
 
 
 def against_hashlib(
     lay: Layout, rows: Sequence[Subject], bench: str, n: int
 ) -> List[Tuple[List[str], Pair]]:
     """Rows of each subject against hashlib (a folded mode's own hashlib, where it has one)."""
-    return [([s.label, alg], (s, Subject(HASHLIB, HASHLIB, s.fold), alg, bench, n, 1))
-            for s in rows if s.variant != HASHLIB for alg in lay.algorithms()]  # fmt: skip
+    return [
+        ([s.label, alg], (s, Subject(HASHLIB, HASHLIB, s.fold), alg, bench, n, 1))
+        for s in rows
+        if s.variant != HASHLIB
+        for alg in lay.algorithms()
+    ]
 
 
 def hashlib_table(lay: Layout, length: int) -> Table:
@@ -129,8 +157,11 @@ def hashlib_table(lay: Layout, length: int) -> Table:
         f"hashlib-{length}",
         f"Every variant against hashlib, {size_label(length)} messages (digest)",
         "time of the variant ÷ time of the mode's own hashlib (how many times slower)",
-        ["variant", "algorithm"], rows, modes(lay), pair_cell(lay),
-    )  # fmt: skip
+        ["variant", "algorithm"],
+        rows,
+        modes(lay),
+        pair_cell(lay),
+    )
 
 
 def modes_table(lay: Layout, length: int) -> Optional[Table]:
@@ -140,18 +171,23 @@ def modes_table(lay: Layout, length: int) -> Optional[Table]:
 
     def cell(r: Tuple[Subject, str], column: str) -> Optional[Cell]:
         s, alg = r
-        return ratio(pick(lay, s, base, "digest", alg, length),
-                     pick(lay, s, column, "digest", alg, length))  # fmt: skip
+        return ratio(
+            pick(lay, s, base, "digest", alg, length), pick(lay, s, column, "digest", alg, length)
+        )
 
-    rows = [([s.label, alg], (s, alg)) for s in subjects(lay, fastest=False)
-            for alg in lay.algorithms()]  # fmt: skip
+    rows = [
+        ([s.label, alg], (s, alg)) for s in subjects(lay, fastest=False) for alg in lay.algorithms()
+    ]
     return table(
         f"modes-{length}",
         f"The same program across modes, {size_label(length)} messages (digest)",
         f"time under {base} ÷ time under the column's mode (>1: faster than under {base}); "
         "the modes took their values in turn, round by round",
-        ["variant", "algorithm"], rows, [(f"{c} vs {base}", c) for c in lay.columns[1:]], cell,
-    )  # fmt: skip
+        ["variant", "algorithm"],
+        rows,
+        [(f"{c} vs {base}", c) for c in lay.columns[1:]],
+        cell,
+    )
 
 
 def bridge_table(lay: Layout) -> Optional[Table]:
@@ -164,9 +200,11 @@ def bridge_table(lay: Layout) -> Optional[Table]:
         f"What a call costs through each bridge into C, {size_label(n)} messages "
         "(getAndDigest: construct, update, digest)",
         "time of the row ÷ time of hashlib, same mode; the time per call is in the table below",
-        ["bridge", "algorithm"], against_hashlib(lay, bridges(lay), "getAndDigest", n),
-        modes(lay), pair_cell(lay),
-    )  # fmt: skip
+        ["bridge", "algorithm"],
+        against_hashlib(lay, bridges(lay), "getAndDigest", n),
+        modes(lay),
+        pair_cell(lay),
+    )
 
 
 def batch_table(lay: Layout) -> Optional[Table]:
@@ -176,8 +214,11 @@ def batch_table(lay: Layout) -> Optional[Table]:
     def cell(r: Tuple[str, int, int], column: str) -> Optional[Cell]:
         alg, n, number = r
         mine = str(lay.by[column].listing.batch_variant)
-        return ratio(lay.get(column, "batch", alg, HASHLIB, n, number),
-                     lay.get(column, "batch", alg, mine, n, number), mine)  # fmt: skip
+        return ratio(
+            lay.get(column, "batch", alg, HASHLIB, n, number),
+            lay.get(column, "batch", alg, mine, n, number),
+            mine,
+        )
 
     return table(
         "batch",
@@ -185,10 +226,14 @@ def batch_table(lay: Layout) -> Optional[Table]:
         "time of `[md5(m).digest() for m in messages]` with hashlib ÷ time of "
         "`variants.digest_many(name, messages)` (>1: digest_many is faster)",
         ["messages", "algorithm"],
-        [([f"{number} x {size_label(n)}", a], (a, n, number)) for n, number in sizes
-         for a in lay.algorithms()],
-        modes(lay), cell,
-    )  # fmt: skip
+        [
+            ([f"{number} x {size_label(n)}", a], (a, n, number))
+            for n, number in sizes
+            for a in lay.algorithms()
+        ],
+        modes(lay),
+        cell,
+    )
 
 
 def seeds_table(lay: Layout) -> Table:
@@ -209,8 +254,11 @@ def seeds_table(lay: Layout) -> Table:
         m = slow if what == TEXTBOOK else fast
         return Cell(m, kind="ops") if m else None
 
-    rows = [([alg, c, lay.by[c].mode.jdk or DASH], (alg, c))
-            for alg in lay.algorithms() for c in lay.columns]  # fmt: skip
+    rows = [
+        ([alg, c, lay.by[c].mode.jdk or DASH], (alg, c))
+        for alg in lay.algorithms()
+        for c in lay.columns
+    ]
     return table(
         "seeds",
         "The seeds' question per mode: helpers and streamlined, as the JDK measured them",
@@ -218,9 +266,12 @@ def seeds_table(lay: Layout) -> Table:
         "gives it) and their ratio, time of helpers ÷ "
         "time of streamlined (>1: streamlining pays; the JDK: 4-5x under -Xint and Zero, 1.0 "
         "under its compilers); `instructions`: the same ratio in machine instructions (callgrind)",
-        ["algorithm", "mode", "JDK counterpart"], rows, columns, cell,
+        ["algorithm", "mode", "JDK counterpart"],
+        rows,
+        columns,
+        cell,
         counted=False,  # its ratios are the style table's, counted there
-    )  # fmt: skip
+    )
 
 
 def styles_table(lay: Layout) -> Table:
@@ -254,55 +305,25 @@ def styles_table(lay: Layout) -> Table:
         "time of the helper style ÷ time of the plain inlined one (>1: inlining pays); "
         "instr.: the same in machine instructions (callgrind); JDK counterpart: the JDK mode "
         "whose streamlined MD5 is nearest in speed, and the mode's speed against it",
-        ["mode"], [([c], c) for c in lay.columns], columns, cell, counted=False, readme=True,
-    )  # fmt: skip
+        ["mode"],
+        [([c], c) for c in lay.columns],
+        columns,
+        cell,
+        counted=False,
+        readme=True,
+    )
 
 
-def file_table(lay: Layout) -> Table:
-    """A styles file's answer (``bench.catalog.styles``): each style ÷ the baseline (the file's
-    first style), size by size, per mode. Its ratios are the run's headline: the conductor
-    measures them first and its stopping rule looks at them."""
-    cases = [c for _, c in lay.cases if c.benchmark == STYLES]
-    stem = cases[0].algorithm if cases else ""
-    baseline = lay.order[0] if lay.order else ""
-    sizes = sorted({c.length for c in cases})
-    rows = [([v, str(n)], (v, n)) for v in lay.order[1:] for n in sizes]
-
-    def cell(r: Tuple[str, int], column: str) -> Optional[Cell]:
-        v, n = r
-        return ratio(
-            lay.get(column, STYLES, stem, v, n), lay.get(column, STYLES, stem, baseline, n)
-        )
-
-    return table(
-        STYLES,
-        f"Each style against the baseline, {baseline}, per mode",
-        f"time of the style ÷ time of {baseline}, same mode and size (>1: the style is slower)",
-        ["style", "size"], rows, modes(lay), cell, readme=True,
-    )  # fmt: skip
-
-
-def is_styles(lay: Layout) -> bool:
-    """Whether ``lay`` is a styles file's run (its cases the ``styles`` benchmark's)."""
-    return any(c.benchmark == STYLES for _, c in lay.cases)
-
-
-def headline(lay: Layout) -> Dict[str, List[Tuple[Member, Member]]]:
+def headline(lay: Layout) -> Headline:
     """The README's headline answer, by mode: the styles table's ratios (helpers ÷ streamlined
-    per algorithm; a Python mode's JDK counterpart too where ``lay`` has times); a styles
-    file's: every ratio of its table. Their cases are what the quick effort measures first
-    (``bench.conduct.conductor``)."""
-    if is_styles(lay):
-        spec = file_table(lay)
-        by: Dict[str, List[Tuple[Member, Member]]] = {c: [] for c in spec.columns}
-        for row in spec.rows:
-            for column, c in zip(spec.columns, row.cells):
-                if c is not None and c.b is not None:
-                    by[column].append((c.a, c.b))
-        return {c: pairs for c, pairs in by.items() if pairs}
-    return {row.labels[0]: [(c.a, c.b) for c in row.cells
-                            if c is not None and c.kind == "ratio" and c.b is not None]
-            for row in styles_table(lay).rows}  # fmt: skip
+    per algorithm; a Python mode's JDK counterpart too where ``lay`` has times). Their cases are
+    what the quick effort measures first (``bench.conduct.conductor``)."""
+    return {
+        row.labels[0]: [
+            (c.a, c.b) for c in row.cells if c is not None and c.kind == "ratio" and c.b is not None
+        ]
+        for row in styles_table(lay).rows
+    }
 
 
 def buys_table(lay: Layout) -> Table:
@@ -323,10 +344,16 @@ def buys_table(lay: Layout) -> Table:
         built, source, alg = r
         if not built:  # the JIT: the source with it off ÷ with it on
             on = jit.get(column)
-            return ratio(lay.get(column, "digest", alg, source, n),
-                         lay.get(on, "digest", alg, source, n)) if on else None  # fmt: skip
-        return ratio(lay.get(column, "digest", alg, source, n),
-                     lay.get(column, "digest", alg, built, n))  # fmt: skip
+            return (
+                ratio(
+                    lay.get(column, "digest", alg, source, n), lay.get(on, "digest", alg, source, n)
+                )
+                if on
+                else None
+            )
+        return ratio(
+            lay.get(column, "digest", alg, source, n), lay.get(column, "digest", alg, built, n)
+        )
 
     return table(
         "buys",
@@ -334,16 +361,25 @@ def buys_table(lay: Layout) -> Table:
         "digests",
         "time of the source ÷ time of the build, same mode (>1: the build is faster); typed "
         "Cython and native against streamlined; the JIT: the source with the mode's JIT off ÷ on",
-        ["build", "source", "algorithm"], rows, [(c, c) for c in offs], cell,
-        counted=False, readme=True,
-    )  # fmt: skip
+        ["build", "source", "algorithm"],
+        rows,
+        [(c, c) for c in offs],
+        cell,
+        counted=False,
+        readme=True,
+    )
 
 
 def jdk_table(lay: Layout) -> Optional[Table]:
     """The JDK's own MessageDigest (the SUN provider): what its intrinsics buy, per JDK."""
-    pairs = [(c, off) for c in lay.columns for off in lay.columns
-             if lay.by[c].mode.jdk == COMPILED_ROLE and lay.by[off].mode.jdk == INTRINSICS_ROLE
-             and lay.by[c].mode.interpreter == lay.by[off].mode.interpreter]  # fmt: skip
+    pairs = [
+        (c, off)
+        for c in lay.columns
+        for off in lay.columns
+        if lay.by[c].mode.jdk == COMPILED_ROLE
+        and lay.by[off].mode.jdk == INTRINSICS_ROLE
+        and lay.by[c].mode.interpreter == lay.by[off].mode.interpreter
+    ]
     if not pairs:
         return None
     sizes = [(b, n) for b in ("digest", "getAndDigest") for n in lay.lengths(b)]
@@ -360,15 +396,13 @@ def jdk_table(lay: Layout) -> Optional[Table]:
         "intrinsic pays; the MD5 reviews: +18-28 %)",
         ["algorithm", "benchmark", "length"],
         [([a, b, size_label(n)], (a, b, n)) for a in lay.algorithms() for b, n in sizes],
-        [(f"{lay.by[on].mode.interpreter}", (on, off)) for on, off in pairs], cell,
-    )  # fmt: skip
+        [(f"{lay.by[on].mode.interpreter}", (on, off)) for on, off in pairs],
+        cell,
+    )
 
 
 def tables(lay: Layout) -> List[Table]:
-    """Every table of the report, in its order; those without a row left out (a styles
-    file's run: its one table)."""
-    if is_styles(lay):
-        return [t for t in (file_table(lay),) if t.rows]
+    """Every table of the report, in its order; those without a row left out."""
     long, short = lay.length(LONG), lay.length(64)
     found: List[Optional[Table]] = [styles_table(lay), buys_table(lay), seeds_table(lay)]
     found += [style_table(lay)]

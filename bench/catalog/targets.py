@@ -66,11 +66,17 @@ class VariantInfo:
 
     def as_json(self) -> Dict[str, Any]:
         twin = self.twin or Twin("", "", "")
-        return {"kind": self.kind, "description": self.description,
-                "algorithms": list(self.algorithms), "source": twin.source or None,
-                "compiler": twin.compiler or None, "annotations": twin.annotations or None,
-                "details": self.details, "unavailable": self.unavailable,
-                "block": list(self.block)}  # fmt: skip
+        return {
+            "kind": self.kind,
+            "description": self.description,
+            "algorithms": list(self.algorithms),
+            "source": twin.source or None,
+            "compiler": twin.compiler or None,
+            "annotations": twin.annotations or None,
+            "details": self.details,
+            "unavailable": self.unavailable,
+            "block": list(self.block),
+        }
 
     @classmethod
     def from_json(cls, name: str, data: Mapping[str, Any]) -> VariantInfo:
@@ -78,9 +84,16 @@ class VariantInfo:
         twin = (
             Twin(source, str(data["compiler"]), data.get("annotations") or "") if source else None
         )
-        return cls(name, str(data.get("kind", "")), str(data.get("description", "")),
-                   tuple(data.get("algorithms") or ()), twin, str(data.get("details") or ""),
-                   data.get("unavailable") or None, tuple(data.get("block") or ()))  # fmt: skip
+        return cls(
+            name,
+            str(data.get("kind", "")),
+            str(data.get("description", "")),
+            tuple(data.get("algorithms") or ()),
+            twin,
+            str(data.get("details") or ""),
+            data.get("unavailable") or None,
+            tuple(data.get("block") or ()),
+        )
 
 
 @dataclass
@@ -99,9 +112,16 @@ class Target:
 
     def info(self) -> VariantInfo:
         """What the run records of it."""
-        return VariantInfo(self.name, self.kind, self.description, tuple(self.algorithms),
-                           self.twin, self.details, self.unavailable,
-                           tuple(sorted(self.compress)))  # fmt: skip
+        return VariantInfo(
+            self.name,
+            self.kind,
+            self.description,
+            tuple(self.algorithms),
+            self.twin,
+            self.details,
+            self.unavailable,
+            tuple(sorted(self.compress)),
+        )
 
 
 def registered() -> List[str]:

@@ -42,21 +42,21 @@ Writes ``results/bench/<date-time>/`` through ``bench.store``.
 
 from __future__ import annotations
 
-import argparse
 import math
 import statistics
 import sys
 import time
 from dataclasses import asdict, replace
 from pathlib import Path
-from typing import IO, Any, Callable, Dict, List, Optional, Sequence, Set, Tuple
+from typing import IO, Any, Callable, Dict, List, Mapping, Optional, Sequence, Set, Tuple
 
 from bench import store
-from bench.catalog import comparisons, tables
-from bench.catalog.cases import Grid
+from bench.catalog import comparisons
 from bench.catalog.columns import Column, Layout, Listing, Member
+from bench.catalog.study import Study
 from bench.conduct import launch
 from bench.conduct.effort import EFFORTS, Settings, add_arguments, settings_of
+from bench.conduct.options import Options
 from bench.conduct.passes import GroupKey, Passes, group_order
 from bench.core import stats
 from bench.core.fmt import duration
@@ -64,8 +64,16 @@ from bench.core.machine import cpu_label, cpu_ticks, machine_facts, measured, tr
 from bench.store import STOPS, Header
 
 #: What other modules take from here: the run, and the effort's names it is run with.
-__all__ = ["EFFORTS", "Conductor", "Settings", "add_arguments", "builds", "listing", "run",
-           "settings_of"]  # fmt: skip
+__all__ = [
+    "EFFORTS",
+    "Conductor",
+    "Settings",
+    "add_arguments",
+    "builds",
+    "listing",
+    "run",
+    "settings_of",
+]
 
 
 class Conductor(Passes):
@@ -73,6 +81,7 @@ class Conductor(Passes):
 
     def __init__(
         self,
+        study: Study,
         columns: Sequence[Column],
         settings: Settings,
         folder: Path,
@@ -80,7 +89,7 @@ class Conductor(Passes):
         log: IO[str],
         clock: Callable[[], float] = time.perf_counter,
     ) -> None:
-        super().__init__(columns, settings, folder, results, log, clock)
+        super().__init__(study, columns, settings, folder, results, log, clock)
         self.extra = 0.0  # what a pass of the README's cases alone costs, from the first pass
         jdks = {c.mode.interpreter for c in columns if c.classpath}
         self.budget = settings.budget + settings.jdk_budget * len(jdks)
@@ -105,16 +114,19 @@ class Conductor(Passes):
             count += min(int(left / extra), s.max_passes - s.least)
             self.capped = int(left / extra) >= s.max_passes - s.least
         whole = {round(k * (count - 1) / (s.least - 1)) for k in range(1, s.least)}
-        live = {k: {m for m in ms if m[1] not in self.skipped[m[0]]}
-                for k, ms in self.members.items()}  # fmt: skip
+        live = {
+            k: {m for m in ms if m[1] not in self.skipped[m[0]]} for k, ms in self.members.items()
+        }
         for p in range(1, count):
             if p in whole:
                 self.plan.append({k: set(live[k]) for k in self.groups})
             else:
                 chosen = {k: {m for m in live[k] if m in self.readme} for k in self.groups}
                 self.plan.append({k: ms for k, ms in chosen.items() if ms})
-        self.say(f"plan: {count} passes over {s.stretches} stretches of time: every group in "
-                 f"{s.least}, the README's {len(self.readme)} cases in each")  # fmt: skip
+        self.say(
+            f"plan: {count} passes over {s.stretches} stretches of time: every group in "
+            f"{s.least}, the README's {len(self.readme)} cases in each"
+        )
 
     def whole(self, p: int) -> bool:
         """Whether planned pass ``p`` takes every group (not only the README's cases)."""
@@ -145,11 +157,17 @@ class Conductor(Passes):
         """The values so far, by case, and the spec's layout of them: its derived rows (the
         fastest pure Python, a mode's nearest JDK counterpart) by the times so far."""
         measured: Dict[Member, stats.Values] = {
-            (label, name): c.values() for label, cases in self.data.items()
-            for name, c in cases.items() if c.runs and c.runs[0].values}  # fmt: skip
-        times = {m: math.exp(statistics.fmean(math.log(min(v)) for v in
-                                              stats.by_process(values).values()))
-                 for m, values in measured.items()}  # fmt: skip
+            (label, name): c.values()
+            for label, cases in self.data.items()
+            for name, c in cases.items()
+            if c.runs and c.runs[0].values
+        }
+        times = {
+            m: math.exp(
+                statistics.fmean(math.log(min(v)) for v in stats.by_process(values).values())
+            )
+            for m, values in measured.items()
+        }
         return measured, Layout(self.columns, list(measured), times.__getitem__)
 
     def precision(self) -> Optional[float]:
@@ -159,9 +177,9 @@ class Conductor(Passes):
         where = self.restretch()
         measured, lay = self.measured()
         if self.by_headline:
-            pairs = [pair for found in tables.headline(lay).values() for pair in found]
+            pairs = [pair for found in self.study.headline(lay).values() for pair in found]
         else:
-            pairs = comparisons.readme_pairs(tables.tables(lay))
+            pairs = comparisons.readme_pairs(self.study.tables(lay))
         widths = []
         for a, b in pairs:
             found = stats.ratio(measured[a], measured[b], where, term=0.0)
@@ -186,8 +204,13 @@ class Conductor(Passes):
         return True
 
     def stopped(self, rule: str, width: Optional[float]) -> Dict[str, Any]:
-        return {"rule": rule, "passes": len(self.done), "seconds": self.now() - self.started,
-                "half_width": width, "target": self.settings.target}  # fmt: skip
+        return {
+            "rule": rule,
+            "passes": len(self.done),
+            "seconds": self.now() - self.started,
+            "half_width": width,
+            "target": self.settings.target,
+        }
 
     def run(self) -> Dict[str, Any]:
         ticks = cpu_ticks()
@@ -248,8 +271,10 @@ class Conductor(Passes):
         else:
             self.restretch()
         if self.stop["rule"] == "precision":
-            self.say(f"stopped: the README's ratios within ±{self.stop['half_width']:.1%} "
-                     f"after {self.stop['passes']} passes")  # fmt: skip
+            self.say(
+                f"stopped: the README's ratios within ±{self.stop['half_width']:.1%} "
+                f"after {self.stop['passes']} passes"
+            )
 
     def headline_plan(self) -> None:
         """The headline's cases alone in pass 0 (calibrated, their cost told) and in as many
@@ -257,22 +282,28 @@ class Conductor(Passes):
         enough; then one pass of every other group, while the budget lasts (each group whole:
         a ratio's two cases share a process); then the modes left unsettled."""
         s = self.settings
-        lead = {k: ms for k in self.groups
-                if (ms := {m for m in self.members[k] if m in self.lead})}  # fmt: skip
+        lead = {
+            k: ms for k in self.groups if (ms := {m for m in self.members[k] if m in self.lead})
+        }
         self.one_pass(0, lead)
         share, took = s.headline_share * self.budget, self.took[0]
         more = int((share - took) / took) if took > 0 else s.max_passes
         count = 1 + max(0, min(more, s.max_passes - 1))
         self.capped = more >= s.max_passes - 1
-        live = {k: {m for m in ms if m[1] not in self.skipped[m[0]]}
-                for k, ms in self.members.items()}  # fmt: skip
+        live = {
+            k: {m for m in ms if m[1] not in self.skipped[m[0]]} for k, ms in self.members.items()
+        }
         # Every other group, those with the README's other cases (the buys table) first.
-        rest = sorted((k for k in self.groups if live[k] - self.lead), key=lambda k: (
-            not live[k] & self.readme - self.lead, group_order(k)))  # fmt: skip
+        rest = sorted(
+            (k for k in self.groups if live[k] - self.lead),
+            key=lambda k: (not live[k] & self.readme - self.lead, group_order(k)),
+        )
         self.plan = [dict(lead) for _ in range(1, count)] + [{k: live[k] for k in rest}]
-        self.say(f"plan: up to {count} passes of the headline's {len(self.lead)} cases over "
-                 f"{s.stretches} stretches of time, then one of the {len(rest)} other groups "
-                 f"while the budget lasts")  # fmt: skip
+        self.say(
+            f"plan: up to {count} passes of the headline's {len(self.lead)} cases over "
+            f"{s.stretches} stretches of time, then one of the {len(rest)} other groups "
+            f"while the budget lasts"
+        )
         short = False  # a pass of the headline's was left out for its share of the budget
         for p in range(1, count):
             if self.sure():
@@ -298,10 +329,12 @@ class Conductor(Passes):
         said = ", ".join(f"{mode} ±{width:.1%}" for mode, width in unsettled.items())
         width = self.stop["half_width"]
         reached = "no ratio" if width is None else f"±{width:.1%}"
-        self.say(f"headline: {STOPS.get(self.stop['rule'])} after {self.stop['passes']} passes "
-                 f"(median {reached} within the run); modes not settled (over "
-                 f"±{s.promise or 0:.0%}): {said or 'none'}; {len(rest) - len(self.left)} of "
-                 f"the other {len(rest)} groups measured")  # fmt: skip
+        self.say(
+            f"headline: {STOPS.get(self.stop['rule'])} after {self.stop['passes']} passes "
+            f"(median {reached} within the run); modes not settled (over "
+            f"±{s.promise or 0:.0%}): {said or 'none'}; {len(rest) - len(self.left)} of "
+            f"the other {len(rest)} groups measured"
+        )
 
     def unsettled(self) -> Dict[str, float]:
         """The modes whose headline ratios the report shows wider than the promise (the
@@ -310,7 +343,7 @@ class Conductor(Passes):
         where = self.restretch()
         measured, lay = self.measured()
         found = {}
-        for mode, pairs in tables.headline(lay).items():
+        for mode, pairs in self.study.headline(lay).items():
             ratios = [stats.ratio(measured[a], measured[b], where) for a, b in pairs]
             widths = [r.half_width for r in ratios if r is not None]
             if promise is not None and widths and max(widths) > promise:
@@ -318,65 +351,60 @@ class Conductor(Passes):
         return found
 
 
-def listing(column: Column, args: argparse.Namespace, grid: Grid, results: Path) -> Column:
-    """``column`` with what its worker says it can run of the selection (``args.styles``: of
-    that styles file, or of its compiled twin, ``args.twins``, for a twin's mode)."""
-    styles = (getattr(args, "twins", None) or {}).get(column.label) or getattr(args, "styles", None)
-    request: Dict[str, Any] = {"op": "list", "styles": str(styles)}
-    if not styles:
-        request = {"op": "list", "algorithms": args.algorithms.split(","), "grid": grid.as_json(),
-                   "variants": [p for p in (column.mode.variants or args.variants).split(",")
-                                if p],
-                   "benchmarks": args.benchmarks.split(","), "pypy_lib": args.pypy_lib,
-                   "references": not column.mode.variants}  # fmt: skip
+def listing(column: Column, study: Study, results: Path) -> Column:
+    """``column`` with what its worker says it can run of ``study``."""
     with launch.worker(column, results) as w:
-        return replace(column, listing=Listing.from_json(w.ask(request)))
+        return replace(column, listing=Listing.from_json(w.ask(study.listing(column))))
 
 
 def run(
-    args: argparse.Namespace, columns: List[Column], styles: Optional[Dict[str, Any]] = None
+    options: Options,
+    study: Study,
+    columns: List[Column],
+    left_out: Mapping[str, str],
+    settings: Optional[Settings] = None,
 ) -> Path:
-    """Measure ``columns`` as ``args`` say; the run's folder (``styles``: a styles file's run,
-    ``args.styles`` its path, and what its header records of it; the modes that cannot run the
-    file are left out, each with why)."""
-    settings = settings_of(args)
+    """Measure ``study`` under ``columns`` as ``options`` say (``settings``: the effort's, with
+    the options' overrides, where not given); the run's folder. The columns that cannot run
+    the study are left out, each with why (``Study.cannot_run``), as are the modes of
+    ``left_out``, their interpreter not here."""
+    if settings is None:
+        settings = settings_of(options, study.settle_modes)
     started = time.time()
-    folder = store.new_folder("styles" if styles is not None else "bench", args.results)
+    folder = store.new_folder(study.name, options.results)
     log = sys.stdout
-    columns = [listing(c, args, settings.grid, args.results) for c in columns]
-    if styles is not None:
-        cannot = {c.label: str(c.listing.unavailable) for c in columns if c.listing.unavailable}
-        columns = [c for c in columns if c.label not in cannot]
-        styles = {**styles, "cannot_run": cannot}  # a copy: its left_out is the header's
-        for label, why in cannot.items():
-            log.write(f"  {label}: {why}\n")
+    columns = [listing(c, study, options.results) for c in columns]
+    cannot = study.cannot_run(columns)
+    columns = [c for c in columns if c.label not in cannot]
+    for label, why in cannot.items():
+        log.write(f"  {label}: {why}\n")
     count = sum(len(c.listing.cases) for c in columns)
     jdks = any(c.mode.interpreter.startswith("jdk") for c in columns)
     jdk = " and more for a JDK" if jdks else ""
     log.write(
         f"bench: {len(columns)} modes ({', '.join(c.label for c in columns)}), {count} cases, "
-        f"effort {args.effort} ({settings.stretches} stretches, ~{duration(settings.budget)} of "
-        f"measuring{jdk}), {cpu_label()}\n  results: {folder}\n"
+        f"effort {options.effort} ({settings.stretches} stretches, ~{duration(settings.budget)} "
+        f"of measuring{jdk}), {cpu_label()}\n  results: {folder}\n"
     )
     for column in columns:
         for name, info in column.listing.variants.items():
             if info.unavailable:
                 log.write(f"  {column.label}: {name} unavailable: {info.unavailable}\n")
-    missing = launch.left_out(args) if styles is None else styles.pop("left_out", {})
-    conductor = Conductor(columns, settings, folder, args.results, log)
+    conductor = Conductor(study, columns, settings, folder, options.results, log)
     outcome = conductor.run()
     header = Header(
-        effort=args.effort,
+        effort=options.effort,
         settings=asdict(settings),
         cpu=cpu_label(),
         started=time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(started)),
         wall_seconds=time.time() - started,
-        builds=builds(args.results / "envs", sorted({c.mode.interpreter for c in columns})),
+        builds=builds(options.results / "envs", sorted({c.mode.interpreter for c in columns})),
         tree=tree(launch.BENCH),
-        left_out=missing,
+        left_out=dict(left_out),
         machine=machine_facts(),
         measured=measured(store.ROOT),
-        styles=styles or {},
+        study=study.name,
+        record=study.record(cannot),
         **outcome,
     )
     store.write(folder, header, columns, conductor.data)

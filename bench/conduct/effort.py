@@ -1,5 +1,6 @@
 """How hard a run measures: the efforts (``--effort quick|default|rigorous``), each a
-``Settings``, and the run's options over them (``add_arguments``, ``settings_of``).
+``Settings``, and the run's options over them (``add_arguments``; ``settings_of`` from the
+typed ``bench.conduct.options.Options``).
 
 The conductor (``bench.conduct.conductor``) says how a run spends them.
 """
@@ -12,6 +13,7 @@ from dataclasses import dataclass, field, replace
 from typing import Dict, Optional, Tuple
 
 from bench.catalog.cases import BENCHMARKS, Grid
+from bench.conduct.options import Options
 from bench.core import stats
 
 
@@ -146,24 +148,26 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def settings_of(args: argparse.Namespace) -> Settings:
-    settings = EFFORTS[args.effort]
-    if args.stretches:
-        settings = replace(settings, stretches=args.stretches)
-    if args.least:
-        settings = replace(settings, least=args.least)
+def settings_of(options: Options, settle_modes: bool = False) -> Settings:
+    """The effort's settings with the options' overrides (``settle_modes``: a study that waits
+    for every mode, a styles file's: ``Settings.settle_modes``)."""
+    settings = EFFORTS[options.effort]
+    if options.stretches:
+        settings = replace(settings, stretches=options.stretches)
+    if options.least:
+        settings = replace(settings, least=options.least)
     settings = replace(settings, max_passes=max(settings.least, settings.max_passes))
-    if args.budget:
-        settings = replace(settings, budget=args.budget, jdk_budget=0.0)
-    if args.promise is not None:
-        settings = replace(settings, promise=args.promise or None)
-    if args.clock:
-        settings = replace(settings, clock=args.clock)
-    if getattr(args, "settle_modes", False):
+    if options.budget:
+        settings = replace(settings, budget=options.budget, jdk_budget=0.0)
+    if options.promise is not None:
+        settings = replace(settings, promise=options.promise or None)
+    if options.clock:
+        settings = replace(settings, clock=options.clock)
+    if settle_modes:
         settings = replace(settings, settle_modes=True, max_passes=3 * settings.max_passes)
-        if settings.styles_budget and not args.budget:
+        if settings.styles_budget and not options.budget:
             settings = replace(settings, budget=settings.styles_budget)
-    if args.lengths:
-        lengths = tuple(int(n) for n in args.lengths.split(","))
+    if options.lengths:
+        lengths = tuple(int(n) for n in options.lengths.split(","))
         settings = replace(settings, grid=replace(settings.grid, lengths=lengths))
     return settings

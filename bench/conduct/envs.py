@@ -82,8 +82,15 @@ STUDY_BUILD = {"VARIANTS_BUILD": "study"}
 #: What ``pip install .`` builds from: a new digest of these makes new environments. Of
 #: tools/ only the generator that writes the compiled twins' sources (build_support/compiled.py
 #: loads it) and its helper: tools/debian.py and the rest change no build.
-BUILD_INPUTS = ("variants", "build_support", "setup.py", "pyproject.toml", "MANIFEST.in",
-                "tools/gen_streamlined.py", "tools/generated.py")  # fmt: skip
+BUILD_INPUTS = (
+    "variants",
+    "build_support",
+    "setup.py",
+    "pyproject.toml",
+    "MANIFEST.in",
+    "tools/gen_streamlined.py",
+    "tools/generated.py",
+)
 #: The package's long description: copied for the build but not in the digest (it changes
 #: no code, and every study run rewrites its results section).
 README = "README.md"

@@ -13,7 +13,6 @@ python (``--pythons FILE``: what ``bench envs`` recorded); every mode of it beco
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import sys
@@ -22,6 +21,7 @@ from typing import IO, Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from bench.catalog import modes
 from bench.catalog.columns import Column
+from bench.conduct.options import Options
 from bench.core.machine import interpreter_label
 from bench.core.protocol import Client
 
@@ -93,11 +93,11 @@ def call(column: Column, function: str, results: Path, **kwargs: Any) -> Any:
         return w.call(function, **kwargs)
 
 
-def programs_of(args: argparse.Namespace) -> Dict[str, Dict[str, str]]:
+def programs_of(options: Options) -> Dict[str, Dict[str, str]]:
     """{interpreter label: {"program": ..., "classpath": ...}}: ``--python LABEL=PATH`` (repeat)
     and ``--pythons FILE`` (as ``bench envs`` records it); none: the running interpreter."""
-    found: Dict[str, Any] = json.loads(args.pythons.read_text()) if args.pythons else {}
-    for value in args.python:
+    found: Dict[str, Any] = json.loads(options.pythons.read_text()) if options.pythons else {}
+    for value in options.python:
         label, sep, path = value.partition("=")
         if not sep:
             raise SystemExit(f"--python wants LABEL=PATH, got {value!r}")
@@ -106,12 +106,12 @@ def programs_of(args: argparse.Namespace) -> Dict[str, Dict[str, str]]:
     return {k: v if isinstance(v, dict) else {"program": v} for k, v in found.items()}
 
 
-def columns_of(args: argparse.Namespace) -> List[Column]:
+def columns_of(options: Options) -> List[Column]:
     """The modes to measure (``--modes``, default every mode of the runtimes given)."""
-    programs = programs_of(args)
+    programs = programs_of(options)
     known = {i.label for i in modes.INTERPRETERS}
-    if args.modes:
-        chosen = modes.select(args.modes)
+    if options.modes:
+        chosen = modes.select(options.modes)
         missing = sorted({m.interpreter for m in chosen} - set(programs))
         if missing:
             raise SystemExit(f"no environment for {missing}; have {sorted(programs)}")
@@ -129,11 +129,11 @@ def columns_of(args: argparse.Namespace) -> List[Column]:
     ]
 
 
-def left_out(args: argparse.Namespace) -> Dict[str, str]:
-    """The study's modes a run of ``args`` leaves out, each with why and how to add it: those
-    of the study's interpreters with no environment given (all modes, or ``--modes``')."""
-    programs = programs_of(args)
-    wanted = modes.select(args.modes) if args.modes else modes.MODES
+def left_out(options: Options) -> Dict[str, str]:
+    """The study's modes a run of ``options`` leaves out, each with why and how to add it:
+    those of the study's interpreters with no environment given (all modes, or ``--modes``')."""
+    programs = programs_of(options)
+    wanted = modes.select(options.modes) if options.modes else modes.MODES
     studied = {row.label for row in modes.study_interpreters()}
     found: Dict[str, str] = {}
     for m in wanted:
@@ -144,6 +144,6 @@ def left_out(args: argparse.Namespace) -> Dict[str, str]:
     return found
 
 
-def python_columns(args: argparse.Namespace) -> List[Column]:
-    """The Python modes among ``columns_of(args)``: what can ``call`` a bench function."""
-    return [c for c in columns_of(args) if not c.classpath]
+def python_columns(options: Options) -> List[Column]:
+    """The Python modes among ``columns_of(options)``: what can ``call`` a bench function."""
+    return [c for c in columns_of(options) if not c.classpath]

@@ -13,10 +13,11 @@ import time
 from pathlib import Path
 from typing import IO, Callable, Dict, List, Optional, Sequence, Set, Tuple
 
-from bench.catalog import comparisons, tables
+from bench.catalog import comparisons
 from bench.catalog.cases import BENCHMARKS, STYLES, Case
 from bench.catalog.columns import Column, Layout, Member
 from bench.catalog.comparisons import LONG
+from bench.catalog.study import Study
 from bench.conduct import launch
 from bench.conduct.effort import Settings
 from bench.core.fmt import duration
@@ -38,6 +39,7 @@ class Passes:
 
     def __init__(
         self,
+        study: Study,
         columns: Sequence[Column],
         settings: Settings,
         folder: Path,
@@ -45,6 +47,7 @@ class Passes:
         log: IO[str],
         clock: Callable[[], float] = time.perf_counter,
     ) -> None:
+        self.study = study
         self.columns, self.settings, self.results, self.log = list(columns), settings, results, log
         self.now = clock
         self.data: Dict[str, Dict[str, CaseRuns]] = {c.label: {} for c in columns}
@@ -55,8 +58,8 @@ class Passes:
         self.groups = sorted(self.members, key=group_order)
         listed = [m for ms in self.members.values() for m in ms]
         lay = Layout(self.columns, listed)
-        self.readme = comparisons.readme_members(tables.tables(lay))
-        headline = {m for pairs in tables.headline(lay).values() for p in pairs for m in p}
+        self.readme = comparisons.readme_members(study.tables(lay))
+        headline = {m for pairs in study.headline(lay).values() for p in pairs for m in p}
         #: Whether the headline's cases come first (``Settings.headline_first``: the effort
         #: asks, and the run has them).
         self.by_headline = settings.headline_first and bool(headline)
@@ -88,9 +91,11 @@ class Passes:
         limit = self.settings.slow_limit
         if limit is None or case.benchmark != "digest" or case.length <= LONG:
             return None  # the README's length and below: always measured
-        shorter = [(c.length, data.seconds / data.loops) for name, data in self.data[label].items()
-                   if (c := Case.parse(name))[:3] == case[:3] and c.length < case.length
-                   and data.loops]  # fmt: skip
+        shorter = [
+            (c.length, data.seconds / data.loops)
+            for name, data in self.data[label].items()
+            if (c := Case.parse(name))[:3] == case[:3] and c.length < case.length and data.loops
+        ]
         if not shorter:
             return None
         length, seconds = max(shorter)
@@ -105,8 +110,11 @@ class Passes:
     def one_pass(self, p: int, todo: Dict[GroupKey, Set[Member]]) -> None:
         labels = {m[0] for ms in todo.values() for m in ms}
         before, started = cpu_ticks(), self.now()
-        workers = {c.label: launch.worker(c, self.results, self.worker_log)
-                   for c in self.columns if c.label in labels}  # fmt: skip
+        workers = {
+            c.label: launch.worker(c, self.results, self.worker_log)
+            for c in self.columns
+            if c.label in labels
+        }
         # The README's cases (``lead``) first, in every pass, each group's apart from the rest
         # of it: a pass of them alone and a whole pass then measure them in the same state of
         # their processes (under a JIT, what it compiled for other cases before them moved the
@@ -148,9 +156,14 @@ class Passes:
             # two or the next, as the first pass's noise chose) moved whole runs' figures of
             # short cases by 2-6 %, a level a rerun varies that no stretch of the run showed.
             loops = [{"name": c.name, "loops": 0} for c in cases]
-            request = {"op": "prepare", "min_time": self.settings.min_time, "jit": column.mode.jit,
-                       "jit_warm": list(self.settings.jit_warm), "clock": self.settings.clock,
-                       "cases": loops}  # fmt: skip
+            request = {
+                "op": "prepare",
+                "min_time": self.settings.min_time,
+                "jit": column.mode.jit,
+                "jit_warm": list(self.settings.jit_warm),
+                "clock": self.settings.clock,
+                "cases": loops,
+            }
             if column.listing.styles:  # a styles file: the fresh worker loads it first
                 request["styles"] = column.listing.styles
             answer = workers[column.label].ask(request)
@@ -161,8 +174,9 @@ class Passes:
                     found.loops, found.seconds = int(got["loops"]), float(got["seconds"])
                 found.cost = float(got["prepare_seconds"])
                 warmups = [(int(a), float(b)) for a, b in got["warmups"]]
-                found.runs.append(Pass(p, int(got["loops"]), warmups, bool(got["warmed"]),
-                                       self.stretch(p)))  # fmt: skip
+                found.runs.append(
+                    Pass(p, int(got["loops"]), warmups, bool(got["warmed"]), self.stretch(p))
+                )
                 members.append((column, case))
         if not members:
             return

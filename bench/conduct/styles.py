@@ -1,15 +1,29 @@
-"""Measuring a styles file (``python -m bench styles FILE``): the study's modes as bare
-interpreters, and the conductor over the file's cases.
+"""Measuring a styles file (``python -m bench styles FILE``): its convention checked, the
+interpreters found as bare modes, its study (``bench.catalog.styles_study``) for the
+conductor.
+
+    python -m bench styles examples/styles/lookups.py --effort quick
+    python -m bench styles ~/mine.py --modes '3.1[24]*,pypy*' --results /tmp/results
+    python -m bench styles --list-modes   # the interpreters found, from where, and what not
+
+The file follows the convention of ``bench.catalog.styles`` (``SIZES``, ``inputs(size)``,
+``STYLES``, the first the baseline, optional ``TITLE``); a file that does not gets one error
+naming what is missing or wrong, and nothing is measured (``load``).
 
 bench/ runs on the standard library, and a styles file needs nothing of this project: each
-interpreter of the study (``bench.catalog.modes``; ``modes.find`` says where it is, a Debian
-tree's through its entry script) runs the worker as it is, no environment made. Every mode of
-it that measures every row (not the native variant's portable-kernel modes, not a JDK) is a
-column; ``--python LABEL=PATH`` names interpreters instead. The file's folder is bound inside
-the Debian trees (``modes.BINDS_ENV``), so a file anywhere on disk runs there too. The
-conductor (``bench.conduct.conductor``) then measures as it measures the study: fresh
-processes per pass, warm-up, interleaved rounds, its stopping rule on the file's ratios.
-``--compile mypyc,cython`` adds the file's compiled twins as modes (``bench.conduct.twins``).
+interpreter found (``bench.catalog.discover``: PATH, pyenv, uv, asdf, mise, conda, the built
+3.13t, the Debian trees, each through its entry script) runs the worker as it is, no
+environment made. Every mode of it that measures every row (not the native variant's
+portable-kernel modes, not a JDK) is a column; ``--python LABEL=PATH`` names interpreters
+instead (any label; ``3.14-jit=PATH`` its JIT on), and a ``-jit`` mode whose worker says its
+JIT is off stops the run before anything is measured. The file's folder is bound inside the
+Debian trees (``modes.BINDS_ENV``), so a file anywhere on disk runs there too. The conductor
+(``bench.conduct.conductor``) then measures as it measures the study: fresh processes per
+pass, warm-up, interleaved rounds, its stopping rule on the file's ratios. ``--compile
+mypyc,cython`` adds the file's compiled twins as modes (``bench.conduct.twins``), built by the
+interpreter each mode measures. ``bench.__main__`` runs the rest of the pipeline: the counts,
+``bench.report.styles``'s report, as for every study. Installed (tools/stylebench.py), results
+go to ``results/`` in the working directory (``default_results``).
 """
 
 from __future__ import annotations
@@ -18,14 +32,17 @@ import argparse
 import fnmatch
 import os
 import time
+from dataclasses import replace
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Dict, List, Optional, Tuple
 
-from bench.catalog import discover, modes
+from bench.catalog import discover, modes, styles
 from bench.catalog.columns import Column
 from bench.catalog.styles import StylesFile
-from bench.conduct import conductor, launch
+from bench.catalog.styles_study import StylesStudy
+from bench.conduct import launch
 from bench.conduct.effort import EFFORTS
+from bench.conduct.options import Options
 from bench.store import RESULTS
 
 
@@ -46,36 +63,45 @@ def parser() -> argparse.ArgumentParser:
     )
     p.add_argument("file", type=Path, nargs="?", help="the styles file (SIZES, inputs, STYLES)")
     p.add_argument(
-        "--list-modes", action="store_true",
+        "--list-modes",
+        action="store_true",
         help="print the interpreters found (and from where), their modes and what was not used",
-    )  # fmt: skip
+    )
     p.add_argument("--modes", default="", help="modes (labels or globs); default: all found")
     p.add_argument(
-        "--python", action="append", default=[], metavar="LABEL=PATH",
+        "--python",
+        action="append",
+        default=[],
+        metavar="LABEL=PATH",
         help="an interpreter to run (repeat), instead of those found: LABEL names its modes "
         "(3.14, 3.14-jit: its JIT on, pypy3-nojit: PyPy's off, or any name)",
-    )  # fmt: skip
-    p.set_defaults(pythons=None)
+    )
     p.add_argument("--effort", choices=sorted(EFFORTS), default="default")
     p.add_argument("--budget", type=float, help="seconds of measuring in all (the ceiling)")
     p.add_argument(
-        "--promise", type=float,
+        "--promise",
+        type=float,
         help="the median half-width of the file's ratios at which measuring stops",
-    )  # fmt: skip
+    )
     p.add_argument(
-        "--results", type=Path, default=default_results(),
+        "--results",
+        type=Path,
+        default=default_results(),
         help="the results folder (default: results/ in the working directory)",
-    )  # fmt: skip
+    )
     p.add_argument("--no-plots", action="store_true", help="no picture")
     p.add_argument(
-        "--compile", default="", metavar="mypyc,cython",
+        "--compile",
+        default="",
+        metavar="mypyc,cython",
         help="also measure the file compiled by these, each a mode of each CPython's "
         "(bench.conduct.twins)",
-    )  # fmt: skip
+    )
     p.add_argument(
-        "--no-count", action="store_true",
+        "--no-count",
+        action="store_true",
         help="no bytecode and call counts (each interpreter traces one call of each case)",
-    )  # fmt: skip
+    )
     return p
 
 
@@ -108,16 +134,18 @@ def select(patterns: str, labels: List[str]) -> List[str]:
     wanted = [part.strip() for part in patterns.split(",") if part.strip()]
     for pattern in wanted:
         if not any(fnmatch.fnmatchcase(label, pattern) for label in labels):
-            raise ValueError(f"--modes: no mode found matches {pattern!r}; found: "
-                             f"{', '.join(labels) or 'none'} ({command_name()} styles "
-                             f"--list-modes says where it looked)")  # fmt: skip
+            raise ValueError(
+                f"--modes: no mode found matches {pattern!r}; found: "
+                f"{', '.join(labels) or 'none'} ({command_name()} styles "
+                "--list-modes says where it looked)"
+            )
     return [x for x in labels if any(fnmatch.fnmatchcase(x, p) for p in wanted)]
 
 
-def given_columns(args: argparse.Namespace) -> List[Column]:
+def given_columns(options: Options) -> List[Column]:
     """The columns of ``--python LABEL=PATH`` (repeat); ValueError, one line, for a bad one."""
     columns: List[Column] = []
-    for value in args.python:
+    for value in options.python:
         label, sep, path = value.partition("=")
         if not sep or not label or not path:
             raise ValueError(f"--python wants LABEL=PATH, got {value!r}")
@@ -126,27 +154,27 @@ def given_columns(args: argparse.Namespace) -> List[Column]:
     labels = [c.label for c in columns]
     if len(set(labels)) < len(labels):
         raise ValueError(f"--python: a label given twice ({', '.join(labels)})")
-    if args.modes:
-        keep = set(select(args.modes, labels))
+    if options.modes:
+        keep = set(select(options.modes, labels))
         columns = [c for c in columns if c.label in keep]
     return columns
 
 
-def columns_of(args: argparse.Namespace) -> Tuple[List[Column], Dict[str, str]]:
+def columns_of(options: Options) -> Tuple[List[Column], Dict[str, str]]:
     """The modes to measure, bare interpreters (those found, ``bench.catalog.discover``, or
     those ``--python`` names), and, in a clone, the study's modes not found, with why
     (ValueError, one line, for a bad ``--modes`` or ``--python``)."""
-    if args.python:
-        return given_columns(args), {}
+    if options.python:
+        return given_columns(options), {}
     search = discover.search()
     found = [(m, f) for m, f in search.modes() if runnable(m)]
-    labels = select(args.modes, [m.label for m, _ in found]) if args.modes else None
+    labels = select(options.modes, [m.label for m, _ in found]) if options.modes else None
     columns = [_column(m, f) for m, f in found if labels is None or m.label in labels]
     have = {m.label for m, _ in found}
     left: Dict[str, str] = {}
     if command_name() != "python -m bench":  # installed: the study's own modes are not asked for
         return columns, left
-    patterns = [p.strip() for p in args.modes.split(",") if p.strip()] or ["*"]
+    patterns = [p.strip() for p in options.modes.split(",") if p.strip()] or ["*"]
     for row in modes.study_interpreters():
         if row.implementation == "openjdk":
             continue
@@ -162,57 +190,72 @@ def list_modes() -> int:
     search = discover.search()
     print("\n".join(discover.listing(search, time.perf_counter() - start)))
     have = {m.label for m, _ in search.modes()}
-    lost = [m.label for r in modes.study_interpreters() if r.implementation != "openjdk"
-            for m in modes.modes_of(r.label) if runnable(m) and m.label not in have]  # fmt: skip
+    lost = [
+        m.label
+        for r in modes.study_interpreters()
+        if r.implementation != "openjdk"
+        for m in modes.modes_of(r.label)
+        if runnable(m) and m.label not in have
+    ]
     if lost:
         print(f"The study's modes not found here: {', '.join(lost)}")
     return 0
 
 
-def record_of(path: Path, found: Optional[StylesFile]) -> Dict[str, Any]:
-    """What a run's header records of the file (``found``: None where this process could not
-    import it, the workers' interpreters may)."""
-    path = path.resolve()
-    title = found.title if found else path.stem
-    return {"file": str(path), "title": title, "stem": path.stem,
-            "styles": list(found.names) if found else [],
-            "sizes": list(found.sizes) if found else []}  # fmt: skip
-
-
-def measure(args: argparse.Namespace, found: Optional[StylesFile] = None) -> Path:
-    """Measure the file ``args.file`` under its modes; the run's folder (``bench.store``)."""
-    path = Path(args.file).resolve()
+def load(path: Path) -> Optional[StylesFile]:
+    """The styles file at ``path``, its convention checked here first (``ConventionError``,
+    nothing to measure, if it fails); None where this interpreter cannot import it (the modes
+    say which can)."""
     try:
-        columns, left = columns_of(args)
+        return styles.load(path)
+    except styles.ConventionError:
+        raise
+    except Exception as exc:
+        print(
+            f"bench styles: this interpreter cannot import {path} ({styles.raised(exc)}); "
+            "the modes will say which can"
+        )
+        return None
+
+
+def prepare(options: Options) -> Tuple[StylesStudy, List[Column], Dict[str, str]]:
+    """The study of the file ``options.file``, the columns to measure it under (its compiled
+    twins' modes too, ``--compile``) and the study's modes left out, with why (SystemExit, one
+    line, for a bad ``--modes`` or ``--python``, or a ``-jit`` mode whose JIT is off)."""
+    assert options.file is not None, "a styles run names its file"
+    path = options.file.resolve()
+    study = StylesStudy.of_file(path, load(path))
+    try:
+        columns, left = columns_of(options)
     except ValueError as exc:
         raise SystemExit(f"{command_name()} styles: {exc}") from None
     twins: Dict[str, str] = {}
     not_built: Dict[str, str] = {}
-    if args.compile:
-        columns, twins, not_built = compile_twins(columns, args.compile, path)
+    if options.compile:
+        columns, twins, not_built = compile_twins(columns, options.compile, path)
     if not columns:
-        raise SystemExit("no interpreter found to run the file: " + "; ".join(
-            f"{label}: {why}" for label, why in left.items()))  # fmt: skip
+        raise SystemExit(
+            "no interpreter found to run the file: "
+            + "; ".join(f"{label}: {why}" for label, why in left.items())
+        )
     # Inside a Debian tree the file's folder is there at the same path.
     given = os.environ.get(modes.BINDS_ENV)
-    os.environ[modes.BINDS_ENV] = os.pathsep.join([str(path.parent), *(
-        [str(twins_folder())] if twins else []), *([given] if given else [])])  # fmt: skip
-    run = argparse.Namespace(
-        effort=args.effort, stretches=None, least=None, budget=args.budget,
-        promise=args.promise, clock=None, lengths="", results=args.results,
-        styles=path, modes=args.modes, python=args.python, pythons=None, settle_modes=True,
-        twins=twins,
-    )  # fmt: skip
-    jit_off = [c for c in columns if not jit_is_on(c, args.results)]
+    os.environ[modes.BINDS_ENV] = os.pathsep.join(
+        [str(path.parent), *([str(twins_folder())] if twins else []), *([given] if given else [])]
+    )
+    jit_off = [c for c in columns if not jit_is_on(c, options.results)]
     if jit_off:
-        raise SystemExit(f"{command_name()} styles: the JIT was off in the worker of "
-                         f"{', '.join(c.label for c in jit_off)} (sys._jit.is_enabled() false "
-                         f"with {', '.join(sorted({c.mode.how for c in jit_off}))}): a -jit mode "
-                         f"is measured with its JIT on or not at all")  # fmt: skip
-    record = {**record_of(path, found), "left_out": left}
-    if args.compile:
-        record.update(twins=twins, not_built=not_built)
-    return conductor.run(run, columns, record)
+        raise SystemExit(
+            f"{command_name()} styles: the JIT was off in the worker of "
+            f"{', '.join(c.label for c in jit_off)} (sys._jit.is_enabled() false with "
+            f"{', '.join(sorted({c.mode.how for c in jit_off}))}): a -jit mode is measured "
+            "with its JIT on or not at all"
+        )
+    if options.compile:
+        study = replace(study, twins=twins, not_built=not_built)
+    if options.no_count:
+        study = replace(study, counters=())
+    return study, columns, left
 
 
 def jit_is_on(column: Column, results: Path) -> bool:

@@ -37,32 +37,20 @@ from typing import Dict, List, Optional, Sequence, Tuple
 from bench.catalog import modes
 from bench.catalog.columns import Column
 from bench.catalog.styles import module_name
+from bench.catalog.styles_study import COMPILERS, JOIN, label_of
 from bench.conduct import envs
 from bench.conduct.envs import build_cache
 
 #: The compilers ``--compile`` takes.
-COMPILERS = ("mypyc", "cython")
 #: What the twins' builds need: build_support/backend.py's requirements of the study's build.
 CYTHON, MYPY = "Cython>=3.1", "mypy>=1.10"
 TOOLS = ("setuptools>=77", CYTHON, f"{MYPY}; python_version >= '3.10'")
 #: The cache's part (build_support/cache.py) of the tools and the twins.
 PART = "styles"
-#: What joins a mode's label and a compiler's in a twin's label.
-JOIN = "+"
 #: How many lines of a failed build's output name why.
 LAST_LINES = 4
 #: A twin's build taking longer than this (seconds) has failed.
 TIMEOUT = 900
-
-
-def label_of(mode: str, compiler: str) -> str:
-    return f"{mode}{JOIN}{compiler}"
-
-
-def compiler_of(label: str) -> Optional[str]:
-    """The compiler of a twin's mode label ("3.12+mypyc": mypyc), None for a plain mode."""
-    head, _, tail = label.rpartition(JOIN)
-    return tail if head and tail in COMPILERS else None
 
 
 def chosen(text: str) -> List[str]:
@@ -141,8 +129,14 @@ def build(label: str, compiler: str, path: Path, log: envs.Log) -> Tuple[Optiona
     env = {**os.environ, **binds, "MYPYPATH": str(path.parent)}
     log(f"{label}{JOIN}{compiler}: compiling {path.name} into {done}")
     try:
-        ran = subprocess.run(command(python, compiler, f"{name}.py"), cwd=work, env=env,
-                             capture_output=True, text=True, timeout=TIMEOUT)  # fmt: skip
+        ran = subprocess.run(
+            command(python, compiler, f"{name}.py"),
+            cwd=work,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=TIMEOUT,
+        )
     except subprocess.TimeoutExpired:
         shutil.rmtree(work, ignore_errors=True)
         return None, f"{compiler} took over {TIMEOUT} s"
@@ -171,11 +165,12 @@ def add(
     # an interpreter outside the study's table (a uv 3.14, --python mine=PATH) has no twins yet
     outside = {i.label for i in modes.INTERPRETERS}
     failed: Dict[str, str] = {
-        label_of(c.label, k): f"no twins yet of an interpreter outside the study's table "
+        label_of(c.label, k): "no twins yet of an interpreter outside the study's table "
         f"({c.mode.interpreter})"
-        for c in columns for k in compilers
+        for c in columns
+        for k in compilers
         if c.mode.interpreter not in outside and not c.label.startswith("pypy")
-    }  # fmt: skip
+    }
     out: List[Column] = []
     for column in columns:  # each mode followed by its twins
         out.append(column)

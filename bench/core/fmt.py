@@ -73,8 +73,9 @@ def table(rows: Sequence[Sequence[str]], align: str = "") -> str:
     return "\n".join(lines)
 
 
-def grid(header: Sequence[str], rows: Iterable[Sequence[Optional[str]]], labels: int,
-         notes: int = 0) -> str:  # fmt: skip
+def grid(
+    header: Sequence[str], rows: Iterable[Sequence[Optional[str]]], labels: int, notes: int = 0
+) -> str:
     """The one pivot-table writer: each row ``labels`` label cells, then values (right-aligned,
     a dash where None), then ``notes`` note cells; a row without a value is left out."""
     body = []

@@ -157,8 +157,19 @@ def tree(folder: Path) -> str:
 
 
 #: The flags that pick the native kernels (x86-64's /proc/cpuinfo names), kept with a run.
-KERNEL_FLAGS = ("avx2", "bmi1", "bmi2", "avx512f", "avx512vl", "avx512bw", "avx512dq",
-                "sha_ni", "sha512", "asimd", "sha2")  # fmt: skip
+KERNEL_FLAGS = (
+    "avx2",
+    "bmi1",
+    "bmi2",
+    "avx512f",
+    "avx512vl",
+    "avx512bw",
+    "avx512dq",
+    "sha_ni",
+    "sha512",
+    "asimd",
+    "sha2",
+)
 #: What a CPU's vendor_id says of its maker.
 VENDORS = {"AuthenticAMD": "AMD", "GenuineIntel": "Intel"}
 
@@ -211,9 +222,15 @@ def machine_facts() -> Dict[str, Any]:
 
 #: What a run measures, beyond the interpreters: the study's sources and the code that times
 #: them. Two runs whose files here are the same measured the same code (``measured``).
-MEASURED = ("variants/helpers", "variants/streamlined", "variants/cython", "bench/jdk",
-            "bench/core/timing.py", "bench/conduct/worker.py",
-            "bench/catalog/cases.py")  # fmt: skip
+MEASURED = (
+    "variants/helpers",
+    "variants/streamlined",
+    "variants/cython",
+    "bench/jdk",
+    "bench/core/timing.py",
+    "bench/conduct/worker.py",
+    "bench/catalog/cases.py",
+)
 #: The files of MEASURED that are code (not what a build or a run leaves beside it).
 SOURCES = (".py", ".pyx", ".pxd", ".java")
 #: Lines that say nothing to the interpreter: blank ones and whole-line comments (Python's,

@@ -56,10 +56,37 @@ RESAMPLES = 200
 RUN_TERM = 0.03
 #: Student's t at 0.975 by degrees of freedom (1-30; then 1.96 + 2.4 / df, within 0.003).
 _T975 = (
-    12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
-    2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
-    2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042,
-)  # fmt: skip
+    12.706,
+    4.303,
+    3.182,
+    2.776,
+    2.571,
+    2.447,
+    2.365,
+    2.306,
+    2.262,
+    2.228,
+    2.201,
+    2.179,
+    2.160,
+    2.145,
+    2.131,
+    2.120,
+    2.110,
+    2.101,
+    2.093,
+    2.086,
+    2.080,
+    2.074,
+    2.069,
+    2.064,
+    2.060,
+    2.056,
+    2.052,
+    2.048,
+    2.045,
+    2.042,
+)
 
 
 def t975(df: float) -> float:
@@ -193,8 +220,15 @@ def from_logs(
     df = min(c.df, c.stretches - 1) if c.stretches > 1 else c.df
     half = t975(df) * math.sqrt(2 * c.variance) if c.variance > 0 else 0.0
     mean = statistics.fmean(winsorized(logs))
-    found = Estimate(math.exp(mean), math.exp(mean - half), math.exp(mean + half), n,
-                     c.processes, c.stretches, df)  # fmt: skip
+    found = Estimate(
+        math.exp(mean),
+        math.exp(mean - half),
+        math.exp(mean + half),
+        n,
+        c.processes,
+        c.stretches,
+        df,
+    )
     return found.widened(term)
 
 
@@ -253,3 +287,22 @@ def _bootstrap(a: Values, b: Values) -> Tuple[float, float]:
     centre = math.log(time_of(list(a.values())) / time_of(list(b.values())))
     low, high = quantile(logs, 0.025) - centre, quantile(logs, 0.975) - centre
     return math.exp(low * math.sqrt(2)), math.exp(high * math.sqrt(2))
+
+
+#: A ratio's three verdicts (``verdict``).
+SAME, SLOWER, FASTER = "no difference", "slower", "faster"
+
+
+def verdict(value: float, low: float, high: float) -> str:
+    """The one rule of a time ratio's verdict, on every page and in stability: ``SAME`` where its
+    95% interval holds 1 (an exact count, low = high, never does), else ``SLOWER`` (above 1:
+    the numerator takes longer) or ``FASTER``."""
+    if low <= 1 <= high and low != high:
+        return SAME
+    return SLOWER if value >= 1 else FASTER
+
+
+def median_half(widths: Sequence[float]) -> float:
+    """The median of ratios' relative half-widths (nan for none): how far a table, a run or
+    the README is to be trusted, in the report and in stability alike."""
+    return statistics.median(widths) if widths else math.nan

@@ -18,7 +18,6 @@ function (their headers say how to build them).
 
 from __future__ import annotations
 
-import argparse
 import dataclasses
 import hashlib
 import json
@@ -29,7 +28,7 @@ import tempfile
 from functools import partial
 from importlib import metadata
 from pathlib import Path
-from typing import Any, Callable, Dict, Iterator, List
+from typing import Any, Callable, Dict, Iterator, List, Mapping, Optional
 
 from bench.catalog import targets
 from bench.catalog.cases import digest_of, jdk_pattern, messages
@@ -38,6 +37,32 @@ from bench.core.machine import PYPY
 from bench.core.timing import Pair, both
 
 KIB, MIB = 1024, 1 << 20
+
+
+@dataclasses.dataclass
+class CheckRun:
+    """A check's options (``python -m bench check``'s), and what its pairs leave behind: the
+    folders to remove after it and the peak memory of the commands it ran."""
+
+    set: str
+    rounds: int = 15
+    length: int = 16384  # variants, tricks: bytes
+    size: str = "1G"  # cli: the big file's size
+    files: int = 64  # cli: files of 16 MiB for -j
+    small: int = 10_000  # cli: files of 4 KiB
+    variants: str = ""
+    algorithms: str = "md5,sha256"
+    #: Whether the mode's JIT compiles the code (warm-ups until it settles); None: this
+    #: process's own.
+    jit: Optional[bool] = None
+    cleanup: List[Path] = dataclasses.field(default_factory=list)
+    peaks: Dict[str, int] = dataclasses.field(default_factory=dict)
+
+    @classmethod
+    def of(cls, options: Mapping[str, Any]) -> CheckRun:
+        """The check of ``options`` (a command line's, or those sent to a mode's process)."""
+        names = {f.name for f in dataclasses.fields(cls)} - {"cleanup", "peaks"}
+        return cls(**{k: v for k, v in options.items() if k in names})
 
 
 def spelled(constructor: Callable[..., Any], data: bytes) -> object:
@@ -50,7 +75,7 @@ def update(h: Any, data: bytes) -> None:
     h.update(data)
 
 
-def native(args: argparse.Namespace) -> Iterator[Pair]:
+def native(args: CheckRun) -> Iterator[Pair]:
     import variants.native
 
     short, piece = jdk_pattern(64), jdk_pattern(16)
@@ -63,8 +88,14 @@ def native(args: argparse.Namespace) -> Iterator[Pair]:
         ours: Callable[..., Any] = variants.native.bridge().constructors()[alg]
         yield both(f"{alg} getAndDigest 64 B", digest_of, theirs, ours, short, least=at)
         if alg == "md5" and not own.unavailable:
-            yield both("md5 getAndDigest 64 B, against _md5", digest_of, own.constructors["md5"],
-                       ours, short, least=1.0)  # fmt: skip
+            yield both(
+                "md5 getAndDigest 64 B, against _md5",
+                digest_of,
+                own.constructors["md5"],
+                ours,
+                short,
+                least=1.0,
+            )
         if not PYPY:
             yield both(f"{alg} new, update, digest, 64 B", spelled, theirs, ours, short, least=at)
             yield both(f"{alg} update(16 B)", update, theirs(), ours(), piece, least=1.0)
@@ -81,13 +112,15 @@ def loop(constructor: Callable[..., Any], rows: List[bytes], hexdigest: bool = F
     return [constructor(m).digest() for m in rows]
 
 
-def batch(args: argparse.Namespace) -> Iterator[Pair]:
+def batch(args: CheckRun) -> Iterator[Pair]:
     import variants
     from variants.native import kernel
 
     avx512 = "AVX-512" in kernel().get("md5-many", "")
-    sizes = [(256, 4 * KIB, {"md5": 8.0 if avx512 else 5.0, "sha256": 1.7}),
-             (1_000_000, 32, {"md5": 10.0, "sha256": 8.0, "sha1": 5.0, "sha512": 5.0})]  # fmt: skip
+    sizes = [
+        (256, 4 * KIB, {"md5": 8.0 if avx512 else 5.0, "sha256": 1.7}),
+        (1_000_000, 32, {"md5": 10.0, "sha256": 8.0, "sha1": 5.0, "sha512": 5.0}),
+    ]
     for alg in ("md5", "sha256", "sha1", "sha512"):
         many: Callable[..., List[bytes]] = getattr(variants, f"{alg}_many")
         one: Callable[..., Any] = getattr(hashlib, alg)
@@ -98,11 +131,17 @@ def batch(args: argparse.Namespace) -> Iterator[Pair]:
                 out = "hex" if hexdigest else "binary"
                 label = f"{alg}_many {number} x {length} B, {out}"
                 theirs, ours = partial(loop, one, msgs, hexdigest), partial(many, msgs)
-                yield Pair(label, theirs, partial(ours, hexdigest=hexdigest), least.get(alg),
-                           items=number)  # fmt: skip
+                yield Pair(
+                    label, theirs, partial(ours, hexdigest=hexdigest), least.get(alg), items=number
+                )
         big = [jdk_pattern(64 * KIB)] * 256
-        yield Pair(f"{alg}_many 256 x 64 KiB, threads=2 vs 1", partial(many, big, threads=1),
-                   partial(many, big, threads=2), 1.8, "wall")  # fmt: skip
+        yield Pair(
+            f"{alg}_many 256 x 64 KiB, threads=2 vs 1",
+            partial(many, big, threads=1),
+            partial(many, big, threads=2),
+            1.8,
+            "wall",
+        )
 
 
 def ascii_rows(rows: int, length: int) -> List[bytes]:
@@ -114,7 +153,7 @@ def ascii_rows(rows: int, length: int) -> List[bytes]:
     return [bytes(rng.choices(range(97, 123), k=n)) for n in sizes]
 
 
-def columns(args: argparse.Namespace) -> Iterator[Pair]:
+def columns(args: CheckRun) -> Iterator[Pair]:
     import pyarrow as pa  # type: ignore[import-not-found,import-untyped,unused-ignore]
 
     import variants
@@ -126,14 +165,24 @@ def columns(args: argparse.Namespace) -> Iterator[Pair]:
             one: Callable[..., Any] = getattr(hashlib, alg)
             mine = partial(variants.digest_column, alg, column, hexdigest=True)
             assert mine().to_pylist()[:50] == loop(one, data[:50], True)
-            yield Pair(f"{alg}_column hex, {rows:,} rows of {shape}",
-                       partial(loop, one, data, True), mine, least, items=rows)  # fmt: skip
+            yield Pair(
+                f"{alg}_column hex, {rows:,} rows of {shape}",
+                partial(loop, one, data, True),
+                mine,
+                least,
+                items=rows,
+            )
     wide = pa.array(ascii_rows(100_000, 1024), type=pa.binary())
     for alg in ("md5", "sha256"):
         over = partial(variants.digest_column, alg, wide)
         two = 1.8 if (os.cpu_count() or 1) > 1 else None
-        yield Pair(f"{alg}_column 100,000 x 1 KiB, threads=0 vs 1", partial(over, threads=1),
-                   partial(over, threads=0), two, "wall")  # fmt: skip
+        yield Pair(
+            f"{alg}_column 100,000 x 1 KiB, threads=0 vs 1",
+            partial(over, threads=1),
+            partial(over, threads=0),
+            two,
+            "wall",
+        )
 
 
 def run_command(command: List[str], peaks: Dict[str, int]) -> None:
@@ -152,7 +201,7 @@ def parse_size(text: str) -> int:
     return int(float(text[:-1]) * unit) if unit else int(text)
 
 
-def cli(args: argparse.Namespace) -> Iterator[Pair]:
+def cli(args: CheckRun) -> Iterator[Pair]:
     script = Path(sys.executable).parent / "variants-sum"
     tool = [str(script)] if script.exists() else [sys.executable, "-m", "variants"]
     folder = Path(tempfile.mkdtemp(prefix="bench-cli-", dir="/tmp"))
@@ -173,18 +222,32 @@ def cli(args: argparse.Namespace) -> Iterator[Pair]:
         theirs, ours = [f"{alg}sum", *names], [*tool, "-a", alg, *names]
         agree(alg, theirs, ours, "the small files")
         label = f"variants-sum -a {alg} vs {alg}sum, {args.small:,} files of 4 KiB"
-        pair = both(label, run_command, theirs, ours, args.peaks, least=1.0, clock="wall",
-                    loops=1)  # fmt: skip
+        pair = both(label, run_command, theirs, ours, args.peaks, least=1.0, clock="wall", loops=1)
         yield dataclasses.replace(pair, note=note)
     for alg, least in (("md5", 1.1), ("sha256", 3.0), ("sha1", 1.0), ("sha512", 1.0)):
         theirs, ours = [f"{alg}sum", str(big)], [*tool, "-a", alg, str(big)]
         agree(alg, theirs, ours, big.name)
-        yield both(f"variants-sum -a {alg} vs {alg}sum", run_command, theirs, ours, args.peaks,
-                   least=least, clock="wall", loops=1)  # fmt: skip
+        yield both(
+            f"variants-sum -a {alg} vs {alg}sum",
+            run_command,
+            theirs,
+            ours,
+            args.peaks,
+            least=least,
+            clock="wall",
+            loops=1,
+        )
         if alg in ("md5", "sha256"):
             jobs = [[*tool, "-a", alg, "-j", j, *map(str, parts)] for j in ("1", "2")]
-            yield both(f"-a {alg} -j 2 vs -j 1, {args.files} x 16 MiB", run_command, *jobs,
-                       args.peaks, least=1.6, clock="wall", loops=1)  # fmt: skip
+            yield both(
+                f"-a {alg} -j 2 vs -j 1, {args.files} x 16 MiB",
+                run_command,
+                *jobs,
+                args.peaks,
+                least=1.6,
+                clock="wall",
+                loops=1,
+            )
 
 
 def agree(alg: str, theirs: List[str], ours: List[str], what: str) -> None:
@@ -206,6 +269,9 @@ def editable() -> bool:
     return False
 
 
-SETS: Dict[str, Callable[[argparse.Namespace], Iterator[Pair]]] = {
-    "native": native, "batch": batch, "columns": columns, "cli": cli,
-}  # fmt: skip
+SETS: Dict[str, Callable[[CheckRun], Iterator[Pair]]] = {
+    "native": native,
+    "batch": batch,
+    "columns": columns,
+    "cli": cli,
+}

@@ -108,8 +108,9 @@ def classes(flags: Dict[str, bool]) -> List[Tuple[str, str]]:
     return [(found[0][0], ""), *found[1:]]
 
 
-def measured(python: str, options: Dict[str, Any], threads: int, cpus: int,
-             force: str = "") -> Dict[str, Any]:  # fmt: skip
+def measured(
+    python: str, options: Dict[str, Any], threads: int, cpus: int, force: str = ""
+) -> Dict[str, Any]:
     """One thread setting's run, in a fresh worker of ``python`` (its JSON record), with the
     native kernels ``force`` says (``VARIANTS_NATIVE_KERNELS``), if any."""
     column = Column(Mode("peers", "peers", {}, (), None, ""), python)
@@ -131,9 +132,17 @@ def per_row(values: Sequence[float], rows: int) -> str:
 
 def render_all(data: Dict[str, Any]) -> Dict[str, str]:
     """Every kernel class's tables of a measurement, each under its own heading, by class."""
-    return {k["name"]: f"{HEADING}{k['name']}**" + (f" (forced: `VARIANTS_NATIVE_KERNELS="
-            f"{k['forced']}`)" if k["forced"] else " (this CPU's own)") + "\n\n"
-            + render(k["runs"], data["machine"]) for k in data["classes"]}  # fmt: skip
+    return {
+        k["name"]: f"{HEADING}{k['name']}**"
+        + (
+            f" (forced: `VARIANTS_NATIVE_KERNELS={k['forced']}`)"
+            if k["forced"]
+            else " (this CPU's own)"
+        )
+        + "\n\n"
+        + render(k["runs"], data["machine"])
+        for k in data["classes"]
+    }
 
 
 def merged(page: str, measured: Dict[str, str]) -> str:
@@ -290,12 +299,20 @@ def main(argv: Sequence[str]) -> int:
             if hasattr(os, "sched_getaffinity")
             else os.cpu_count() or 1
         )
-        options = {"rows": args.rows, "rounds": args.rounds, "require_all": args.require_all,
-                   "only": args.only}  # fmt: skip
+        options = {
+            "rows": args.rows,
+            "rounds": args.rounds,
+            "require_all": args.require_all,
+            "only": args.only,
+        }
         settings = {"1": [1], "all": [0], "both": [1, 0]}[args.threads]
         flags = cpu_flags()
-        machine = {"cpu": cpu_model(), "flags": flags, "date": today(),
-                   "platform": platform.platform()}  # fmt: skip
+        machine = {
+            "cpu": cpu_model(),
+            "flags": flags,
+            "date": today(),
+            "platform": platform.platform(),
+        }
         kinds = []
         for name, force in classes(flags):
             runs = [measured(args.python, options, t, cpus, force) for t in settings]

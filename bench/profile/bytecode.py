@@ -34,11 +34,12 @@ from bench.catalog.cases import digest_of, jdk_pattern
 from bench.catalog.columns import Column
 from bench.catalog.comparisons import TEXTBOOK
 from bench.conduct import launch
+from bench.conduct.options import Options
 from bench.core.fmt import count, grid, ratio, table
 from bench.core.machine import PYPY, cpu_label, interpreter_info, interpreter_title, today
 from bench.core.stats import time_of
 from bench.core.timing import Timed, call_timer, interleave
-from bench.profile import callgrind, save
+from bench.profile import callgrind, marks, save
 
 BLOCKS = 64
 TIMED_LENGTH = 16384
@@ -305,9 +306,19 @@ def report(data: Dict[str, Any]) -> str:
         by.setdefault((r["variant"], r["algorithm"]), {})[r["mode"]] = r
 
     def pivot(title: str, key: str, digits: int) -> str:
-        lines = [[variant, alg, *(count(found, digits) if (found := value(per.get(x, {}), key))
-                                  is not None else None for x in labels)]
-                 for (variant, alg), per in by.items()]  # fmt: skip
+        lines = [
+            [
+                variant,
+                alg,
+                *(
+                    count(found, digits)
+                    if (found := value(per.get(x, {}), key)) is not None
+                    else None
+                    for x in labels
+                ),
+            ]
+            for (variant, alg), per in by.items()
+        ]
         return f"### {title}\n\n" + grid(["variant", "algorithm", *labels], lines, 2) + "\n"
 
     interps = "; ".join(
@@ -320,8 +331,8 @@ def report(data: Dict[str, Any]) -> str:
         "# Bytecode and machine instructions: what each interpreter executes",
         "",
         f"{data['cpu']}, {data['date']}; interpreters: {interps}. Machine instructions from "
-        f"valgrind's callgrind ({callgrind.SHORT}-byte digests against {callgrind.LONG}-byte "
-        f"ones, {callgrind.LONG_FAST}-byte for the rows at C speed and under PyPy; the "
+        f"valgrind's callgrind ({marks.SHORT}-byte digests against {marks.LONG}-byte "
+        f"ones, {marks.LONG_FAST}-byte for the rows at C speed and under PyPy; the "
         "least of five counts each; valgrind's virtual CPU has no SHA-NI, so native's and "
         "OpenSSL's SHA-256 counts are of their fallback code; with a JIT on, they include the "
         "machine code the JIT wrote); bytecode on "
@@ -365,7 +376,7 @@ def drive(args: argparse.Namespace) -> int:
     if args.report:
         save(args.report, "bytecode", report)
         return 0
-    chosen = launch.python_columns(args)
+    chosen = launch.python_columns(Options.of(args))
     labels = [c.label for c in chosen]
     folder = store.new_folder("bytecode", args.results)
     started = time.perf_counter()
@@ -376,8 +387,9 @@ def drive(args: argparse.Namespace) -> int:
 
     def counted(column: Column) -> str:
         label, chosen = column.label, column.mode.variants or args.variants
-        bytecode[label] = launch.call(column, "profile.bytecode.count_bytecode", args.results,
-                                      variants=chosen)  # fmt: skip
+        bytecode[label] = launch.call(
+            column, "profile.bytecode.count_bytecode", args.results, variants=chosen
+        )
         if args.no_callgrind:
             problems[label] = "--no-callgrind"
             return f"{label}: bytecode counted"
@@ -395,20 +407,36 @@ def drive(args: argparse.Namespace) -> int:
     times: Dict[str, Dict[str, List[float]]] = {label: {} for label in labels}
     for turn, column in enumerate([*chosen, *reversed(chosen), *chosen]):
         selected = column.mode.variants or args.variants
-        got = launch.call(column, "profile.bytecode.time_rows", args.results, variants=selected,
-                          rounds=args.rounds, jit=column.mode.jit)  # fmt: skip
+        got = launch.call(
+            column,
+            "profile.bytecode.time_rows",
+            args.results,
+            variants=selected,
+            rounds=args.rounds,
+            jit=column.mode.jit,
+        )
         for key, samples in got.items():
             times[column.label].setdefault(key, []).extend(samples)
-        print(f"  timed {column.label} (turn {turn + 1}, {time.perf_counter() - started:.0f} s)",
-              flush=True)  # fmt: skip
+        print(
+            f"  timed {column.label} (turn {turn + 1}, {time.perf_counter() - started:.0f} s)",
+            flush=True,
+        )
     described = {
-        c.label: {**bytecode[c.label]["interpreter"], "counter": bytecode[c.label]["counter"],
-                  "mode": c.mode.as_json(),
-                  "callgrind": problems.get(c.label)}
+        c.label: {
+            **bytecode[c.label]["interpreter"],
+            "counter": bytecode[c.label]["counter"],
+            "mode": c.mode.as_json(),
+            "callgrind": problems.get(c.label),
+        }
         for c in chosen
-    }  # fmt: skip
-    data = {"cpu": cpu_label(), "date": today(), "seconds": time.perf_counter() - started,
-            "interpreters": described, "rows": merge(labels, bytecode, machine, times)}  # fmt: skip
+    }
+    data = {
+        "cpu": cpu_label(),
+        "date": today(),
+        "seconds": time.perf_counter() - started,
+        "interpreters": described,
+        "rows": merge(labels, bytecode, machine, times),
+    }
     print(save(folder, "bytecode", report, data))
     print(f"bytecode: {folder / 'bytecode.md'} in {time.perf_counter() - started:.0f} s")
     return 0

@@ -41,6 +41,7 @@ from bench import store
 from bench.catalog import targets
 from bench.catalog.cases import jdk_pattern
 from bench.conduct import launch
+from bench.conduct.options import Options
 from bench.core.fmt import grid, human_bytes
 from bench.core.machine import cpu_label, interpreter_info, interpreter_title, today
 from bench.profile import save
@@ -200,8 +201,11 @@ def markdown(data: Dict[str, Any], columns: Dict[str, str]) -> str:
     (their peaks), "allocations" (streamed), "objects" (per block) and "flag"."""
     body = []
     for (variant, algorithm), r in by_row(data).items():
-        cells = {"variant": variant, "algorithm": algorithm,
-                 "flag": "; ".join(flags(r)) or "no growth"}  # fmt: skip
+        cells = {
+            "variant": variant,
+            "algorithm": algorithm,
+            "flag": "; ".join(flags(r)) or "no growth",
+        }
         cells.update({case: human_bytes(r[case]["peak"]) for case in CASES if case in r})
         for key, case in (("streamed", "stream"), ("one call", "one-call")):
             if case in r:
@@ -279,13 +283,18 @@ def drive(args: argparse.Namespace) -> int:
     if args.report:
         save(args.report, "memory", report)
         return 0
-    column = launch.python_columns(args)[0]
+    column = launch.python_columns(Options.of(args))[0]
     cap = args.stream_mib << 20
     folder: Path = args.out or store.new_folder("memory", args.results)
     folder.mkdir(parents=True, exist_ok=True)
     started = time.perf_counter()
-    probed = launch.call(column, "profile.memory.probe", args.results, variants=args.variants,
-                         algorithms=args.algorithms)  # fmt: skip
+    probed = launch.call(
+        column,
+        "profile.memory.probe",
+        args.results,
+        variants=args.variants,
+        algorithms=args.algorithms,
+    )
     speed: Dict[str, float] = probed["speed"]
     jobs = [
         Job(variant, algorithm, case, length)
@@ -306,8 +315,9 @@ def drive(args: argparse.Namespace) -> int:
 
     def one(job: Job) -> Dict[str, Any]:
         path = folder / f"{job.stem}.bin"
-        result: Dict[str, Any] = launch.call(column, "profile.memory.track", args.results,
-                                             **job._asdict(), file=str(path))  # fmt: skip
+        result: Dict[str, Any] = launch.call(
+            column, "profile.memory.track", args.results, **job._asdict(), file=str(path)
+        )
         with lock:
             done.append(result)
             print(
@@ -332,8 +342,9 @@ def drive(args: argparse.Namespace) -> int:
         "seconds": time.perf_counter() - started,
         "unavailable": probed["unavailable"],
     }
-    worst = max((r for r in results if r["case"] in ("stream", "one-call")),
-                key=lambda r: r["peak"])  # fmt: skip
+    worst = max(
+        (r for r in results if r["case"] in ("stream", "one-call")), key=lambda r: r["peak"]
+    )
     info["worst"] = f"{worst['variant']} {worst['algorithm']} ({worst['case']})"
     flamegraph = f"flamegraph-{worst['variant']}-{worst['algorithm']}.html"
     command = [column.program, "-m", "memray", "flamegraph", "-f", "-o", str(folder / flamegraph)]

@@ -14,12 +14,12 @@ column; where they put the mode in another class, the verdict says so. The findi
 from __future__ import annotations
 
 import math
-import statistics
 from dataclasses import dataclass
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from bench.catalog.comparisons import STREAMLINED, TEXTBOOK
-from bench.report.figures import Figure, Shown
+from bench.core import stats
+from bench.report.figures import Ratio, Shown
 from bench.report.figures import build as build_tables
 from bench.store import Run
 
@@ -41,7 +41,7 @@ class Verdict:
 
     mode: str
     algorithm: str
-    time: Figure
+    time: Ratio
     instructions: float = math.nan
 
     @property
@@ -62,8 +62,9 @@ def verdicts(styles: Optional[Shown]) -> List[Verdict]:
     found = []
     for row in styles.rows if styles else ():
         for alg, name in NAMES.items():
-            time, counted = (styles.at(row.labels, c) if styles else None
-                             for c in (name, f"{name} instr."))  # fmt: skip
+            time, counted = (
+                styles.at(row.labels, c) if styles else None for c in (name, f"{name} instr.")
+            )
             if time is not None:
                 value = counted.value if counted else math.nan
                 found.append(Verdict(row.labels[0], alg, time, value))
@@ -83,7 +84,7 @@ def brief(x: float) -> str:
     return f"{x:#.2g}".rstrip(".") if abs(x) < 10 else f"{x:.0f}"  # 9.99: "10", not "10."
 
 
-def span(figures: Sequence[Figure]) -> str:
+def span(figures: Sequence[Ratio]) -> str:
     """``2.0-2.6x``: the values' range in prose (one value alone: ``2x``)."""
     low, high = (brief(v) for v in (min(f.value for f in figures), max(f.value for f in figures)))
     return f"{low}x" if low == high else f"{low}-{high}x"
@@ -99,8 +100,11 @@ def direction(values: Sequence[float], above: str = "slower", below: str = "fast
         shown = brief(low) if brief(low) == brief(high) else f"{brief(low)}-{brief(high)}"
         return "the same (1.0x)" if shown == "1.0" else f"{shown}x {above}"
     if high < 1:
-        shown = (brief(1 / high) if brief(1 / high) == brief(1 / low)
-                 else f"{brief(1 / high)}-{brief(1 / low)}")  # fmt: skip
+        shown = (
+            brief(1 / high)
+            if brief(1 / high) == brief(1 / low)
+            else f"{brief(1 / high)}-{brief(1 / low)}"
+        )
         return "the same (1.0x)" if shown == "1.0" else f"{shown}x {below}"
     if brief(1 / low) == brief(high) == "1.0":
         return "the same (1.0x)"
@@ -123,8 +127,9 @@ def by_family(run: Run, jit: bool) -> Dict[str, List[str]]:
 Part = Tuple[Run, Optional[Shown], Optional[Shown]]
 
 
-def style_costs(parts: Sequence[Tuple[Shown, Dict[str, List[str]]]], under: bool = False
-                ) -> List[str]:  # fmt: skip
+def style_costs(
+    parts: Sequence[Tuple[Shown, Dict[str, List[str]]]], under: bool = False
+) -> List[str]:
     """``CPython 1.8-2.5x slower`` (``under``: ``1.8-2.5x slower under CPython``): each
     family's helpers ÷ streamlined, both algorithms, over every (styles table, families) of
     ``parts`` (one a machine)."""
@@ -154,8 +159,7 @@ def pooled_findings(parts: Sequence[Part], counterparts: bool = True) -> List[st
     if not shown:
         return []
     out = []
-    for jit, head in ((False, "Without a JIT, helper functions run"),
-                      (True, "With one, they run")):  # fmt: skip
+    for jit, head in ((False, "Without a JIT, helper functions run"), (True, "With one, they run")):
         costs = style_costs([(s, by_family(run, jit)) for run, s, _ in shown if s], under=True)
         if costs:
             out.append(f"{head} {', '.join(costs)}.")
@@ -164,23 +168,33 @@ def pooled_findings(parts: Sequence[Part], counterparts: bool = True) -> List[st
     built_rows = [(run, buys) for run, _, buys in shown if buys is not None]
     if built_rows:
 
-        def built(name: str) -> List[Figure]:
-            return [c for _, b in built_rows for r in b.rows if r.labels[0] == name
-                    for c in r.cells if c]  # fmt: skip
+        def built(name: str) -> List[Ratio]:
+            return [
+                c
+                for _, b in built_rows
+                for r in b.rows
+                if r.labels[0] == name
+                for c in r.cells
+                if c
+            ]
 
-        twins = [f"{label} {direction(v, 'faster', 'slower')}"
-                 for b, label in (("mypyc", "mypyc"), ("cython", "Cython"))
-                 if (v := [f.value for f in built(f'{TEXTBOOK}-{b}')])]  # fmt: skip
+        twins = [
+            f"{label} {direction(v, 'faster', 'slower')}"
+            for b, label in (("mypyc", "mypyc"), ("cython", "Cython"))
+            if (v := [f.value for f in built(f"{TEXTBOOK}-{b}")])
+        ]
         if twins:
             twins[0] = twins[0].replace(" ", " makes the helper style ", 1)
-        typed = [f"{label} {direction([f.value for f in built(b)], 'faster', 'slower')}"
-                 for b, label in (("cython", "typed Cython"), ("native", "native C"))
-                 if built(b)]  # fmt: skip
+        typed = [
+            f"{label} {direction([f.value for f in built(b)], 'faster', 'slower')}"
+            for b, label in (("cython", "typed Cython"), ("native", "native C"))
+            if built(b)
+        ]
         said = [", ".join(twins)] if twins else []
         said += [f"{' and '.join(typed)} than {STREAMLINED}"] if typed else []
         if said:
             out.append(f"{'; '.join(said)}.")
-        gains: Dict[str, List[Figure]] = {}
+        gains: Dict[str, List[Ratio]] = {}
         for run, buys in built_rows:
             for r in (r for r in buys.rows if r.labels[0] == "the JIT"):
                 for column, f in zip(buys.columns, r.cells):
@@ -207,18 +221,20 @@ def counterpart(run: Run, styles: Shown) -> str:
     """How the newest CPython interpreter (no JIT) stands against the JDK's interpreters: the
     nearest in speed, and what the helper style costs each."""
     lay = run.layout
-    cpython = [c for c in lay.columns if lay.by[c].implementation == "CPython"
-               and not lay.by[c].mode.jit]  # fmt: skip
+    cpython = [
+        c for c in lay.columns if lay.by[c].implementation == "CPython" and not lay.by[c].mode.jit
+    ]
     near = styles.at((cpython[-1],), "JDK counterpart") if cpython else None
     if near is None:
         return ""
     mode = cpython[-1]
     jdk = lay.by[near.took].mode.interpreter
     peers = [c for c in lay.columns if lay.by[c].mode.interpreter == jdk and not lay.by[c].mode.jit]
-    costs = [f"{c} {direction([f.value])}" for c in [mode, *peers]
-             if (f := styles.at((c,), "MD5"))]  # fmt: skip
-    return (f"CPython {mode} runs streamlined MD5 {direction([1 / near.value])} than its "
-            f"nearest JDK mode, {near.took}; helpers make MD5 {', '.join(costs)}.")  # fmt: skip
+    costs = [f"{c} {direction([f.value])}" for c in [mode, *peers] if (f := styles.at((c,), "MD5"))]
+    return (
+        f"CPython {mode} runs streamlined MD5 {direction([1 / near.value])} than its "
+        f"nearest JDK mode, {near.took}; helpers make MD5 {', '.join(costs)}."
+    )
 
 
 @dataclass(frozen=True)
@@ -242,8 +258,8 @@ class Trust:
         }
 
 
-def median_half(cells: Sequence[Figure]) -> float:
-    return statistics.median(c.half_width for c in cells) if cells else math.nan
+def median_half(cells: Sequence[Ratio]) -> float:
+    return stats.median_half([c.half_width for c in cells])
 
 
 def trust(run: Run, tables: Sequence[Shown]) -> Trust:
@@ -295,17 +311,47 @@ def summary(r: Report) -> Dict[str, Any]:
     """Every number of the report, as plain JSON (``summary.json``)."""
     run, h = r.run, r.run.header
     return {
-        "run": {"name": run.name, "effort": h.effort, "cpu": h.cpu, "started": h.started,
-                "measure_seconds": h.measure_seconds, "steal": h.steal},
-        "modes": {c.label: {"interpreter": c.mode.interpreter, "title": c.listing.title,
-                            "how": c.mode.how, "jdk": c.mode.jdk} for c in run.columns},
-        "cases": [{"column": m.mode, "benchmark": m.case.benchmark, "algorithm": m.case.algorithm,
-                   "variant": m.case.variant, "length": m.case.length, "count": m.case.number,
-                   "time_s": m.time, "mb_per_s": m.mb_per_s, "warmed": m.warmed}
-                  for m in run.measured.values()],
+        "run": {
+            "name": run.name,
+            "effort": h.effort,
+            "cpu": h.cpu,
+            "started": h.started,
+            "measure_seconds": h.measure_seconds,
+            "steal": h.steal,
+        },
+        "modes": {
+            c.label: {
+                "interpreter": c.mode.interpreter,
+                "title": c.listing.title,
+                "how": c.mode.how,
+                "jdk": c.mode.jdk,
+            }
+            for c in run.columns
+        },
+        "cases": [
+            {
+                "column": m.mode,
+                "benchmark": m.case.benchmark,
+                "algorithm": m.case.algorithm,
+                "variant": m.case.variant,
+                "length": m.case.length,
+                "count": m.case.number,
+                "time_s": m.time,
+                "mb_per_s": m.mb_per_s,
+                "warmed": m.warmed,
+            }
+            for m in run.measured.values()
+        ],
         "tables": [t.as_json() for t in r.tables],
-        "verdicts": [{"mode": v.mode, "algorithm": v.algorithm, "verdict": v.word(),
-                      "classes": list(v.classes)} for v in r.verdicts],
+        "verdicts": [
+            {
+                "mode": v.mode,
+                "algorithm": v.algorithm,
+                "verdict": v.word(),
+                "classes": list(v.classes),
+            }
+            for v in r.verdicts
+        ],
         "findings": list(r.findings),
         "trust": r.trust.as_json(),
-    }  # fmt: skip
+    }

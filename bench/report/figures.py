@@ -12,7 +12,7 @@ import math
 from dataclasses import dataclass, replace
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
-from bench.catalog import comparisons, tables
+from bench.catalog import comparisons
 from bench.catalog.comparisons import Cell
 from bench.core import stats
 from bench.core.fmt import grid, interval, ratio
@@ -20,7 +20,7 @@ from bench.store import Run
 
 
 @dataclass(frozen=True)
-class Figure:
+class Ratio:
     """A ratio of times with its interval ("ratio"), an exact count ratio, or ops/ms ("ops")."""
 
     value: float
@@ -52,27 +52,27 @@ class Figure:
         return {k: getattr(self, k) for k in keys}
 
 
-def figure(run: Run, cell: Cell) -> Optional[Figure]:
+def figure(run: Run, cell: Cell) -> Optional[Ratio]:
     """A cell of the spec computed from the run (None where its cases share no process)."""
     a = run.measured[cell.a]
     if cell.kind == "ops":
         ops = 1e-3 / a.time
-        return Figure(ops, 1e-3 / a.estimate.high, 1e-3 / a.estimate.low, kind="ops")
+        return Ratio(ops, 1e-3 / a.estimate.high, 1e-3 / a.estimate.low, kind="ops")
     assert cell.b is not None
     if cell.kind == "count":
         value = run.instructions(cell.a, cell.b)
-        return Figure(value, value, value, kind="count") if math.isfinite(value) else None
+        return Ratio(value, value, value, kind="count") if math.isfinite(value) else None
     b = run.measured[cell.b]
     r = stats.ratio(a.values, b.values, {**b.stretches, **a.stretches})
     if r is None:
         return None
-    return Figure(r.value, r.low, r.high, r.n, r.processes, took=cell.took)
+    return Ratio(r.value, r.low, r.high, r.n, r.processes, took=cell.took)
 
 
 @dataclass(frozen=True)
 class Row:
     labels: Tuple[str, ...]
-    cells: Tuple[Optional[Figure], ...]
+    cells: Tuple[Optional[Ratio], ...]
     note: str = ""
 
 
@@ -99,10 +99,10 @@ class Shown:
     def columns(self) -> Tuple[str, ...]:
         return self.spec.columns
 
-    def ratios(self) -> List[Figure]:
+    def ratios(self) -> List[Ratio]:
         return [c for r in self.rows for c in r.cells if c is not None and c.kind == "ratio"]
 
-    def at(self, labels: Tuple[str, ...], column: str) -> Optional[Figure]:
+    def at(self, labels: Tuple[str, ...], column: str) -> Optional[Ratio]:
         """The figure of the first row whose labels start with ``labels``, in ``column``."""
         if column not in self.columns:
             return None
@@ -112,17 +112,25 @@ class Shown:
     def markdown(self, keep: Callable[[Row], bool] = lambda row: True) -> str:
         notes = any(r.note for r in self.rows)
         header = [*self.spec.header, *self.columns, *(["note"] if notes else [])]
-        body = [[*r.labels, *(c.text() if c else None for c in r.cells), *([r.note] * notes)]
-                for r in self.rows if keep(r)]  # fmt: skip
+        body = [
+            [*r.labels, *(c.text() if c else None for c in r.cells), *([r.note] * notes)]
+            for r in self.rows
+            if keep(r)
+        ]
         return grid(header, body, len(self.spec.header), int(notes))
 
     def as_json(self) -> Dict[str, Any]:
         return {
-            "key": self.key, "title": self.title, "meaning": self.meaning,
-            "header": self.spec.header, "columns": self.columns,
-            "rows": [{"labels": r.labels, "cells": [c.as_json() if c else None for c in r.cells]}
-                     for r in self.rows],
-        }  # fmt: skip
+            "key": self.key,
+            "title": self.title,
+            "meaning": self.meaning,
+            "header": self.spec.header,
+            "columns": self.columns,
+            "rows": [
+                {"labels": r.labels, "cells": [c.as_json() if c else None for c in r.cells]}
+                for r in self.rows
+            ],
+        }
 
     def records(self) -> List[Dict[str, Any]]:
         """Every ratio by table, row labels and column."""
@@ -156,4 +164,4 @@ def shown(run: Run, spec: comparisons.Table) -> Shown:
 
 def build(run: Run) -> List[Shown]:
     """Every table of the run, in the spec's order."""
-    return [t for t in (shown(run, s) for s in tables.tables(run.layout)) if t.rows]
+    return [t for t in (shown(run, s) for s in run.study.tables(run.layout)) if t.rows]

@@ -20,7 +20,7 @@ from bench.core import machine
 from bench.core.fmt import grid, size_label
 from bench.report import answers, stability
 from bench.report.answers import NAMES, Report
-from bench.report.figures import Figure
+from bench.report.figures import Ratio
 from bench.report.pages import said
 from bench.store import Run, kept
 
@@ -60,8 +60,10 @@ def gather(runs: Sequence[Run], code: str) -> Across:
     for run in runs:
         if not machine.comparable(run.header.measured, code):
             code_of = run.header.measured or "not recorded"
-            left.append(f"{run.name} ({cpu_of(run)}): other code ({code_of}, commit "
-                        f"{run.header.tree or 'not recorded'})")  # fmt: skip
+            left.append(
+                f"{run.name} ({cpu_of(run)}): other code ({code_of}, commit "
+                f"{run.header.tree or 'not recorded'})"
+            )
             continue
         by.setdefault(stability.machine_of(run), []).append(run)
     reports, names = [], []
@@ -75,7 +77,7 @@ def gather(runs: Sequence[Run], code: str) -> Across:
     return Across(tuple(reports), tuple(names), tuple(left))
 
 
-Spread = Tuple[str, str, List[Optional[Figure]]]  # (mode, algorithm name, a figure a machine)
+Spread = Tuple[str, str, List[Optional[Ratio]]]  # (mode, algorithm name, a figure a machine)
 
 
 def spreads(reports: Sequence[Report]) -> List[Spread]:
@@ -94,7 +96,7 @@ def spreads(reports: Sequence[Report]) -> List[Spread]:
     return out
 
 
-def apart(cells: Sequence[Optional[Figure]]) -> float:
+def apart(cells: Sequence[Optional[Ratio]]) -> float:
     """Largest ÷ smallest value across machines (1.0: one machine)."""
     values = [c.value for c in cells if c is not None]
     return max(values) / min(values) if values else 1.0
@@ -114,8 +116,11 @@ def moving_families(reports: Sequence[Report]) -> str:
     for r in reports:
         for jit in (False, True):
             for name, modes in answers.by_family(r.run, jit).items():
-                jitted = "" if "JDK" in name or name == "CPython" else (
-                    " with its JIT" if jit else " without a JIT")  # fmt: skip
+                jitted = (
+                    ""
+                    if "JDK" in name or name == "CPython"
+                    else (" with its JIT" if jit else " without a JIT")
+                )
                 family.update({m: f"{name}{jitted}" for m in modes})
     most: Dict[str, float] = {}
     for mode, _, cells in moved(reports):
@@ -132,12 +137,14 @@ def holds_line(reports: Sequence[Report]) -> str:
     every = spreads(reports)
     move = moved(reports)
     modes = ", ".join(dict.fromkeys(mode for mode, _, _ in move))
-    return (f"**Across the {len(reports)} CPUs**: {len(every) - len(move)} of the {len(every)} "
-            f"helpers ÷ streamlined ratios hold on every one (within {HOLDS:.0%}); the CPU "
-            f"moves those of {modes or 'none'} (the table's `across CPUs`).")  # fmt: skip
+    return (
+        f"**Across the {len(reports)} CPUs**: {len(every) - len(move)} of the {len(every)} "
+        f"helpers ÷ streamlined ratios hold on every one (within {HOLDS:.0%}); the CPU "
+        f"moves those of {modes or 'none'} (the table's `across CPUs`)."
+    )
 
 
-def cell_of(f: Optional[Figure]) -> Optional[str]:
+def cell_of(f: Optional[Ratio]) -> Optional[str]:
     return said(f) if f is not None else None
 
 
@@ -145,15 +152,20 @@ def styles_lines(reports: Sequence[Report], cpus: Sequence[str], caption: str) -
     """The README's table across machines: per mode, each machine's helpers ÷ streamlined
     with its rerun interval, the instructions (the same on every CPU: the first's), how far
     apart the machines are, and the verdicts."""
-    rows: Dict[str, Dict[str, List[Optional[Figure]]]] = {}
+    rows: Dict[str, Dict[str, List[Optional[Ratio]]]] = {}
     for mode, name, cells in spreads(reports):
         rows.setdefault(mode, {})[name] = cells
     names = list(NAMES.values())
-    header = ["mode", *(f"{n}, {cpu}" for n in names for cpu in cpus), "instr.", "across CPUs",
-              "verdict"]  # fmt: skip
+    header = [
+        "mode",
+        *(f"{n}, {cpu}" for n in names for cpu in cpus),
+        "instr.",
+        "across CPUs",
+        "verdict",
+    ]
     body = []
     for mode, by_name in rows.items():
-        empty: List[Optional[Figure]] = [None] * len(cpus)
+        empty: List[Optional[Ratio]] = [None] * len(cpus)
         shown = [cell_of(c) for n in names for c in by_name.get(n, empty)]
         counted: List[Optional[str]] = []
         for n in names:
@@ -162,16 +174,22 @@ def styles_lines(reports: Sequence[Report], cpus: Sequence[str], caption: str) -
             counted.append(f"{f.value:.2f}x" if f else None)
         instr = " / ".join(c for c in counted if c) or None
         far = [f"{apart(c):.2f}x" for c in by_name.values()]
-        spread = ("within 10%" if all(apart(c) <= 1 + HOLDS for c in by_name.values())
-                  else " / ".join(far) + " apart")  # fmt: skip
+        spread = (
+            "within 10%"
+            if all(apart(c) <= 1 + HOLDS for c in by_name.values())
+            else " / ".join(far) + " apart"
+        )
         words = [answers.mode_word(r.verdicts, mode) for r in reports]
-        verdict = words[0] if len(set(words)) == 1 else "; ".join(
-            f"{w} ({cpu})" for w, cpu in zip(words, cpus))  # fmt: skip
+        verdict = (
+            words[0]
+            if len(set(words)) == 1
+            else "; ".join(f"{w} ({cpu})" for w, cpu in zip(words, cpus))
+        )
         body.append([mode, *shown, instr, spread if len(cpus) > 1 else "—", verdict])
     return [caption, "", grid(header, body, 1, 1), ""]
 
 
-def disjoint(cells: Sequence[Optional[Figure]]) -> bool:
+def disjoint(cells: Sequence[Optional[Ratio]]) -> bool:
     """Whether two machines' intervals share no value: apart beyond both reruns."""
     shown = [c for c in cells if c is not None]
     return any(a.high < b.low for a in shown for b in shown)
@@ -185,7 +203,7 @@ def study_lines(across: Across) -> List[str]:
     reports, cpus = across.reports, across.cpus
     if len(reports) < 2:
         return []
-    rows: Dict[str, Dict[str, List[Optional[Figure]]]] = {}
+    rows: Dict[str, Dict[str, List[Optional[Ratio]]]] = {}
     for mode, name, cells in spreads(reports):
         rows.setdefault(mode, {})[name] = cells
     names = list(NAMES.values())
@@ -195,8 +213,11 @@ def study_lines(across: Across) -> List[str]:
     for mode, by_name in rows.items():
         instr = []
         for name in names:
-            counts = [f.value for r in reports if (t := r.table("styles"))
-                      and (f := t.at((mode,), f"{name} instr."))]  # fmt: skip
+            counts = [
+                f.value
+                for r in reports
+                if (t := r.table("styles")) and (f := t.at((mode,), f"{name} instr."))
+            ]
             if len(counts) == len(reports):
                 counted += 1
                 alike = max(counts) / min(counts) - 1 <= stability.SAME_INSTRUCTIONS
@@ -204,7 +225,7 @@ def study_lines(across: Across) -> List[str]:
                 instr.append(f"{counts[0]:.2f}" if alike else "; ".join(f"{c:.2f}" for c in counts))
         moved_here = [name for name, cells in by_name.items() if disjoint(cells)]
         n, move = n + len(by_name), move + len(moved_here)
-        empty: List[Optional[Figure]] = [None] * len(cpus)
+        empty: List[Optional[Ratio]] = [None] * len(cpus)
         shown = [c.text() if c else None for name in names for c in by_name.get(name, empty)]
         body.append([mode, *shown, " / ".join(instr) or None, ", ".join(moved_here) or "no"])
     return [

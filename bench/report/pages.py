@@ -15,11 +15,12 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from bench.catalog import comparisons
 from bench.catalog.comparisons import LONG, Subject
+from bench.core import stats
 from bench.core.fmt import grid, interval, minutes, ratio, size_label, table
 from bench.profile import memory as profiled
 from bench.report import answers
 from bench.report.answers import Report
-from bench.report.figures import Figure, Shown
+from bench.report.figures import Ratio, Shown
 from bench.store import Measured, Run
 
 START, END = "<!-- results:start -->", "<!-- results:end -->"
@@ -49,9 +50,10 @@ def modes_lines(run: Run) -> List[str]:
         m, facts = c.mode, c.listing.runtime
         home = run.layout.folded(c.label)
         # A Python mode plays a JDK mode in the study's comparison; a styles run has none.
-        plays = "" if not m.jdk or run.header.styles else m.jdk
-        plays = plays and (f"the JDK's {plays}" if m.interpreter.startswith("jdk") else
-                           f"as the JDK's {plays}")  # fmt: skip
+        plays = "" if not m.jdk or run.header.study_name != "bench" else m.jdk
+        plays = plays and (
+            f"the JDK's {plays}" if m.interpreter.startswith("jdk") else f"as the JDK's {plays}"
+        )
         parts = [m.how, plays, f"rows under {home}" if home else ""]
         gil = " (GIL enabled)" if facts.get("gil_enabled") else " (GIL disabled)"
         ft = gil if facts.get("free_threaded") else ""
@@ -67,8 +69,10 @@ def modes_lines(run: Run) -> List[str]:
             variants, labels = why.setdefault(reason, ({}, {}))
             variants[name], labels[c.label] = None, None
     if why:
-        said = [f"{', '.join(variants)} under {', '.join(labels)} ({reason})"
-                for reason, (variants, labels) in why.items()]  # fmt: skip
+        said = [
+            f"{', '.join(variants)} under {', '.join(labels)} ({reason})"
+            for reason, (variants, labels) in why.items()
+        ]
         lines.append("Not measured: " + "; ".join(said) + ".")
     details: Dict[Tuple[str, str], List[str]] = {}
     for c in run.columns:
@@ -89,8 +93,10 @@ def modes_lines(run: Run) -> List[str]:
         for name, where in cold.items():
             together.setdefault(", ".join(where), []).append(name)
         said = [f"{', '.join(names)} under {where}" for where, names in together.items()]
-        lines.append(f"Not warmed up (the JIT had not settled within the warm-up in some pass): "
-                     f"{'; '.join(said)}.")  # fmt: skip
+        lines.append(
+            f"Not warmed up (the JIT had not settled within the warm-up in some pass): "
+            f"{'; '.join(said)}."
+        )
     skipped = [n for names in run.header.skipped.values() for n in names]
     if skipped:
         slow = sorted({n.split("/")[2] for n in skipped})
@@ -128,21 +134,22 @@ def trust_lines(r: Report) -> List[str]:
 GLOSSARY = "docs/study.md#glossary"
 
 
-def said(f: Figure, above: str = "slower", below: str = "faster") -> str:
+def said(f: Ratio, above: str = "slower", below: str = "faster") -> str:
     """A time ratio said one way with its interval: ``2.28x slower (2.20-2.35)``, or
     ``1.05x faster (1.02-1.08)`` for 0.953 (the inverse, its interval's ends swapped)."""
     if f.kind == "count":  # instructions: exact, no interval
         return f"{ratio(f.value)}x more" if f.value >= 1 else f"{ratio(1 / f.value)}x fewer"
-    if f.low <= 1 <= f.high and f.low != f.high:
-        return f"no difference ({interval(f.low, f.high)})"
-    if f.value >= 1:
+    word = stats.verdict(f.value, f.low, f.high)
+    if word == stats.SAME:
+        return f"{word} ({interval(f.low, f.high)})"
+    if word == stats.SLOWER:
         shown, low, high, word = f.value, f.low, f.high, above
     else:
         shown, low, high, word = 1 / f.value, 1 / f.high, 1 / f.low, below
     return f"{ratio(shown)}x {word}" + (f" ({interval(low, high)})" if low != high else "")
 
 
-def inverse(f: Figure) -> Figure:
+def inverse(f: Ratio) -> Ratio:
     """The same ratio the other way up (b ÷ a), its interval's ends swapped."""
     return replace(f, value=1 / f.value, low=1 / f.high, high=1 / f.low)
 
@@ -162,11 +169,19 @@ def styles_lines(r: Report, caption: str = "") -> List[str]:
         against = None
         if near is not None:
             words = said(inverse(near))
-            against = (f"streamlined as fast as {near.took} {words.split(' ', 2)[2]}"
-                       if words.startswith("no difference")
-                       else f"streamlined {words} than {near.took}")  # fmt: skip
-        body.append([*row.labels, *(said(f) if (f := cells.get(c)) else None for c in names),
-                     answers.mode_word(r.verdicts, row.labels[0]), against])  # fmt: skip
+            against = (
+                f"streamlined as fast as {near.took} {words.split(' ', 2)[2]}"
+                if words.startswith(stats.SAME)
+                else f"streamlined {words} than {near.took}"
+            )
+        body.append(
+            [
+                *row.labels,
+                *(said(f) if (f := cells.get(c)) else None for c in names),
+                answers.mode_word(r.verdicts, row.labels[0]),
+                against,
+            ]
+        )
     head = caption or f"**{t.title}** ({t.meaning}):"
     return [head, "", grid(header, body, len(t.spec.header), 2), ""]
 
@@ -194,9 +209,17 @@ def per_mode(
 ) -> str:
     """``shown(case)`` of each (subject, algorithm) at ``length`` bytes, modes as columns."""
     lay = run.layout
-    rows = [[s.label, alg, *(shown(run.measured[m]) if m else None for m in
-             (comparisons.pick(lay, s, c, bench, alg, length) for c in lay.columns))]
-            for s, alg in subjects]  # fmt: skip
+    rows = [
+        [
+            s.label,
+            alg,
+            *(
+                shown(run.measured[m]) if m else None
+                for m in (comparisons.pick(lay, s, c, bench, alg, length) for c in lay.columns)
+            ),
+        ]
+        for s, alg in subjects
+    ]
     return grid([header, "algorithm", *lay.columns], rows, 2)
 
 
@@ -281,8 +304,11 @@ def page(
             calls = per_mode(run, rows, "getAndDigest", n, ns, "bridge")
             out += ["Time per call (ns):", "", calls, ""]
     if left:
-        out += [f"The run's `report.md` has the throughput in MB/s and these tables too: "
-                f"{'; '.join(left)}.", ""]  # fmt: skip
+        out += [
+            f"The run's `report.md` has the throughput in MB/s and these tables too: "
+            f"{'; '.join(left)}.",
+            "",
+        ]
     out += [f"![{Path(f).stem}]({f})" for f in figures] + ([""] if figures else [])
     if run.header.builds:
         out += ["**Build times** (seconds, as each environment's build recorded them):", ""]
@@ -327,15 +353,18 @@ def bytecode_lines(name: str, text: str) -> List[str]:
     return [*out, ""]
 
 
-def study_section(r: Optional[Report], figures: Sequence[str], across: Sequence[str] = ()
-                  ) -> str:  # fmt: skip
+def study_section(r: Optional[Report], figures: Sequence[str], across: Sequence[str] = ()) -> str:
     """docs/study.md's results: the table ``across`` the kept machines, then the tables of
     one run (the newest kept) that docs/study.md shows."""
     lines = [START, "## Results", ""]
     if r is not None:
-        lines += [f"Generated by `python -m bench docs` from the runs kept in `runs/`; the "
-                  f"tables after the first are of the newest, run {r.run.name}, and its page "
-                  f"is `python -m bench report` of it.", "", *across]  # fmt: skip
+        lines += [
+            f"Generated by `python -m bench docs` from the runs kept in `runs/`; the "
+            f"tables after the first are of the newest, run {r.run.name}, and its page "
+            f"is `python -m bench report` of it.",
+            "",
+            *across,
+        ]
         lines += page(r, figures, full=False, styles=not across)
     return "\n".join([*wrapped(lines), END])
 

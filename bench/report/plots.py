@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import math
 import textwrap
+from functools import partial
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 import matplotlib
 
@@ -24,9 +25,10 @@ from matplotlib.lines import Line2D
 
 from bench.catalog import modes as catalog
 from bench.catalog.comparisons import LONG, TEXTBOOK
+from bench.core import stats
 from bench.core.fmt import size_label
 from bench.report.answers import NAMES, Report, span
-from bench.report.figures import Figure as Ratio
+from bench.report.figures import Ratio
 from bench.report.pages import HEADLINE
 from bench.store import Run
 
@@ -98,7 +100,7 @@ def style_rows(r: Report) -> List[Row]:
 def kind_span(rows: Sequence[Row], kinds: Sequence[str]) -> str:
     """The kinds' range of helpers ÷ streamlined, "nothing" where every interval holds 1."""
     figures = [f for kind, _, cells in rows if kind in kinds for f in cells.values()]
-    if figures and all(f.low <= 1 <= f.high for f in figures):
+    if figures and all(stats.verdict(f.value, f.low, f.high) == stats.SAME for f in figures):
         return "nothing"
     return span(figures) if figures else ""
 
@@ -106,12 +108,16 @@ def kind_span(rows: Sequence[Row], kinds: Sequence[str]) -> str:
 def headline_title(rows: Sequence[Row]) -> str:
     """The finding in words, from the figures: what the style costs CPython's and PyPy's
     interpreters, and the JDK's compilers."""
-    said = [(label, s) for label, kinds in (
-        ("CPython", ["CPython, no JIT", "CPython, JIT on"]),
-        ("PyPy without its JIT", ["PyPy, JIT off"]),
-        ("the JDK's interpreters", ["JDK -Xint", "JDK Zero"]),
-        ("the JDK's compilers", ["JDK compilers"]),
-    ) if (s := kind_span(rows, kinds))]  # fmt: skip
+    said = [
+        (label, s)
+        for label, kinds in (
+            ("CPython", ["CPython, no JIT", "CPython, JIT on"]),
+            ("PyPy without its JIT", ["PyPy, JIT off"]),
+            ("the JDK's interpreters", ["JDK -Xint", "JDK Zero"]),
+            ("the JDK's compilers", ["JDK compilers"]),
+        )
+        if (s := kind_span(rows, kinds))
+    ]
     if not said:
         return "What helper functions cost"
     words = [f"{label} {s}" for label, s in said]
@@ -149,10 +155,12 @@ def styles(reports: Sequence[Report], cpus: Sequence[str] = ()) -> Optional[Figu
             groups.append((kind, y, y))
         y += 1
     algorithms = [a for a in NAMES if any(a in cells for rows in per for _, _, cells in rows)]
-    fig, axes = plt.subplots(1, len(algorithms), figsize=(11.0, 2.6 + 0.3 * len(listed)),
-                             sharey=True, squeeze=False)  # fmt: skip
-    values = [v for rows in per for _, _, cells in rows for f in cells.values()
-              for v in (f.low, f.high)]  # fmt: skip
+    fig, axes = plt.subplots(
+        1, len(algorithms), figsize=(11.0, 2.6 + 0.3 * len(listed)), sharey=True, squeeze=False
+    )
+    values = [
+        v for rows in per for _, _, cells in rows for f in cells.values() for v in (f.low, f.high)
+    ]
     low, high = min(0.9, min(values) / 1.1), max(8.0, max(values) * 1.1)
     for ax, alg in zip(axes[0], algorithms):
         for i, rows in enumerate(per):
@@ -162,42 +170,87 @@ def styles(reports: Sequence[Report], cpus: Sequence[str] = ()) -> Optional[Figu
                 if f is None:
                     continue
                 jvm = reports[i].run.layout.by[mode].implementation == "OpenJDK"
-                ax.errorbar([f.value], [ys[mode] + offset],
-                            xerr=[[f.value - f.low], [f.high - f.value]],
-                            fmt=MACHINE_MARKS[i % len(MACHINE_MARKS)], color=JVM if jvm else PYTHON,
-                            markersize=4.5, capsize=2, linewidth=1)  # fmt: skip
+                ax.errorbar(
+                    [f.value],
+                    [ys[mode] + offset],
+                    xerr=[[f.value - f.low], [f.high - f.value]],
+                    fmt=MACHINE_MARKS[i % len(MACHINE_MARKS)],
+                    color=JVM if jvm else PYTHON,
+                    markersize=4.5,
+                    capsize=2,
+                    linewidth=1,
+                )
         ax.set_xscale("log")
         ax.set_xlim(low, high)
         ax.axvspan(*SEEDS, color="0.88", zorder=0)
-        ax.text(math.sqrt(SEEDS[0] * SEEDS[1]), -1.5, "OpenJDK 8256523:\n4-5x (-Xint, Zero)",
-                ha="center", va="top", fontsize=7.5, color="0.3")  # fmt: skip
+        ax.text(
+            math.sqrt(SEEDS[0] * SEEDS[1]),
+            -1.5,
+            "OpenJDK 8256523:\n4-5x (-Xint, Zero)",
+            ha="center",
+            va="top",
+            fontsize=7.5,
+            color="0.3",
+        )
         ax.axvline(1.0, color="0.3", linewidth=1, zorder=1)
         ax.text(1.02, -1.5, "no cost", ha="left", va="top", fontsize=7.5, color="0.3")
         ticks = (0.25, 0.5, 0.7, 1, 1.5, 2, 3, 4, 5, 6, 8, 10, 15, 20)
         ratio_axis(ax, (low, high), ticks, NAMES[alg], "time of helpers ÷ time of streamlined")
     last = rows_axis(axes[0], ys, (y - 0.3, -1.6))
     for kind, top, bottom in groups:
-        last.text(1.01, (top + bottom) / 2, kind, transform=last.get_yaxis_transform(),
-                  va="center", fontsize=8, color="0.25")  # fmt: skip
+        last.text(
+            1.01,
+            (top + bottom) / 2,
+            kind,
+            transform=last.get_yaxis_transform(),
+            va="center",
+            fontsize=8,
+            color="0.25",
+        )
     n = size_label(reports[0].run.layout.length(LONG))
     title = headline_title([row for rows in per for row in rows])
-    fig.suptitle(textwrap.fill(f"{title} ({n} digests, 95% rerun interval)", 110), fontsize=11,
-                 x=0.01, ha="left")  # fmt: skip
+    fig.suptitle(
+        textwrap.fill(f"{title} ({n} digests, 95% rerun interval)", 110),
+        fontsize=11,
+        x=0.01,
+        ha="left",
+    )
     legend = [
         Line2D([], [], color=PYTHON, linewidth=4, label="Python"),
         Line2D([], [], color=JVM, linewidth=4, label="the JVM"),
-        *(Line2D([], [], color="0.3", marker=MACHINE_MARKS[i % len(MACHINE_MARKS)],
-                 linestyle="", label=cpu) for i, cpu in enumerate(cpus)),
-    ]  # fmt: skip
+        *(
+            Line2D(
+                [],
+                [],
+                color="0.3",
+                marker=MACHINE_MARKS[i % len(MACHINE_MARKS)],
+                linestyle="",
+                label=cpu,
+            )
+            for i, cpu in enumerate(cpus)
+        ),
+    ]
     # the legend on a row of its own under the panels, the footer under it: a long CPU name
     # widens the legend, never into the footer
-    fig.legend(handles=legend, loc="lower center", bbox_to_anchor=(0.5, 0.035),
-               ncol=min(len(legend), 5), fontsize=8, frameon=False)  # fmt: skip
+    fig.legend(
+        handles=legend,
+        loc="lower center",
+        bbox_to_anchor=(0.5, 0.035),
+        ncol=min(len(legend), 5),
+        fontsize=8,
+        frameon=False,
+    )
     dates = sorted(r.run.header.started[:10] for r in reports)
     when = dates[0] if dates[0] == dates[-1] else f"{dates[0]} to {dates[-1]}"
     efforts = ", ".join(sorted({r.run.header.effort for r in reports}))
-    fig.text(0.01, 0.005, f"{len(reports)} CPU{'s' if len(reports) > 1 else ''} · {len(listed)} "
-             f"modes · {when} · effort {efforts}", fontsize=8, color="0.35")  # fmt: skip
+    fig.text(
+        0.01,
+        0.005,
+        f"{len(reports)} CPU{'s' if len(reports) > 1 else ''} · {len(listed)} "
+        f"modes · {when} · effort {efforts}",
+        fontsize=8,
+        color="0.35",
+    )
     fig.tight_layout(rect=(0, 0.1, 0.9, 0.97))
     return fig
 
@@ -242,8 +295,14 @@ def throughput(run: Run, mode: str) -> Figure:
         ax.set_ylabel("MB/s (digest, fastest time)")
         ax.set_title(f"{NAMES.get(alg, alg)} under {mode} ({run.column(mode).listing.title})")
         ax.grid(True, which="both", alpha=0.3)
-    fig.legend(list(legend.values()), list(legend), loc="center left", bbox_to_anchor=(0.8, 0.5),
-               fontsize=8, title="variant")  # fmt: skip
+    fig.legend(
+        list(legend.values()),
+        list(legend),
+        loc="center left",
+        bbox_to_anchor=(0.8, 0.5),
+        fontsize=8,
+        title="variant",
+    )
     fig.suptitle("Throughput against message length (log-log)")
     footer(run, fig, mode)
     fig.tight_layout(rect=(0, 0.03, 0.8, 1))
@@ -289,37 +348,46 @@ def speedup(run: Run) -> Optional[Figure]:
         ax.set_xticklabels(variants, rotation=30, ha="right", fontsize=8)
         ax.set_ylabel(f"× {BASELINE} under {base_mode}")
         name = NAMES.get(alg, alg)
-        ax.set_title(f"{name}, {size_label(length)} messages (digest): speed against {BASELINE} "
-                     f"under {base_mode}")  # fmt: skip
+        ax.set_title(
+            f"{name}, {size_label(length)} messages (digest): speed against {BASELINE} "
+            f"under {base_mode}"
+        )
         ax.grid(True, axis="y", which="both", alpha=0.3)
     if not drawn:
         plt.close(fig)
         return None
     handles, labels = next(ax for ax in fig.axes if ax.get_visible()).get_legend_handles_labels()
-    fig.legend(handles, labels, loc="center left", bbox_to_anchor=(0.83, 0.5), fontsize=7,
-               title="mode")  # fmt: skip
+    fig.legend(
+        handles, labels, loc="center left", bbox_to_anchor=(0.83, 0.5), fontsize=7, title="mode"
+    )
     footer(run, fig, f"{len(modes)} modes")
     fig.tight_layout(rect=(0, 0.03, 0.82, 1))
     return fig
 
 
-def figures(r: Report) -> Dict[str, Figure]:
-    """Every figure of the report's run by its file name, the headline first."""
+def figures(r: Report) -> Dict[str, Callable[[], Optional[Figure]]]:
+    """Every figure of the report's run by its file name, the headline first: each drawn when
+    called (one open at a time: matplotlib keeps every figure not closed)."""
     run = r.run
-    drawn = {HEADLINE: styles([r])}
-    drawn.update({f"throughput-{m}.png": throughput(run, m) for m in run.layout.columns})
-    drawn["speedup.png"] = speedup(run)
-    return {name: fig for name, fig in drawn.items() if fig is not None}
+    drawn: Dict[str, Callable[[], Optional[Figure]]] = {HEADLINE: partial(styles, [r])}
+    drawn.update({f"throughput-{m}.png": partial(throughput, run, m) for m in run.layout.columns})
+    drawn["speedup.png"] = partial(speedup, run)
+    return drawn
+
+
+def save(draw: Callable[[], Optional[Figure]], path: Path) -> Optional[Path]:
+    """The figure ``draw`` makes written to ``path`` and closed; None where it draws none."""
+    fig = draw()
+    if fig is None:
+        return None
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
 
 
 def draw_all(r: Report, folder: Path) -> List[Path]:
     """Every figure of the report's run, written into ``folder`` as PNG."""
-    paths = []
-    for name, fig in figures(r).items():
-        fig.savefig(folder / name, dpi=110)
-        plt.close(fig)
-        paths.append(folder / name)
-    return paths
+    return [p for name, draw in figures(r).items() if (p := save(draw, folder / name))]
 
 
 def page_names(across: Any) -> List[str]:
@@ -337,8 +405,9 @@ def newest_of(across: Any) -> Optional[Report]:
 
 def last_cpython(r: Report) -> List[str]:
     lay = r.run.layout
-    found = [c for c in lay.columns if lay.by[c].implementation == "CPython"
-             and lay.folded(c) is None]  # fmt: skip
+    found = [
+        c for c in lay.columns if lay.by[c].implementation == "CPython" and lay.folded(c) is None
+    ]
     return found[-1:]
 
 
@@ -348,19 +417,17 @@ def draw_pages(across: Any, folder: Path) -> List[Path]:
     r = newest_of(across)
     if r is None:
         return []
-    drawn = {HEADLINE: styles(across.reports, across.cpus), "speedup.png": speedup(r.run)}
-    drawn.update({f"throughput-{c}.png": throughput(r.run, c) for c in last_cpython(r)})
-    paths = []
-    for name, fig in drawn.items():
-        if fig is not None:
-            fig.savefig(folder / name, dpi=110)
-            plt.close(fig)
-            paths.append(folder / name)
-    return paths
+    drawn: Dict[str, Callable[[], Optional[Figure]]] = {
+        HEADLINE: partial(styles, across.reports, across.cpus),
+        "speedup.png": partial(speedup, r.run),
+    }
+    drawn.update({f"throughput-{c}.png": partial(throughput, r.run, c) for c in last_cpython(r)})
+    return [p for name, draw in drawn.items() if (p := save(draw, folder / name))]
 
 
-def ratio_axis(ax: Any, span: Tuple[float, float], ticks: Sequence[float], title: str,
-               label: str) -> None:  # fmt: skip
+def ratio_axis(
+    ax: Any, span: Tuple[float, float], ticks: Sequence[float], title: str, label: str
+) -> None:
     """A forest plot's panel: its ratio ticks (those within ``span``) as "2x", a grid, its title
     and the label of its ratio axis."""
     shown = [t for t in ticks if span[0] <= t <= span[1]]

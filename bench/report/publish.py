@@ -63,11 +63,16 @@ def report_parser() -> argparse.ArgumentParser:
 
 
 def report_main(argv: Sequence[str]) -> int:
-    """``python -m bench report``: a run's report.md, summary.json and figures."""
+    """``python -m bench report``: a run's report.md, summary.json and figures (a styles
+    file's run: ``bench.report.styles``')."""
     args = report_parser().parse_args(argv)
     folder: Optional[Path] = args.folder or newest("bench", "values.json")
     if folder is None:
         raise SystemExit(f"no run under {RESULTS / 'bench'}")
+    if (folder / "study.json").exists() and store.load(folder).header.study_name == "styles":
+        from bench.report import styles  # a styles file's run: its own page
+
+        return styles.report_main(folder, not args.no_plots)
     if (folder / kept.FILE).exists():  # a kept run: its page written beside this clone's runs
         r = answers.build(kept.read(folder))
         folder = RESULTS / "bench" / folder.name
@@ -159,10 +164,11 @@ def docs_main(argv: Sequence[str]) -> int:
     figures = [f"bench/{name}" for name in drawn]
     study = [
         pages.study_section(newest_report, figures, machines.study_lines(across))
-        if newest_report is not None else None,
+        if newest_report is not None
+        else None,
         pages.memory_section(memory) if memory else None,
         pages.bytecode_section(*bytecode) if bytecode else None,
-    ]  # fmt: skip
+    ]
     readme_sections = [
         readme.glance_section(across),
         readme.answer_section(across, f"docs/bench/{HEADLINE}"),
@@ -179,9 +185,11 @@ def docs_main(argv: Sequence[str]) -> int:
     if args.write:
         write_sections(README, sections)
         write_sections(STUDY, study)
-        print(f"{README.relative_to(ROOT)}, {STUDY.relative_to(ROOT)}: results from "
-              f"{sum(len(n) for n in across.runs)} kept runs on {len(across.reports)} "
-              "machines")  # fmt: skip
+        print(
+            f"{README.relative_to(ROOT)}, {STUDY.relative_to(ROOT)}: results from "
+            f"{sum(len(n) for n in across.runs)} kept runs on {len(across.reports)} "
+            "machines"
+        )
     else:
         print(*(s for s in [*sections, *study] if s), sep="\n\n")
     return 0

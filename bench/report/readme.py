@@ -62,10 +62,18 @@ def buys_lines(reports: Sequence[Report]) -> List[str]:
         if not rows:
             continue
         algs = [a for a in answers.NAMES if any(a in v for v in rows.values())]
-        body = [[build, source, span_of(list(where[(build, source, impl)])),
-                 *(answers.direction(by_alg[a], "faster", "slower") if a in by_alg else None
-                   for a in algs)]
-                for (build, source, impl), by_alg in rows.items()]  # fmt: skip
+        body = [
+            [
+                build,
+                source,
+                span_of(list(where[(build, source, impl)])),
+                *(
+                    answers.direction(by_alg[a], "faster", "slower") if a in by_alg else None
+                    for a in algs
+                ),
+            ]
+            for (build, source, impl), by_alg in rows.items()
+        ]
         header = ["build", "source", "modes", *(answers.NAMES[a] for a in algs)]
         out += [f"**{title}**, {size_label(shown[0][0].run.layout.length(LONG))}:", ""]
         out += [grid(header, body, 3), ""]
@@ -78,8 +86,9 @@ def runs_line(across: machines.Across) -> str:
     for r, cpu, names in zip(across.reports, across.cpus, across.runs):
         h = r.run.header
         again = f", rerun {names[-2]}" if len(names) > 1 else ""
-        said.append(f"{cpu}: run {r.run.name} ({h.passes} passes, "
-                    f"{h.measure_seconds / 60:.1f} min{again})")  # fmt: skip
+        said.append(
+            f"{cpu}: run {r.run.name} ({h.passes} passes, {h.measure_seconds / 60:.1f} min{again})"
+        )
     left = f" Left out: {'; '.join(across.left_out)}." if across.left_out else ""
     efforts = "/".join(sorted({r.run.header.effort for r in across.reports}))
     return f"Kept runs of this code ([runs/](runs/)), {efforts} effort: {'; '.join(said)}.{left}"
@@ -90,11 +99,18 @@ def trust_lines(across: machines.Across) -> List[str]:
     out = []
     for r, cpu in zip(across.reports, across.cpus):
         t, x = r.trust, r.rerun
-        again = (f"its rerun {x.readme_inside:.0%} inside, {x.readme_within:.0%} within 10%, "
-                 f"{x.flips} verdicts changed" if x else "no rerun kept yet")  # fmt: skip
+        again = (
+            f"its rerun {x.readme_inside:.0%} inside, {x.readme_within:.0%} within 10%, "
+            f"{x.flips} verdicts changed"
+            if x
+            else "no rerun kept yet"
+        )
         out.append(f"{cpu} ±{t.readme_half_width:.1%} ({again})")
-    return [f"**How far to trust it**: the README's median interval on {'; '.join(out)}.", "",
-            machines.holds_line(across.reports)]  # fmt: skip
+    return [
+        f"**How far to trust it**: the README's median interval on {'; '.join(out)}.",
+        "",
+        machines.holds_line(across.reports),
+    ]
 
 
 def readme_section(across: Optional[machines.Across]) -> str:
@@ -105,8 +121,7 @@ def readme_section(across: Optional[machines.Across]) -> str:
     if across is None or not across.reports:
         return "\n".join([*lines, "No kept run of `nox -s bench` yet.", END])
     first = across.reports[0]
-    lines += [f"{runs_line(across)} [Terms]({GLOSSARY}), [every table](docs/study.md#results).",
-              ""]  # fmt: skip
+    lines += [f"{runs_line(across)} [Terms]({GLOSSARY}), [every table](docs/study.md#results).", ""]
     jdk25 = any(c.startswith("jdk25") for r in across.reports for c in r.run.layout.columns)
     why = f"; JDK 25's `-Xint`: [JDK-8072070]({REVIEWS['8072070']})" if jdk25 else ""
     caption = (
@@ -150,13 +165,22 @@ def one_message(across: machines.Across) -> str:
         length = 0
         for r in across.reports:
             lay = r.run.layout
-            cpython = [c for c in lay.columns if lay.by[c].implementation == "CPython"
-                       and not lay.by[c].mode.jit and lay.folded(c) is None]  # fmt: skip
+            cpython = [
+                c
+                for c in lay.columns
+                if lay.by[c].implementation == "CPython"
+                and not lay.by[c].mode.jit
+                and lay.folded(c) is None
+            ]
             modes.update({c: None for c in cpython})
             length = lay.length(64) if short else lay.length(LONG)
             t = r.table(f"hashlib-{length}")
-            values += [f.value for a in answers.NAMES for c in cpython
-                       if t and (f := t.at(("native", a), c))]  # fmt: skip
+            values += [
+                f.value
+                for a in answers.NAMES
+                for c in cpython
+                if t and (f := t.at(("native", a), c))
+            ]
         if values:
             said.append(f"{answers.direction(values, 'slower', 'faster')} on {size_label(length)}")
     if not said:
@@ -181,18 +205,29 @@ def answer_section(across: Optional[machines.Across], picture: str) -> str:
     parts = [(s, r.run) for r in reports if (s := r.table("styles")) is not None]
     if across is None or not parts:
         return marked("answer", ["No kept run of `nox -s bench` yet."])
-    said = [", ".join(answers.style_costs([(s, answers.by_family(run, jit)) for s, run in parts],
-                                          under=True)) for jit in (False, True)]  # fmt: skip
+    said = [
+        ", ".join(
+            answers.style_costs([(s, answers.by_family(run, jit)) for s, run in parts], under=True)
+        )
+        for jit in (False, True)
+    ]
     moving = machines.moving_families(across.reports)
-    cpu = (f" From CPU to CPU the same code's ratios move by up to {moving}; the rest hold "
-           f"within 10% ([Results](#results)).") if moving else ""  # fmt: skip
+    cpu = (
+        (
+            f" From CPU to CPU the same code's ratios move by up to {moving}; the rest hold "
+            f"within 10% ([Results](#results))."
+        )
+        if moving
+        else ""
+    )
     sentence = (
         f"**The study's answer**, on {machines_said(across)}: written as helper functions, MD5 "
         f"and SHA-256 run {said[0]} without a JIT; with one, {said[1]}. The JDK measured 4-5x "
         f"and none ([8256523]({REVIEWS['8256523']})).{cpu}"
     )
-    return marked("answer", [sentence, "", f"![What helper functions cost, per mode and CPU]"
-                             f"({picture})"])  # fmt: skip
+    return marked(
+        "answer", [sentence, "", f"![What helper functions cost, per mode and CPU]({picture})"]
+    )
 
 
 def code_lines(path: Path, names: Sequence[str], loop: str = "") -> List[str]:
@@ -228,8 +263,9 @@ def code_lines(path: Path, names: Sequence[str], loop: str = "") -> List[str]:
 
 def styles_code_section(root: Path) -> str:
     """The same MD5 step in the two styles, side by side, read from the sources."""
-    helpers = code_lines(root / "variants/helpers/md5.py", ["rotate_left", "f", "step"],
-                         "compress_block")  # fmt: skip
+    helpers = code_lines(
+        root / "variants/helpers/md5.py", ["rotate_left", "f", "step"], "compress_block"
+    )
     streamlined = code_lines(root / "variants/streamlined/md5_words.py", [], "compress")
     cells = [
         ("helpers", "variants/helpers/md5.py", helpers),
@@ -237,8 +273,15 @@ def styles_code_section(root: Path) -> str:
     ]
     out = ["<table><tr>"]
     for name, path, code in cells:
-        out += [f'<td valign="top"><b>{name}</b> (<a href="{path}">{path}</a>)', "",
-                "```python", *code, "```", "", "</td>"]  # fmt: skip
+        out += [
+            f'<td valign="top"><b>{name}</b> (<a href="{path}">{path}</a>)',
+            "",
+            "```python",
+            *code,
+            "```",
+            "",
+            "</td>",
+        ]
     return marked("styles-code", [*out, "</tr></table>"])
 
 
@@ -252,21 +295,32 @@ def memory_sentence(data: Optional[Dict[str, Any]]) -> str:
 
     def of(variant: str, noun: str = "") -> str:
         found = [(a, per[(variant, a)]) for a in answers.NAMES if (variant, a) in per]
-        said = [f"{n:.0f}{noun if i == 0 else ''} for {answers.NAMES[a]}"
-                for i, (a, n) in enumerate(found)]  # fmt: skip
+        said = [
+            f"{n:.0f}{noun if i == 0 else ''} for {answers.NAMES[a]}"
+            for i, (a, n) in enumerate(found)
+        ]
         return " and ".join(said) or "none measured"
 
     native = [n for (v, _), n in per.items() if v == "native"]
     tail = f"; the native variant {max(native):.0f}" if native else ""
-    grown = [f"{v} {answers.NAMES.get(a, a)}" for (v, a), r in profiled.by_row(data).items()
-             if any(f.startswith("FLAG") for f in profiled.flags(r))]  # fmt: skip
-    growth = (f"peaks that grow with the input: {', '.join(grown)}" if grown
-              else "no variant's peak grows with the input")  # fmt: skip
-    return marked("memory", [
-        f"**Memory** (`nox -s memory`, memray, {version}, {info['date']}): a 64-byte block "
-        f"costs the helper style {of('helpers', ' allocations')}, streamlined "
-        f"{of('streamlined')}{tail}; {growth} ([the table](docs/study.md#memory)).",
-    ])  # fmt: skip
+    grown = [
+        f"{v} {answers.NAMES.get(a, a)}"
+        for (v, a), r in profiled.by_row(data).items()
+        if any(f.startswith("FLAG") for f in profiled.flags(r))
+    ]
+    growth = (
+        f"peaks that grow with the input: {', '.join(grown)}"
+        if grown
+        else "no variant's peak grows with the input"
+    )
+    return marked(
+        "memory",
+        [
+            f"**Memory** (`nox -s memory`, memray, {version}, {info['date']}): a 64-byte block "
+            f"costs the helper style {of('helpers', ' allocations')}, streamlined "
+            f"{of('streamlined')}{tail}; {growth} ([the table](docs/study.md#memory)).",
+        ],
+    )
 
 
 # --- from a `nox -s peers` run: a column against the hashlib loop and DuckDB ----------------
@@ -294,14 +348,24 @@ def column_figures(data: Dict[str, Any]) -> List[Dict[str, Any]]:
         mine, loop, duckdb = (values.get(k) for k in (COLUMN, LOOP, DUCKDB))
         if not (mine and loop and duckdb):
             continue
-        ns = {k: time_of(v) / run["rows"] * 1e9 for k, v in
-              ((COLUMN, mine), (LOOP, loop), (DUCKDB, duckdb))}  # fmt: skip
+        ns = {
+            k: time_of(v) / run["rows"] * 1e9
+            for k, v in ((COLUMN, mine), (LOOP, loop), (DUCKDB, duckdb))
+        }
         against = {
             k: speed_of(rounds(v), rounds(mine)) for k, v in ((LOOP, loop), (DUCKDB, duckdb))
         }
-        found.append({"shape": shape, "algorithm": alg, "ns": ns, "rows": run["rows"],
-                      "against": {k: e.value for k, e in against.items() if e},
-                      "class": own["name"], "date": data["machine"]["date"]})  # fmt: skip
+        found.append(
+            {
+                "shape": shape,
+                "algorithm": alg,
+                "ns": ns,
+                "rows": run["rows"],
+                "against": {k: e.value for k, e in against.items() if e},
+                "class": own["name"],
+                "date": data["machine"]["date"],
+            }
+        )
     return found
 
 
@@ -312,16 +376,23 @@ def columns_glance(data: Optional[Dict[str, Any]]) -> Optional[str]:
     if not flat:
         return None
     first, *others = flat
-    more = "; ".join(f"{ALGORITHM_NAMES[f['algorithm']]}: {answers.brief(f['against'][LOOP])}x and "
-                     f"{answers.brief(f['against'][DUCKDB])}x" for f in others)  # fmt: skip
-    return marked("columns-glance", [
-        f"**A column**: `variants.{first['algorithm']}_column(column, hexdigest=True)` hashes "
-        f"{first['rows']:,} rows of {first['shape']} in C "
-        f"{answers.brief(first['against'][LOOP])}x as fast as a hashlib loop and "
-        f"{answers.brief(first['against'][DUCKDB])}x as fast as DuckDB's `{first['algorithm']}` "
-        f"({more + '; ' if more else ''}one thread, {first['class']} kernels, {first['date']}, "
-        "`nox -s peers`)."
-    ])  # fmt: skip
+    more = "; ".join(
+        f"{ALGORITHM_NAMES[f['algorithm']]}: {answers.brief(f['against'][LOOP])}x and "
+        f"{answers.brief(f['against'][DUCKDB])}x"
+        for f in others
+    )
+    return marked(
+        "columns-glance",
+        [
+            f"**A column**: `variants.{first['algorithm']}_column(column, hexdigest=True)` hashes "
+            f"{first['rows']:,} rows of {first['shape']} in C "
+            f"{answers.brief(first['against'][LOOP])}x as fast as a hashlib loop and "
+            f"{answers.brief(first['against'][DUCKDB])}x as fast as DuckDB's "
+            f"`{first['algorithm']}` ({more + '; ' if more else ''}one thread, "
+            f"{first['class']} kernels, {first['date']}, "
+            "`nox -s peers`)."
+        ],
+    )
 
 
 def columns_table(data: Optional[Dict[str, Any]]) -> Optional[str]:
@@ -329,17 +400,35 @@ def columns_table(data: Optional[Dict[str, Any]]) -> Optional[str]:
     figures = column_figures(data) if data else []
     if not figures:
         return None
-    header = ["rows", "algorithm", "`digest_column`", "hashlib loop", "DuckDB's",
-              "against the loop", "against DuckDB"]  # fmt: skip
-    body = [[f["shape"], ALGORITHM_NAMES[f["algorithm"]],
-             *(f"{f['ns'][k]:.1f} ns" for k in (COLUMN, LOOP, DUCKDB)),
-             *(f"{ratio(f['against'][k])}x faster" if k in f["against"] else None
-               for k in (LOOP, DUCKDB))] for f in figures]  # fmt: skip
+    header = [
+        "rows",
+        "algorithm",
+        "`digest_column`",
+        "hashlib loop",
+        "DuckDB's",
+        "against the loop",
+        "against DuckDB",
+    ]
+    body = [
+        [
+            f["shape"],
+            ALGORITHM_NAMES[f["algorithm"]],
+            *(f"{f['ns'][k]:.1f} ns" for k in (COLUMN, LOOP, DUCKDB)),
+            *(
+                f"{ratio(f['against'][k])}x faster" if k in f["against"] else None
+                for k in (LOOP, DUCKDB)
+            ),
+        ]
+        for f in figures
+    ]
     f = figures[0]
-    return marked("columns", [
-        f"One thread, ns a row of {f['rows']:,} hex digests, this machine's kernels "
-        f"({f['class']}), {f['date']} (`nox -s peers`; every engine and thread count: "
-        "[docs/columns.md](docs/columns.md)):",
-        "",
-        grid(header, body, 2),
-    ])  # fmt: skip
+    return marked(
+        "columns",
+        [
+            f"One thread, ns a row of {f['rows']:,} hex digests, this machine's kernels "
+            f"({f['class']}), {f['date']} (`nox -s peers`; every engine and thread count: "
+            "[docs/columns.md](docs/columns.md)):",
+            "",
+            grid(header, body, 2),
+        ],
+    )

@@ -32,9 +32,10 @@ from pathlib import Path
 from typing import Callable, Dict, List, Mapping, Sequence, Tuple
 
 from bench import store
+from bench.core import stats
 from bench.core.fmt import interval, ratio, table
 from bench.core.stats import Estimate, by_process, components, time_of
-from bench.profile import instructions
+from bench.profile import style_instructions
 from bench.report import answers
 from bench.report.answers import NAMES, Report, Rerun
 from bench.store import kept
@@ -77,20 +78,23 @@ def within(moved: Mapping[Key, float], limit: float) -> float:
 
 
 def median_half(found: Mapping[Key, Estimate]) -> float:
-    return statistics.median(e.half_width for e in found.values()) if found else math.nan
+    return stats.median_half([e.half_width for e in found.values()])
 
 
 def said(e: Estimate) -> str:
-    """A styles run's verdict of a ratio: the interval decides (``bench.report.styles``)."""
-    return "no difference" if e.low <= 1 <= e.high else "slower" if e.value > 1 else "faster"
+    """A styles run's verdict of a ratio (``bench.core.stats.verdict``: the interval decides)."""
+    return stats.verdict(e.value, e.low, e.high)
 
 
 def flips(a: Report, b: Report) -> List[str]:
     """The verdicts whose classes the two runs do not share (a styles run's: its ratios')."""
-    if a.run.header.styles:
+    if a.run.header.study_name != "bench":
         ea, eb = estimates(a), estimates(b)
-        return [f"{k[2]} {' '.join(k[1])}: {said(ea[k])} -> {said(eb[k])}" for k in ea
-                if k in eb and said(ea[k]) != said(eb[k])]  # fmt: skip
+        return [
+            f"{k[2]} {' '.join(k[1])}: {said(ea[k])} -> {said(eb[k])}"
+            for k in ea
+            if k in eb and said(ea[k]) != said(eb[k])
+        ]
     theirs = {(v.mode, v.algorithm): v for v in b.verdicts}
     out = []
     for v in a.verdicts:
@@ -106,9 +110,15 @@ def rerun(a: Report, b: Report) -> Rerun:
     readme, readme_b = estimates(a, True), estimates(b, True)
     common = [k for k in every if k in theirs]
     shown = [k for k in readme if k in readme_b]
-    return Rerun(b.run.name, len(common), coverage(every, theirs), len(shown),
-                 coverage(readme, readme_b), within(changes(readme, readme_b), 0.10),
-                 len(flips(a, b)))  # fmt: skip
+    return Rerun(
+        b.run.name,
+        len(common),
+        coverage(every, theirs),
+        len(shown),
+        coverage(readme, readme_b),
+        within(changes(readme, readme_b), 0.10),
+        len(flips(a, b)),
+    )
 
 
 def levels(r: Report) -> List[List[str]]:
@@ -128,19 +138,33 @@ def levels(r: Report) -> List[List[str]]:
                 common = sorted(set(pa) & set(pb))
                 if len(common) < 3:
                     continue
-                inner = [statistics.stdev([math.log(x / y) for x, y in zip(pa[p], pb[p])])
-                         for p in common if min(len(pa[p]), len(pb[p])) > 1]  # fmt: skip
+                inner = [
+                    statistics.stdev([math.log(x / y) for x, y in zip(pa[p], pb[p])])
+                    for p in common
+                    if min(len(pa[p]), len(pb[p])) > 1
+                ]
                 logs = [math.log(time_of(pa[p]) / time_of(pb[p])) for p in common]
                 c = components(logs, [a.stretches.get(p, 0) for p in common])
-                spreads.append((statistics.fmean(inner) if inner else math.nan, math.sqrt(c.within),
-                                math.sqrt(c.between)))  # fmt: skip
+                spreads.append(
+                    (
+                        statistics.fmean(inner) if inner else math.nan,
+                        math.sqrt(c.within),
+                        math.sqrt(c.between),
+                    )
+                )
         if spreads:
             # a kept run keeps the rounds of the README's cases only: no spread between the
             # rounds of the others ("—")
-            medians = [statistics.median([x for s in spreads if not math.isnan(x := s[i])] or
-                                         [math.nan]) for i in range(3)]  # fmt: skip
-            rows.append([f"{name} ({len(spreads)})",
-                         *("—" if math.isnan(m) else f"{m:.1%}" for m in medians)])  # fmt: skip
+            medians = [
+                statistics.median([x for s in spreads if not math.isnan(x := s[i])] or [math.nan])
+                for i in range(3)
+            ]
+            rows.append(
+                [
+                    f"{name} ({len(spreads)})",
+                    *("—" if math.isnan(m) else f"{m:.1%}" for m in medians),
+                ]
+            )
     return rows
 
 
@@ -153,15 +177,23 @@ def bytecode_counts(folder: Path) -> Counts:
 
 
 def styles_counts(folder: Path) -> Counts:
-    """A styles run's instructions per call by (mode, style, size) (profile.instructions)."""
-    found = store.read_record(folder / instructions.INSTRUCTIONS)["modes"]
-    return {(mode, r["style"], str(r["size"])): float(r["instructions"])
-            for mode, m in found.items() for r in m.get("rows", ())}  # fmt: skip
+    """A styles run's instructions per call by (mode, style, size)
+    (``bench.profile.style_instructions``)."""
+    found = store.read_record(style_instructions.path_of(folder))["modes"]
+    return {
+        (mode, r["style"], str(r["size"])): float(r["instructions"])
+        for mode, m in found.items()
+        for r in m.get("rows", ())
+    }
 
 
-def compare_instructions(first: Path, second: Path, strict: bool,
-                         read: Callable[[Path], Counts] = bytecode_counts,
-                         names: Tuple[str, str] = ("variant", "algorithm")) -> int:  # fmt: skip
+def compare_instructions(
+    first: Path,
+    second: Path,
+    strict: bool,
+    read: Callable[[Path], Counts] = bytecode_counts,
+    names: Tuple[str, str] = ("variant", "algorithm"),
+) -> int:
     a, b = read(first), read(second)
     common = [k for k in a if k in b and a[k] > 0]
     if not common:
@@ -173,8 +205,10 @@ def compare_instructions(first: Path, second: Path, strict: bool,
     rows = [["mode", *names, "first", "second", "change"]]
     rows += [[*k, f"{a[k]:.4g}", f"{b[k]:.4g}", f"{d:.3%}"] for d, k in moved[:10]]
     print(table(rows, "lllrrr"))
-    print(f"\n{equal:.1%} of the counts equal within {INSTRUCTIONS_TARGET:.1%}; "
-          f"largest change {moved[0][0]:.3%}")  # fmt: skip
+    print(
+        f"\n{equal:.1%} of the counts equal within {INSTRUCTIONS_TARGET:.1%}; "
+        f"largest change {moved[0][0]:.3%}"
+    )
     return 1 if strict and equal < 1 else 0
 
 
@@ -184,14 +218,31 @@ def by_table(a: Mapping[Key, Estimate], b: Mapping[Key, Estimate]) -> str:
     for k in a:
         if k in b:
             tables.setdefault(k[0], []).append(k)
-    rows = [["table", "ratios", "median change", "within 10%", "within 20%", "inside A's 95%",
-             "median ±, A"]]  # fmt: skip
+    rows = [
+        [
+            "table",
+            "ratios",
+            "median change",
+            "within 10%",
+            "within 20%",
+            "inside A's 95%",
+            "median ±, A",
+        ]
+    ]
     for name, keys in tables.items():
         mine, theirs = {k: a[k] for k in keys}, {k: b[k] for k in keys}
         moved = changes(mine, theirs)
-        rows.append([name, str(len(keys)), f"{statistics.median(moved.values()):.1%}",
-                     f"{within(moved, 0.1):.1%}", f"{within(moved, 0.2):.1%}",
-                     f"{coverage(mine, theirs):.1%}", f"{median_half(mine):.1%}"])  # fmt: skip
+        rows.append(
+            [
+                name,
+                str(len(keys)),
+                f"{statistics.median(moved.values()):.1%}",
+                f"{within(moved, 0.1):.1%}",
+                f"{within(moved, 0.2):.1%}",
+                f"{coverage(mine, theirs):.1%}",
+                f"{median_half(mine):.1%}",
+            ]
+        )
     return table(rows, "lrrrrrr")
 
 
@@ -201,10 +252,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--show", type=int, default=15, help="list this many largest changes")
     parser.add_argument("--strict", action="store_true", help="exit 1 if a target is missed")
     parser.add_argument(
-        "--floor", type=float, action="append", default=[],
+        "--floor",
+        type=float,
+        action="append",
+        default=[],
         help="also: coverage and width were a further between-run term of this size (0.03: 3 "
         "%%; beyond stats.RUN_TERM) in the first run's intervals (repeat)",
-    )  # fmt: skip
+    )
 
 
 def run_at(path: Path) -> store.Run:
@@ -232,8 +286,9 @@ def machines(a: Report, b: Report) -> Tuple[List[List[str]], int, int, Tuple[int
     ratios, of those that differ, and (of those counted on both, those whose instruction
     ratios are the same)."""
     ta, tb = a.table("styles"), b.table("styles")
-    rows = [["mode", "algorithm", "time, A", "time, B", "B ÷ A", "instr., A", "instr., B",
-             "differs"]]  # fmt: skip
+    rows = [
+        ["mode", "algorithm", "time, A", "time, B", "B ÷ A", "instr., A", "instr., B", "differs"]
+    ]
     n = moved = same = counted = 0
     if ta is None or tb is None:
         return rows, 0, 0, (0, 0)
@@ -248,24 +303,35 @@ def machines(a: Report, b: Report) -> Tuple[List[List[str]], int, int, Tuple[int
             shown = [f"{i.value:.3g}" if i else "—" for i in (ix, iy)]
             counted += bool(ix and iy)
             same += bool(ix and iy and abs(iy.value / ix.value - 1) <= SAME_INSTRUCTIONS)
-            rows.append([row.labels[0], name, f"{ratio(x.value)} ({interval(x.low, x.high)})",
-                         f"{ratio(y.value)} ({interval(y.low, y.high)})",
-                         f"{y.value / x.value:.2f}", *shown,
-                         "beyond both intervals" if apart else "no"])  # fmt: skip
+            rows.append(
+                [
+                    row.labels[0],
+                    name,
+                    f"{ratio(x.value)} ({interval(x.low, x.high)})",
+                    f"{ratio(y.value)} ({interval(y.low, y.high)})",
+                    f"{y.value / x.value:.2f}",
+                    *shown,
+                    "beyond both intervals" if apart else "no",
+                ]
+            )
     return rows, n, moved, (same, counted)
 
 
 def across(first: Report, second: Report) -> int:
     """``stability`` on runs of two machines: what the CPU moves, mode by mode."""
     rows, n, moved, (same, counted) = machines(first, second)
-    print(f"A: {first.run.name} on {machine_of(first.run)}\nB: {second.run.name} on "
-          f"{machine_of(second.run)}\nruns of two machines: not reruns of each other; "
-          "helpers ÷ streamlined, 16 KiB, in time (95% rerun interval) and in machine "
-          "instructions (callgrind)\n")  # fmt: skip
+    print(
+        f"A: {first.run.name} on {machine_of(first.run)}\nB: {second.run.name} on "
+        f"{machine_of(second.run)}\nruns of two machines: not reruns of each other; "
+        "helpers ÷ streamlined, 16 KiB, in time (95% rerun interval) and in machine "
+        "instructions (callgrind)\n"
+    )
     print(table(rows, "llrrrrrl"))
-    print(f"\n{moved} of {n} time ratios differ beyond both runs' intervals; {same} of the "
-          f"{counted} instruction ratios counted on both are the same within "
-          f"{SAME_INSTRUCTIONS:.0%}: the same code, another CPU")  # fmt: skip
+    print(
+        f"\n{moved} of {n} time ratios differ beyond both runs' intervals; {same} of the "
+        f"{counted} instruction ratios counted on both are the same within "
+        f"{SAME_INSTRUCTIONS:.0%}: the same code, another CPU"
+    )
     return 0
 
 
@@ -281,15 +347,25 @@ def command(args: argparse.Namespace) -> int:
     if not moved:
         print("no ratio in common")
         return 1
-    print(f"{args.first.name} vs {args.second.name}: {len(moved)} ratios in common, "
-          f"{len(changes(ra, rb))} of them the README's; {first.run.header.cpu}")  # fmt: skip
+    print(
+        f"{args.first.name} vs {args.second.name}: {len(moved)} ratios in common, "
+        f"{len(changes(ra, rb))} of them the README's; {first.run.header.cpu}"
+    )
     for r in (first, second):  # which rule stopped each run's measuring, and when
         print(f"{r.run.name}: {r.run.header.stopped or 'no stopping rule recorded'}")
     print(by_table({**a, **ra}, {**b, **rb}), "", sep="\n")
     rows = [["table", "row", "column", "first", "second", "change"]]
     for (key, row, column), d in sorted(moved.items(), key=lambda x: -x[1])[: args.show]:
-        rows.append([key, " ".join(row), column, f"{a[(key, row, column)].value:.3g}",
-                     f"{b[(key, row, column)].value:.3g}", f"{d:.1%}"])  # fmt: skip
+        rows.append(
+            [
+                key,
+                " ".join(row),
+                column,
+                f"{a[(key, row, column)].value:.3g}",
+                f"{b[(key, row, column)].value:.3g}",
+                f"{d:.1%}",
+            ]
+        )
     print(table(rows, "lllrrr"), "", sep="\n")
     turned = flips(first, second)
     figures = [
@@ -317,11 +393,15 @@ def command(args: argparse.Namespace) -> int:
             f"{what}: {value:.1%} (target {'at least' if least else 'at most'} {bound:.0%}: "
             f"{'met' if met else 'missed'})"
         )
-    print(f"all ratios: within 10% {within(moved, 0.1):.1%}, within 20% {within(moved, 0.2):.1%}; "
-          f"median half-width {median_half(a):.1%} and {median_half(b):.1%}")  # fmt: skip
-    verdicts = len(a) if first.run.header.styles else len(first.verdicts)
-    print(f"verdicts that changed class: {len(turned)} of {verdicts} (target none: "
-          f"{'missed' if turned else 'met'})" + "".join(f"\n  {t}" for t in turned))  # fmt: skip
+    print(
+        f"all ratios: within 10% {within(moved, 0.1):.1%}, within 20% {within(moved, 0.2):.1%}; "
+        f"median half-width {median_half(a):.1%} and {median_half(b):.1%}"
+    )
+    verdicts = len(a) if first.run.header.study_name != "bench" else len(first.verdicts)
+    print(
+        f"verdicts that changed class: {len(turned)} of {verdicts} (target none: "
+        f"{'missed' if turned else 'met'})" + "".join(f"\n  {t}" for t in turned)
+    )
     for floor in args.floor:
         wide = {k: e.widened(floor) for k, e in a.items()}
         wider = {k: e.widened(floor) for k, e in ra.items()}
@@ -333,10 +413,11 @@ def command(args: argparse.Namespace) -> int:
     print("\nWhere the variance came from in the first run (median sd of the logarithm):")
     print(table(levels(first), "lrrr"))
     code = 1 if args.strict and missed else 0
-    if all((f / instructions.INSTRUCTIONS).exists() for f in (args.first, args.second)):
+    if all(style_instructions.path_of(f).exists() for f in (args.first, args.second)):
         print("\nA styles run's machine instructions per call (callgrind):")
-        code |= compare_instructions(args.first, args.second, args.strict, styles_counts,
-                                     ("style", "size"))  # fmt: skip
+        code |= compare_instructions(
+            args.first, args.second, args.strict, styles_counts, ("style", "size")
+        )
     return code
 
 

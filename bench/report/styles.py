@@ -1,14 +1,9 @@
-"""``python -m bench styles FILE``: a user's own coding styles measured, and their report.
+"""A styles file's run reported (``python -m bench styles FILE``): its ``report.md``,
+``summary.json`` (through ``bench.store``) and ``styles.png``, a forest plot of each style ÷
+the baseline per mode with its 95% rerun interval, titled with the file's title.
 
-    python -m bench styles examples/styles/lookups.py --effort quick
-    python -m bench styles ~/mine.py --modes '3.1[24]*,pypy*' --results /tmp/results
-
-The file follows the convention of ``bench.catalog.styles`` (``SIZES``, ``inputs(size)``,
-``STYLES``, the first the baseline, optional ``TITLE``); a file that does not gets one error
-naming what is missing or wrong, and nothing is measured. ``bench.conduct.styles`` measures
-it under every mode found, the study's conductor over its cases; this module writes the run's
-``report.md``, ``summary.json`` (through ``bench.store``) and ``styles.png``, a forest plot of
-each style ÷ the baseline per mode with its 95% rerun interval, titled with the file's title.
+The run is measured by ``bench.conduct.styles`` and the conductor, counted by
+``bench.profile.counters``; this module only reads its records and writes its pages.
 """
 
 from __future__ import annotations
@@ -18,30 +13,31 @@ from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from bench import store
-from bench.catalog import styles as catalog
 from bench.catalog.cases import STYLES
-from bench.conduct import launch, twins
-from bench.conduct import styles as conduct
+from bench.catalog.styles import StyleCase
+from bench.catalog.styles_study import JOIN, TABLE, compiler_of
+from bench.core import stats
 from bench.core.fmt import grid, minutes
-from bench.profile import instructions
+from bench.profile import style_instructions
 from bench.report import answers, pages
 from bench.report.answers import Report
-from bench.report.figures import Figure, Shown
-from bench.store import STOPS, Run
+from bench.report.figures import Ratio, Shown
+from bench.store import STOPS, STYLE_BYTECODE, Run
 
+#: Each verdict (``bench.core.stats.verdict``) as the summary says it of a style.
+WORDS = {stats.SAME: "no different", stats.SLOWER: "slower", stats.FASTER: "faster"}
 #: The picture's file name in the run's folder.
 PICTURE = "styles.png"
-parser = conduct.parser
 
 
 def title_of(run: Run) -> str:
-    found = run.header.styles
+    found = run.header.record
     return str(found.get("title") or found.get("stem") or "styles")
 
 
 def baseline_of(run: Run) -> str:
     """The file's first style (the layout's first measured, where the header has none)."""
-    names = list(run.header.styles.get("styles") or run.layout.order)
+    names = list(run.header.record.get("styles") or run.layout.order)
     return names[0] if names else ""
 
 
@@ -52,14 +48,19 @@ def run_line(run: Run) -> str:
     s = h.stop
     width = s.get("half_width")
     reached = f"±{width:.1%}" if width is not None else "no ratio"
-    why = f"; stopped: {STOPS.get(s['rule'], s['rule'])}, the ratios' median {reached} within " \
-          f"the run" if s else ""  # fmt: skip
-    return (f"Run {run.name} of `{h.styles.get('file')}` ({h.effort} effort, {h.passes} passes, "
-            f"{minutes(h.measure_seconds)} of measuring, {clock}, {h.started[:10]}, "
-            f"{h.cpu}){why}.")  # fmt: skip
+    why = (
+        f"; stopped: {STOPS.get(s['rule'], s['rule'])}, the ratios' median {reached} within the run"
+        if s
+        else ""
+    )
+    return (
+        f"Run {run.name} of `{h.record.get('file')}` ({h.effort} effort, {h.passes} passes, "
+        f"{minutes(h.measure_seconds)} of measuring, {clock}, {h.started[:10]}, "
+        f"{h.cpu}){why}."
+    )
 
 
-def verdict(f: Figure) -> str:
+def verdict(f: Ratio) -> str:
     """``1.52x slower (1.40-1.63)``, ``1.2x faster (...)`` or ``no difference (...)``: the
     interval decides (does it hold 1?)."""
     return pages.said(f)
@@ -68,19 +69,24 @@ def verdict(f: Figure) -> str:
 def answer_lines(t: Shown, baseline: str) -> List[str]:
     """Each style at each size, a column a mode: how much slower or faster than the baseline."""
     body = [[*r.labels, *(verdict(c) if c else None for c in r.cells)] for r in t.rows]
-    return [f"**Each style against {baseline}** (time of the style ÷ time of {baseline}, same "
-            f"mode and size, 95% rerun interval; `no difference` where it holds 1):", "",
-            grid([*t.spec.header, *t.columns], body, len(t.spec.header)), ""]  # fmt: skip
+    return [
+        f"**Each style against {baseline}** (time of the style ÷ time of {baseline}, same "
+        f"mode and size, 95% rerun interval; `no difference` where it holds 1):",
+        "",
+        grid([*t.spec.header, *t.columns], body, len(t.spec.header)),
+        "",
+    ]
 
 
 def times_lines(run: Run) -> List[str]:
     """Every case's time per call, in microseconds: style and size as rows, modes as columns."""
     lay = run.layout
+    found = [StyleCase.of(c) for _, c in lay.cases]
     cases = sorted(
-        {(c.variant, c.length) for _, c in lay.cases},
+        {(c.style, c.size) for c in found},
         key=lambda vc: (lay.order.index(vc[0]) if vc[0] in lay.order else 0, vc[1]),
     )
-    stem = str(run.header.styles.get("stem"))
+    stem = str(run.header.record.get("stem"))
 
     def micro(mode: str, v: str, n: int) -> Optional[str]:
         m = lay.get(mode, STYLES, stem, v, n)
@@ -98,70 +104,62 @@ def summary_line(t: Shown, baseline: str) -> List[str]:
         for r in (r for r in t.rows if r.labels[0] == style):
             for column, f in zip(t.columns, r.cells):
                 if f is not None:
-                    word = "no different" if f.low <= 1 <= f.high else (
-                        "slower" if f.value > 1 else "faster")  # fmt: skip
+                    word = WORDS[stats.verdict(f.value, f.low, f.high)]
                     by.setdefault(word, {}).setdefault(column, []).append(r.labels[1])
         sizes = len({r.labels[1] for r in t.rows})
         said = "; ".join(
-            f"{word} under " + ", ".join(
-                m if len(at) == sizes else f"{m} (size {', '.join(at)})" for m, at in where.items())
-            for word, where in by.items())  # fmt: skip
+            f"{word} under "
+            + ", ".join(
+                m if len(at) == sizes else f"{m} (size {', '.join(at)})" for m, at in where.items()
+            )
+            for word, where in by.items()
+        )
         out.append(f"- `{style}` against `{baseline}`: {said}.")
     return [*out, ""] if out else []
 
 
 def cannot_lines(run: Run) -> List[str]:
     """The compiled twins' modes said, and the modes and twins that could not run."""
-    found = run.header.styles
+    found = run.header.record
     out = []
     if "twins" in found:
-        out += [f"A mode `<mode>{twins.JOIN}<compiler>` runs the file compiled by that compiler "
-                "(its styles against its own baseline; PyPy's modes have none).", ""]  # fmt: skip
-    for key, what in (("cannot_run", "Modes that cannot run the file"),
-                      ("not_built", "Compiled twins that did not build")):  # fmt: skip
+        out += [
+            f"A mode `<mode>{JOIN}<compiler>` runs the file compiled by that compiler "
+            "(its styles against its own baseline; PyPy's modes have none).",
+            "",
+        ]
+    for key, what in (
+        ("cannot_run", "Modes that cannot run the file"),
+        ("not_built", "Compiled twins that did not build"),
+    ):
         said = "; ".join(f"{label}: {why}" for label, why in (found.get(key) or {}).items())
         out += [f"{what}: {said}.", ""] if said else []
     return out
 
 
-#: The counts' file in the run's folder (``count``).
-COUNTS = "bytecode.json"
-
-
-def count(folder: Path, run: Run, results: Path) -> List[str]:
-    """Bytecode instructions executed and Python-level calls of one call of every style and
-    size, under each interpreter of the run (its first mode: tracing runs the interpreter,
-    not a JIT), written to ``bytecode.json``; the notes of those that could not count."""
-    found: Dict[str, Any] = {}
-    notes = []
-    seen = set()
-    for column in run.columns:
-        if column.mode.interpreter in seen or twins.compiler_of(column.label):
-            continue  # a twin runs no bytecode
-        seen.add(column.mode.interpreter)
-        try:
-            found[column.label] = launch.call(column, "profile.bytecode.count_styles", results,
-                                              path=str(run.header.styles["file"]))  # fmt: skip
-        except Exception as exc:
-            notes.append(f"no counts under {column.label}: {exc}")
-    store.write_record(folder / COUNTS, {"interpreters": found})
-    return notes
-
-
 def counts_lines(folder: Path) -> List[str]:
-    """The counts' tables (``count``): per call, style and size as rows, interpreters."""
-    if not (folder / COUNTS).exists():
+    """The bytecode counts' tables (``bench.profile.counters``' ``bytecode``): per call, style
+    and size as rows, interpreters."""
+    if not (folder / STYLE_BYTECODE).exists():
         return []
-    found: Dict[str, Any] = store.read_record(folder / COUNTS)["interpreters"]
+    found: Dict[str, Any] = store.read_record(folder / STYLE_BYTECODE)["interpreters"]
     labels = list(found)
     keyed = {(label, r["style"], r["size"]): r for label in labels for r in found[label]["rows"]}
     cases = list(dict.fromkeys((s, n) for _, s, n in keyed))
     out = []
-    for title, key in (("Bytecode instructions executed per call", "bytecode"),
-                       ("Python-level calls per call", "python_calls"),
-                       ("Calls into C per call", "c_calls")):  # fmt: skip
-        rows = [[s, str(n), *(str(keyed[(x, s, n)][key]) if (x, s, n) in keyed else None
-                              for x in labels)] for s, n in cases]  # fmt: skip
+    for title, key in (
+        ("Bytecode instructions executed per call", "bytecode"),
+        ("Python-level calls per call", "python_calls"),
+        ("Calls into C per call", "c_calls"),
+    ):
+        rows = [
+            [
+                s,
+                str(n),
+                *(str(keyed[(x, s, n)][key]) if (x, s, n) in keyed else None for x in labels),
+            ]
+            for s, n in cases
+        ]
         out += [
             f"**{title}** (counted under tracing, the interpreter's own, a JIT's mode "
             f"executes the same bytecode):",
@@ -174,15 +172,17 @@ def counts_lines(folder: Path) -> List[str]:
 
 def page(r: Report, figures: Sequence[str] = (), counts: Sequence[str] = ()) -> List[str]:
     run = r.run
-    t = r.table(STYLES)
+    t = r.table(TABLE)
     baseline = baseline_of(run)
-    out = [f"# {title_of(run)}", "", run_line(run), "", *pages.modes_lines(run),
-           *cannot_lines(run)]  # fmt: skip
+    out = [f"# {title_of(run)}", "", run_line(run), "", *pages.modes_lines(run), *cannot_lines(run)]
     if t is None:
         return [*out, "Nothing was measured: no mode could time two styles of the file.", ""]
     half = answers.median_half(t.ratios())
-    out += [f"**How far to trust it**: the {len(t.ratios())} ratios' median 95% interval is "
-            f"±{half:.1%}.", ""]  # fmt: skip
+    out += [
+        f"**How far to trust it**: the {len(t.ratios())} ratios' median 95% interval is "
+        f"±{half:.1%}.",
+        "",
+    ]
     out += summary_line(t, baseline) + answer_lines(t, baseline)
     out += [f"**The ratios** ({t.meaning}):", "", t.markdown(), ""]
     out += [*times_lines(run), *counts]
@@ -201,17 +201,17 @@ def picture(r: Report) -> Any:
 
     from bench.report.plots import KINDS, kind_of, ratio_axis, rows_axis
 
-    t = r.table(STYLES)
+    t = r.table(TABLE)
     if t is None or not t.ratios():
         return None
     run = r.run
     order = [k[0] for k in KINDS]
     base = {c: kind_of(run, c) or "other" for c in t.columns}
-    kinds = {c: " + ".join(filter(None, (base[c], twins.compiler_of(c)))) for c in t.columns}
+    kinds = {c: " + ".join(filter(None, (base[c], compiler_of(c)))) for c in t.columns}
     listed = sorted(
         t.columns,
         key=lambda c: (
-            twins.compiler_of(c) or "",
+            compiler_of(c) or "",
             order.index(base[c]) if base[c] in order else 99,
         ),
     )
@@ -241,23 +241,41 @@ def picture(r: Report) -> Any:
             offset = (i - (len(sizes) - 1) / 2) * min(0.22, 0.7 / len(sizes))
             for column, f in zip(t.columns, row.cells):
                 if f is not None:
-                    ax.errorbar([f.value], [ys[column] + offset],
-                                xerr=[[f.value - f.low], [f.high - f.value]],
-                                fmt=marks[i % len(marks)], color=colours[i % len(colours)],
-                                markersize=4.5, capsize=2, linewidth=1)  # fmt: skip
+                    ax.errorbar(
+                        [f.value],
+                        [ys[column] + offset],
+                        xerr=[[f.value - f.low], [f.high - f.value]],
+                        fmt=marks[i % len(marks)],
+                        color=colours[i % len(colours)],
+                        markersize=4.5,
+                        capsize=2,
+                        linewidth=1,
+                    )
         ax.set_xscale("log")
         ax.set_xlim(low, high)
         ax.axvline(1.0, color="0.3", linewidth=1, zorder=1)
         ticks = (0.1, 0.2, 0.3, 0.5, 0.7, 0.8, 0.9, 1, 1.1, 1.25, 1.5, 2, 3, 5, 10, 20, 50)
-        ratio_axis(ax, (low, high), ticks, f"{style} ÷ {baseline_of(run)}",
-                   "time ratio (<1: faster than the baseline)")  # fmt: skip
+        ratio_axis(
+            ax,
+            (low, high),
+            ticks,
+            f"{style} ÷ {baseline_of(run)}",
+            "time ratio (<1: faster than the baseline)",
+        )
     last = rows_axis(axes[0], ys, (y - 0.4, -0.6))
     groups: Dict[str, List[float]] = {}
     for c in listed:
         groups.setdefault(kinds[c], []).append(ys[c])
     for kind, where in groups.items():
-        last.text(1.02, sum(where) / len(where), kind, transform=last.get_yaxis_transform(),
-                  va="center", fontsize=8, color="0.25")  # fmt: skip
+        last.text(
+            1.02,
+            sum(where) / len(where),
+            kind,
+            transform=last.get_yaxis_transform(),
+            va="center",
+            fontsize=8,
+            color="0.25",
+        )
     handles = [
         Line2D(
             [],
@@ -269,16 +287,23 @@ def picture(r: Report) -> Any:
         )
         for i, n in enumerate(sizes)
     ]
-    fig.legend(handles=handles, loc="lower center", ncol=min(len(handles), 6), fontsize=8,
-               frameon=False, bbox_to_anchor=(0.5, 0.03))  # fmt: skip
-    fig.suptitle(textwrap.fill(f"{title_of(run)} (95% rerun intervals)", 100), fontsize=11,
-                 x=0.01, ha="left")  # fmt: skip
+    fig.legend(
+        handles=handles,
+        loc="lower center",
+        ncol=min(len(handles), 6),
+        fontsize=8,
+        frameon=False,
+        bbox_to_anchor=(0.5, 0.03),
+    )
+    fig.suptitle(
+        textwrap.fill(f"{title_of(run)} (95% rerun intervals)", 100), fontsize=11, x=0.01, ha="left"
+    )
     h = run.header
     fig.text(
         0.01,
         0.005,
         f"{h.cpu} · {len(listed)} modes · {h.started[:10]} · effort {h.effort}"
-        f" · {Path(str(h.styles.get('file'))).name}",
+        f" · {Path(str(h.record.get('file'))).name}",
         fontsize=7.5,
         color="0.35",
     )
@@ -286,20 +311,16 @@ def picture(r: Report) -> Any:
     return fig
 
 
-def write(
-    folder: Path, plots: bool = True, results: Optional[Path] = None
-) -> Tuple[Report, List[str], List[str]]:
-    """The run's report.md, summary.json and picture, its counts where ``results`` (the
-    workers' results folder) is given: (its report, the notes to print, the counts' lines)."""
+def write(folder: Path, plots: bool = True) -> Tuple[Report, List[str], List[str]]:
+    """The run's report.md, summary.json and picture, with the counts its counters wrote
+    (``bench.profile.counters``): (its report, the notes to print, the counts' lines)."""
     r = answers.build(store.load(folder))
-    notes = count(folder, r.run, results) if results is not None else []
-    if results is not None:  # the instructions of every mode, the twins' too
-        file = str(r.run.header.styles["file"])
-        notes += instructions.count(folder, list(r.run.columns), file, results)
+    notes: List[str] = []
     baseline = baseline_of(r.run)
-    counted = [*counts_lines(folder), *instructions.lines(folder, baseline)]
-    store.write_record(folder / "summary.json", {**answers.summary(r), "styles": dict(
-        r.run.header.styles), "instructions": instructions.ratios(folder, baseline)})  # fmt: skip
+    counted = [*counts_lines(folder), *style_instructions.lines(folder, baseline)]
+    counts = style_instructions.ratios(folder, baseline)
+    summary = {**answers.summary(r), "styles": dict(r.run.header.record), "instructions": counts}
+    store.write_record(folder / "summary.json", summary)
     figures: List[str] = []
     if plots:
         try:
@@ -309,35 +330,31 @@ def write(
         else:
             if fig is not None:
                 fig.savefig(folder / PICTURE, dpi=110)
+                close(fig)
                 figures.append(PICTURE)
     text = page(r, figures, counted)
     (folder / "report.md").write_text("\n".join(pages.wrapped(text)) + "\n")
     return r, notes, counted
 
 
-def main(argv: Sequence[str]) -> int:
-    """``python -m bench styles FILE``: the convention checked here first (nothing measured
-    if it fails), then every mode found measured, then the report."""
-    args = parser().parse_args(list(argv))
-    if args.list_modes:
-        return conduct.list_modes()
-    if args.file is None:
-        parser().error("the styles file is missing (or --list-modes)")
-    found: Optional[catalog.StylesFile] = None
-    try:
-        found = catalog.load(args.file)
-    except catalog.ConventionError as exc:
-        print(f"bench styles: {exc}")
-        return 2
-    except Exception as exc:  # this interpreter cannot import it; the modes say which can
-        print(f"bench styles: this interpreter cannot import {args.file} "
-              f"({catalog.raised(exc)}); the modes will say which can")  # fmt: skip
-    folder = conduct.measure(args, found)
-    r, notes, counted = write(folder, not args.no_plots, None if args.no_count else args.results)
+def close(fig: Any) -> None:
+    """Let matplotlib forget a figure drawn and saved."""
+    import matplotlib.pyplot as plt
+
+    plt.close(fig)
+
+
+def report_main(folder: Path, plots: bool = True, notes: Sequence[str] = ()) -> int:
+    """A styles run's report written and its page printed, with ``notes`` (the counters'):
+    0, or 1 where no mode could time two styles of the file."""
+    r, more, counted = write(folder, plots)
     print("\n".join(page(r, [PICTURE] if (folder / PICTURE).exists() else [], counted)))
-    for note in notes:
+    for note in [*notes, *more]:
         print(note)
-    shown = [p.name for p in (folder / "report.md", folder / "summary.json", folder / PICTURE)
-             if p.exists()]  # fmt: skip
+    shown = [
+        p.name
+        for p in (folder / "report.md", folder / "summary.json", folder / PICTURE)
+        if p.exists()
+    ]
     print(f"\nreport: {folder} ({', '.join(shown)})")
-    return 0 if r.table(STYLES) is not None else 1
+    return 0 if r.table(TABLE) is not None else 1

@@ -23,8 +23,10 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
+from bench.catalog import studies
 from bench.catalog.cases import Case
 from bench.catalog.columns import Column, Layout, Member
+from bench.catalog.study import Study
 from bench.core import stats
 from bench.core.machine import stamp
 
@@ -59,8 +61,10 @@ def read_record(path: Path) -> Dict[str, Any]:
     data: Dict[str, Any] = json.loads(path.read_text())
     found = data.pop("format", 1)
     if found != FORMAT:
-        raise FormatError(f"{path} is in format {found}; this bench reads format {FORMAT} "
-                          f"(measure again with this checkout)")  # fmt: skip
+        raise FormatError(
+            f"{path} is in format {found}; this bench reads format {FORMAT} "
+            f"(measure again with this checkout)"
+        )
     return data
 
 
@@ -97,22 +101,38 @@ class CaseRuns:
         return {(r.number, i): v for r in self.runs for i, v in zip(r.rounds, r.values)}
 
     def as_json(self) -> Dict[str, Any]:
-        runs = [{"pass": r.number, **{k: v for k, v in asdict(r).items() if k != "number"}}
-                for r in self.runs]  # fmt: skip
+        runs = [
+            {"pass": r.number, **{k: v for k, v in asdict(r).items() if k != "number"}}
+            for r in self.runs
+        ]
         return {"loops": self.loops, "seconds": self.seconds, "cost": self.cost, "runs": runs}
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> CaseRuns:
-        runs = [Pass(int(r["pass"]), int(r["loops"]), [(int(a), float(b)) for a, b in r["warmups"]],
-                     bool(r.get("warmed", True)), int(r.get("stretch", 0)),
-                     [int(x) for x in r["rounds"]], [float(x) for x in r["values"]])
-                for r in data["runs"]]  # fmt: skip
+        runs = [
+            Pass(
+                int(r["pass"]),
+                int(r["loops"]),
+                [(int(a), float(b)) for a, b in r["warmups"]],
+                bool(r.get("warmed", True)),
+                int(r.get("stretch", 0)),
+                [int(x) for x in r["rounds"]],
+                [float(x) for x in r["values"]],
+            )
+            for r in data["runs"]
+        ]
         return cls(int(data["loops"]), float(data["seconds"]), float(data["cost"]), runs)
 
 
+#: A styles run's bytecode counts, in its folder (``bench.profile.counters``).
+STYLE_BYTECODE = "bytecode.json"
+
 #: The rules that end a run's measuring (``bench.conduct.conductor``), in words.
-STOPS = {"precision": "precise enough", "budget": "the budget spent",
-         "passes": "the effort's most passes taken"}  # fmt: skip
+STOPS = {
+    "precision": "precise enough",
+    "budget": "the budget spent",
+    "passes": "the effort's most passes taken",
+}
 
 
 @dataclass(frozen=True)
@@ -143,9 +163,26 @@ class Header:
     #: (``bench.core.machine.measured``): what a kept run is compared by (``bench.store.kept``).
     machine: Mapping[str, Any] = field(default_factory=dict)
     measured: str = ""
-    #: A styles file's run (``python -m bench styles``): the file, its title, styles and
-    #: sizes, and the modes that cannot run it, each with why ({} for the study's runs).
-    styles: Mapping[str, Any] = field(default_factory=dict)
+    #: The study measured (``bench.catalog.studies``; "": a record before it was said, the
+    #: hash study's or, where ``record`` has a file, a styles file's) and what the run keeps of
+    #: it (``Study.record``: a styles file's path, title, styles and sizes, and the modes that
+    #: cannot run it, each with why; {} for the hash study's runs). Records before the name
+    #: kept it as ``styles`` (``Header.of_json``).
+    study: str = ""
+    record: Mapping[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def of_json(cls, data: Mapping[str, Any]) -> Header:
+        """The header of a record (study.json, a kept run's), those of every age."""
+        found = {k: v for k, v in data.items() if k in cls.__dataclass_fields__}
+        if "styles" in data and "record" not in data:
+            found["record"] = data["styles"]
+        return cls(**found)
+
+    @property
+    def study_name(self) -> str:
+        """The study's name, said or (an older record) known by its record."""
+        return self.study or ("styles" if self.record else "bench")
 
     @property
     def clock(self) -> str:
@@ -174,8 +211,10 @@ class Header:
         open_ = s.get("unsettled") or {}
         said = ", ".join(f"{m} ±{w:.1%}" for m, w in open_.items())
         left = f"; not settled to the promise: {said}" if open_ else ""
-        return (f"{STOPS.get(s['rule'], s['rule'])}, the README's median {reached} within the "
-                f"run{aim}{left}")  # fmt: skip
+        return (
+            f"{STOPS.get(s['rule'], s['rule'])}, the README's median {reached} within the "
+            f"run{aim}{left}"
+        )
 
     @property
     def stopped(self) -> str:
@@ -226,6 +265,11 @@ class Run:
         return next(c for c in self.columns if c.label == label)
 
     @cached_property
+    def study(self) -> Study:
+        """The study measured, read back from the header's record."""
+        return studies.of_record(self.header.study_name, self.header.record)
+
+    @cached_property
     def layout(self) -> Layout:
         return Layout(self.columns, self.measured, lambda m: self.measured[m].time)
 
@@ -240,8 +284,11 @@ class Run:
 def counts_of(rows: Any) -> Dict[Tuple[str, str, str], float]:
     """Instructions per byte by (mode, variant, algorithm), from count rows (bytecode.json's)."""
     keys = ("mode", "variant", "algorithm")
-    return {tuple(str(r[k]) for k in keys): float(r["instructions_per_byte"])  # type: ignore[misc]
-            for r in rows if r.get("instructions_per_byte")}  # fmt: skip
+    return {
+        tuple(str(r[k]) for k in keys): float(r["instructions_per_byte"])  # type: ignore[misc]
+        for r in rows
+        if r.get("instructions_per_byte")
+    }
 
 
 def write(
@@ -256,8 +303,10 @@ def write(
     }
     write_record(folder / "values.json", values, indent=None)
     files = pyperf_files(folder, columns, data)
-    record = {**asdict(header), "columns": {c.label: {**c.as_json(), "file": files.get(c.label)}
-                                            for c in columns}}  # fmt: skip
+    record = {
+        **asdict(header),
+        "columns": {c.label: {**c.as_json(), "file": files.get(c.label)} for c in columns},
+    }
     write_record(folder / "study.json", record)
 
 
@@ -270,7 +319,7 @@ def load(folder: Path, counts: Optional[Path] = None) -> Run:
     ``counts`` where given."""
     study = read_record(folder / "study.json")
     columns = tuple(Column.from_json(c) for c in study.pop("columns").values())
-    header = Header(**{k: v for k, v in study.items() if k in Header.__dataclass_fields__})
+    header = Header.of_json(study)
     values = read_record(folder / "values.json")
     measured: Dict[Member, Measured] = {}
     for label, cases in values.items():
@@ -303,13 +352,24 @@ def pyperf_files(
         benchmarks = []
         for name, case_runs in data.get(column.label, {}).items():
             case = Case.parse(name)
-            meta = {"name": name, "unit": "second", "variant": case.variant,
-                    "benchmark": case.benchmark, "algorithm": case.algorithm,
-                    "length": case.length}  # fmt: skip
-            runs = [pyperf.Run(r.values, warmups=[tuple(w) for w in r.warmups] or None,
-                               metadata={**base, **meta, "loops": r.loops, "study_pass": r.number},
-                               collect_metadata=False)
-                    for r in case_runs.runs if r.values]  # fmt: skip
+            meta = {
+                "name": name,
+                "unit": "second",
+                "variant": case.variant,
+                "benchmark": case.benchmark,
+                "algorithm": case.algorithm,
+                "length": case.length,
+            }
+            runs = [
+                pyperf.Run(
+                    r.values,
+                    warmups=[tuple(w) for w in r.warmups] or None,
+                    metadata={**base, **meta, "loops": r.loops, "study_pass": r.number},
+                    collect_metadata=False,
+                )
+                for r in case_runs.runs
+                if r.values
+            ]
             if runs:
                 benchmarks.append(pyperf.Benchmark(runs))
         if benchmarks:

@@ -30,7 +30,7 @@ from dataclasses import asdict, replace
 from pathlib import Path
 from typing import Any, Collection, Dict, List, Mapping, Optional, Sequence
 
-from bench.catalog import comparisons, tables
+from bench.catalog import comparisons
 from bench.catalog.cases import Case
 from bench.catalog.columns import Column, Member
 from bench.core import machine
@@ -44,7 +44,6 @@ from bench.store import (
     counts_of,
     load,
     newest,
-    read_record,
 )
 
 KEPT = ROOT / "runs"
@@ -54,8 +53,12 @@ FORMAT = 1
 #: What a kept run may weigh in git, at most (bytes; the tests hold the seeded runs to it).
 MOST = 500_000
 #: Microarchitectures by (vendor, family, model), where the name alone does not tell them.
-CODENAMES = {("AMD", "23", "49"): "Zen 2", ("AMD", "25", "1"): "Zen 3",
-             ("AMD", "25", "17"): "Zen 4", ("AMD", "26", "2"): "Zen 5"}  # fmt: skip
+CODENAMES = {
+    ("AMD", "23", "49"): "Zen 2",
+    ("AMD", "25", "1"): "Zen 3",
+    ("AMD", "25", "17"): "Zen 4",
+    ("AMD", "26", "2"): "Zen 5",
+}
 
 
 def cpu_name(facts: Mapping[str, Any]) -> str:
@@ -73,7 +76,7 @@ def machine_key(facts: Mapping[str, Any]) -> str:
     return f"{cpu_name(facts)}, {facts.get('cores', '?')} cores"
 
 
-def facts_of(folder: Path, header: Header, told: Mapping[str, str]) -> Dict[str, Any]:
+def facts_of(columns: Sequence[Column], header: Header, told: Mapping[str, str]) -> Dict[str, Any]:
     """The machine of a run: its header's; for a run before headers said it, this machine's
     if its CPU label is this machine's, else what its label and pyperf's metadata say; then
     what ``told`` says (``--machine key=value``; ``flags`` comma-separated)."""
@@ -81,26 +84,29 @@ def facts_of(folder: Path, header: Header, told: Mapping[str, str]) -> Dict[str,
     if not facts and header.cpu == machine.cpu_label():
         facts = machine.machine_facts()
     elif not facts:
-        found = re.match(r"(.*?)(?: \(family (\d+) model (\d+)(?:, ([^)]*))?\))?, (\d+) cores$",
-                         header.cpu)  # fmt: skip
+        found = re.match(
+            r"(.*?)(?: \(family (\d+) model (\d+)(?:, ([^)]*))?\))?, (\d+) cores$", header.cpu
+        )
         name, family, model, simd, cores = found.groups() if found else (header.cpu, "", "", "", 0)
-        meta = next((c.listing.metadata for c in load_columns(folder) if c.listing.metadata), {})
+        meta = next((c.listing.metadata for c in columns if c.listing.metadata), {})
         platform = str(meta.get("platform", ""))
         vendor = next((v for v in ("AMD", "Intel") if v in name), "")
         simd_flags = {"AVX-512": ["avx2", "avx512f"], "AVX2": ["avx2"]}.get(simd or "", [])
-        facts = {"vendor": vendor, "family": family or "", "model": model or "", "name": name,
-                 "flags": simd_flags, "cores": int(cores or 0), "hypervisor": "",
-                 "os": "glibc " + platform.rsplit("glibc", 1)[1] if "glibc" in platform else "",
-                 "kernel": platform.split("-")[1] if platform.startswith("Linux-") else "",
-                 "label": header.cpu}  # fmt: skip
+        facts = {
+            "vendor": vendor,
+            "family": family or "",
+            "model": model or "",
+            "name": name,
+            "flags": simd_flags,
+            "cores": int(cores or 0),
+            "hypervisor": "",
+            "os": "glibc " + platform.rsplit("glibc", 1)[1] if "glibc" in platform else "",
+            "kernel": platform.split("-")[1] if platform.startswith("Linux-") else "",
+            "label": header.cpu,
+        }
     for key, value in told.items():
         facts[key] = [f for f in value.split(",") if f] if key == "flags" else value
     return facts
-
-
-def load_columns(folder: Path) -> List[Column]:
-    study = read_record(folder / "study.json")
-    return [Column.from_json(c) for c in study["columns"].values()]
 
 
 def record_of(run: Run, full: Collection[Member]) -> Dict[str, Any]:
@@ -115,35 +121,44 @@ def record_of(run: Run, full: Collection[Member]) -> Dict[str, Any]:
             kept = values if member in full or len(processes) == 1 else [min(values)]
             rows.append([p, m.stretches.get(p, 0), *kept])
         cases.setdefault(member[0], {})[member[1]] = {"warmed": m.warmed, "passes": rows}
-    counts = [{"mode": k[0], "variant": k[1], "algorithm": k[2], "instructions_per_byte": v}
-              for k, v in run.counts.items()]  # fmt: skip
-    return {"format": FORMAT, "name": run.name, "header": asdict(run.header),
-            "columns": {c.label: c.as_json() for c in run.columns}, "cases": cases,
-            "counts": counts}  # fmt: skip
+    counts = [
+        {"mode": k[0], "variant": k[1], "algorithm": k[2], "instructions_per_byte": v}
+        for k, v in run.counts.items()
+    ]
+    return {
+        "format": FORMAT,
+        "name": run.name,
+        "header": asdict(run.header),
+        "columns": {c.label: c.as_json() for c in run.columns},
+        "cases": cases,
+        "counts": counts,
+    }
 
 
 def run_of(data: Mapping[str, Any], where: str) -> Run:
     """The ``Run`` a kept record holds (``FormatError`` for a format this bench does not read)."""
     found = data.get("format")
     if found != FORMAT:
-        raise FormatError(f"{where} is a kept run in format {found}; this bench reads kept "
-                          f"format {FORMAT} (keep the run again with this checkout)")  # fmt: skip
-    fields = Header.__dataclass_fields__
-    header = Header(**{k: v for k, v in data["header"].items() if k in fields})
+        raise FormatError(
+            f"{where} is a kept run in format {found}; this bench reads kept "
+            f"format {FORMAT} (keep the run again with this checkout)"
+        )
+    header = Header.of_json(data["header"])
     columns = tuple(Column.from_json(c) for c in data["columns"].values())
     measured: Dict[Member, Measured] = {}
     for label, cases in data["cases"].items():
         for name, case in cases.items():
             values = {(int(r[0]), i): float(v) for r in case["passes"] for i, v in enumerate(r[2:])}
             stretches = {int(r[0]): int(r[1]) for r in case["passes"]}
-            measured[(label, name)] = Measured(label, Case.parse(name), values, stretches,
-                                               bool(case["warmed"]))  # fmt: skip
+            measured[(label, name)] = Measured(
+                label, Case.parse(name), values, stretches, bool(case["warmed"])
+            )
     return Run(str(data["name"]), header, columns, measured, counts_of(data["counts"]))
 
 
 def write(run: Run, kept: Path = KEPT) -> Path:
     """Keep ``run`` (its header saying its machine and code) under ``kept``; its folder."""
-    full = comparisons.readme_members(tables.tables(run.layout))
+    full = comparisons.readme_members(run.study.tables(run.layout))
     text = json.dumps(record_of(run, full), separators=(",", ":"))  # the modes in their order
     text = text.replace(str(Path.home()), "~")  # no one's home in the repository
     folder = kept / run.name
@@ -166,17 +181,24 @@ def every(kept: Path = KEPT) -> List[Run]:
 
 def keep(folder: Path, told: Mapping[str, str], kept: Path = KEPT) -> Path:
     """Keep the run in ``folder`` (a run's folder as ``nox -s bench`` wrote it, of this clone
-    or copied from another machine): its machine and the digest of the code it measured in
-    its header (the digest from its commit where the run did not record one)."""
-    run = load(folder)
+    or copied from another machine, or a folder holding a kept record, ``FILE``, as another
+    clone keeps it): its machine and the digest of the code it measured in its header (the
+    digest from its commit where the run did not record one)."""
+    run = (
+        read(folder)
+        if (folder / FILE).exists() and not (folder / "study.json").exists()
+        else (load(folder))
+    )
     h = run.header
     clean = h.tree and not h.tree.endswith("-dirty")
     digest = h.measured or (machine.measured(ROOT, h.tree) if clean else "")
     if not digest:
-        raise SystemExit(f"{folder}: which code it measured is not known (its commit "
-                         f"{h.tree or 'unrecorded'} is not in this repository's history, or "
-                         "had changes)")  # fmt: skip
-    header = replace(h, machine=facts_of(folder, h, told), measured=digest)
+        raise SystemExit(
+            f"{folder}: which code it measured is not known (its commit "
+            f"{h.tree or 'unrecorded'} is not in this repository's history, or "
+            "had changes)"
+        )
+    header = replace(h, machine=facts_of(run.columns, h, told), measured=digest)
     return write(replace(run, header=header), kept)
 
 
@@ -189,21 +211,36 @@ def listing(kept: Path = KEPT) -> List[List[str]]:
     rows = []
     for run in every(kept):
         h = run.header
-        rows.append([run.name, machine_key(h.machine), h.started[:16], h.tree, h.effort,
-                     h.measured, f"{size(kept / run.name) / 1000:.0f} KB"])  # fmt: skip
+        rows.append(
+            [
+                run.name,
+                machine_key(h.machine),
+                h.started[:16],
+                h.tree,
+                h.effort,
+                h.measured,
+                f"{size(kept / run.name) / 1000:.0f} KB",
+            ]
+        )
     return rows
 
 
 def parser() -> argparse.ArgumentParser:
-    found = argparse.ArgumentParser(prog="python -m bench runs",
-                                    description=(__doc__ or "").splitlines()[0])  # fmt: skip
+    found = argparse.ArgumentParser(
+        prog="python -m bench runs", description=(__doc__ or "").splitlines()[0]
+    )
     found.add_argument("--kept", type=Path, default=KEPT, help="the kept runs' folder")
     verbs = found.add_subparsers(dest="verb", required=True)
     keeping = verbs.add_parser("keep", help="keep a run (default: this clone's newest)")
     keeping.add_argument("folder", nargs="?", type=Path)
-    keeping.add_argument("--machine", action="append", default=[], metavar="KEY=VALUE",
-                         help="a fact of the run's machine its header does not have (vendor, "
-                         "family, model, name, flags, cores, hypervisor, os, kernel)")  # fmt: skip
+    keeping.add_argument(
+        "--machine",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="a fact of the run's machine its header does not have (vendor, "
+        "family, model, name, flags, cores, hypervisor, os, kernel)",
+    )
     verbs.add_parser("list", help="the kept runs: machine, date, commit, effort")
     dropping = verbs.add_parser("drop", help="drop a kept run")
     dropping.add_argument("name")

@@ -8,7 +8,8 @@ every (style, size) up natively (under a JIT until it is quiet), then counts one
 ``REPEATS`` times and keeps the least; an empty call counted the same way is taken off each,
 so what is left is the style's own work. Each style ÷ the baseline, same mode and size, is
 the instructions' answer to the question the times answer: it does not move with the
-machine's load. Written to the run's ``callgrind.json``; the report's tables and
+machine's load. Written to the run's ``style_instructions.json`` (``callgrind.json`` in runs
+before the name said what it holds); the report's tables and
 summary.json's ``instructions`` read it. A mode that cannot run under valgrind (or a machine
 without valgrind) is named with why.
 """
@@ -23,29 +24,39 @@ from bench import store
 from bench.catalog import styles
 from bench.catalog.columns import Column
 from bench.core.fmt import grid
-from bench.profile import callgrind
+from bench.profile import callgrind, marks
 
 #: The counts' file in the run's folder.
-INSTRUCTIONS = "callgrind.json"  # not instructions.json: a study run's (bench.store)
+INSTRUCTIONS = "style_instructions.json"  # not instructions.json: a hash study run's
+#: Its name in the runs before this one (read still).
+OLD_NAME = "callgrind.json"
+#: What runs in the worker, under valgrind.
+HERE = "profile.style_instructions.count_here"
 #: The empty call's name among the counts.
 EMPTY = "|empty|"
 
 
+def path_of(folder: Path) -> Path:
+    """The counts' file of the run in ``folder`` (under its older name in an older run)."""
+    path = folder / INSTRUCTIONS
+    return path if path.exists() or not (folder / OLD_NAME).exists() else folder / OLD_NAME
+
+
 def count_here(path: str, library: str, jit: bool = True) -> None:
     """Count every style of the styles file at ``path`` that agrees with its baseline, at
-    every size, and an empty call (run under valgrind): ``callgrind.collect``'s dumps."""
-    marks = callgrind.marks_of(library, jit)
+    every size, and an empty call (run under valgrind): ``marks.collect``'s dumps."""
+    library_marks = marks.marks_of(library, jit)
     found = styles.load(Path(path))
     wrong = styles.failures(found)
     nothing = (b"",)
-    ops: List[callgrind.Op] = [(EMPTY, lambda _: None, nothing)]
+    ops: List[marks.Op] = [(EMPTY, lambda _: None, nothing)]
     for size in found.sizes:
         for name in (n for n in found.names if n not in wrong):
             style, args = found.style(name), styles.arguments(found, size)
             op = call_of(style, args)
-            callgrind.warm(op, nothing, jit)
+            marks.warm(op, nothing, jit)
             ops.append((f"{name}|{size}", op, nothing))
-    callgrind.collect(marks, ops, jit)
+    marks.collect(library_marks, ops, jit)
 
 
 def call_of(style: Callable[..., Any], args: Tuple[Any, ...]) -> Callable[[bytes], object]:
@@ -54,11 +65,19 @@ def call_of(style: Callable[..., Any], args: Tuple[Any, ...]) -> Callable[[bytes
 
 def rows_of(text: str) -> List[Dict[str, Any]]:
     """Each (style, size)'s instructions per call, the empty call's taken off."""
-    lowest = {name: min(v for each in totals.values() for v in each)
-              for name, totals in callgrind.dumps(text).items()}  # fmt: skip
+    lowest = {
+        name: min(v for each in totals.values() for v in each)
+        for name, totals in callgrind.dumps(text).items()
+    }
     empty = lowest.pop(EMPTY, 0)
-    return [{"style": name.rsplit("|", 1)[0], "size": int(name.rsplit("|", 1)[1]),
-             "instructions": total - empty} for name, total in lowest.items()]  # fmt: skip
+    return [
+        {
+            "style": name.rsplit("|", 1)[0],
+            "size": int(name.rsplit("|", 1)[1]),
+            "instructions": total - empty,
+        }
+        for name, total in lowest.items()
+    ]
 
 
 def count(folder: Path, columns: List[Column], file: str, results: Path) -> List[str]:
@@ -68,7 +87,7 @@ def count(folder: Path, columns: List[Column], file: str, results: Path) -> List
     def one(column: Column) -> Tuple[str, Dict[str, Any]]:
         kwargs = {"path": column.listing.styles or file}
         try:
-            text = callgrind.count_call(column, "profile.instructions.count_here", kwargs, results)
+            text = callgrind.count_call(column, HERE, kwargs, results)
         except callgrind.Unavailable as exc:
             return column.label, {"why": str(exc)}
         return column.label, {"rows": rows_of(text)}
@@ -76,22 +95,28 @@ def count(folder: Path, columns: List[Column], file: str, results: Path) -> List
     with ThreadPoolExecutor(max_workers=2) as pool:
         found = dict(pool.map(one, columns))
     store.write_record(folder / INSTRUCTIONS, {"modes": found})
-    return [f"no instruction counts under {label}: {m['why']}" for label, m in found.items()
-            if "why" in m]  # fmt: skip
+    return [
+        f"no instruction counts under {label}: {m['why']}"
+        for label, m in found.items()
+        if "why" in m
+    ]
 
 
 def ratios(folder: Path, baseline: str) -> Dict[str, List[Dict[str, Any]]]:
     """Per mode, each style's instructions per call and ÷ the baseline's at its size (the
     summary's ``instructions``); {} where nothing was counted."""
-    if not (folder / INSTRUCTIONS).exists():
+    path = path_of(folder)
+    if not path.exists():
         return {}
-    found = store.read_record(folder / INSTRUCTIONS)["modes"]
+    found = store.read_record(path)["modes"]
     out: Dict[str, List[Dict[str, Any]]] = {}
     for label, m in found.items():
         rows = m.get("rows") or []
         base = {r["size"]: r["instructions"] for r in rows if r["style"] == baseline}
-        out[label] = [{**r, "ratio": r["instructions"] / base[r["size"]]
-                       if base.get(r["size"]) else None} for r in rows]  # fmt: skip
+        out[label] = [
+            {**r, "ratio": r["instructions"] / base[r["size"]] if base.get(r["size"]) else None}
+            for r in rows
+        ]
     return {label: rows for label, rows in out.items() if rows}
 
 
@@ -109,11 +134,20 @@ def lines(folder: Path, baseline: str) -> List[str]:
     keyed = {(label, r["style"], r["size"]): r for label in labels for r in found[label]}
     cases = list(dict.fromkeys((s, n) for _, s, n in keyed))
     out = []
-    for title, key in ((f"Instructions, each style ÷ {baseline}", "ratio"),
-                       ("Machine instructions per call", "instructions")):  # fmt: skip
-        rows = [[s, str(n), *(shown(keyed.get((x, s, n), {}).get(key)) for x in labels)]
-                for s, n in cases if s != baseline or key != "ratio"]  # fmt: skip
-        out += [f"**{title}** (callgrind, same mode and size; the least of "
-                f"{callgrind.REPEATS} counts, an empty call's taken off; a JIT's code counted):",
-                "", grid(["style", "size", *labels], rows, 2), ""]  # fmt: skip
+    for title, key in (
+        (f"Instructions, each style ÷ {baseline}", "ratio"),
+        ("Machine instructions per call", "instructions"),
+    ):
+        rows = [
+            [s, str(n), *(shown(keyed.get((x, s, n), {}).get(key)) for x in labels)]
+            for s, n in cases
+            if s != baseline or key != "ratio"
+        ]
+        out += [
+            f"**{title}** (callgrind, same mode and size; the least of "
+            f"{marks.REPEATS} counts, an empty call's taken off; a JIT's code counted):",
+            "",
+            grid(["style", "size", *labels], rows, 2),
+            "",
+        ]
     return out
