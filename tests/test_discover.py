@@ -117,6 +117,25 @@ def test_a_tree_interpreter_runs_through_the_entry_script(home: Path) -> None:
     assert modes.tree_of(str(home / "bin" / "python3")) is None
 
 
+def test_a_jit_off_by_default_is_asked_for_as_the_worker_asks_for_it(
+    home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # as Debian's 3.14 answers: its JIT on only where PYTHON_JIT=1 reaches it (-I and -E hide it)
+    path = home / "bin" / "python3.14"
+    path.parent.mkdir(parents=True)
+    said = {"implementation": "cpython", "version": [3, 14, 10], "pypy": None,
+            "freethreaded": False, "jit_available": True, "executable": str(path)}  # fmt: skip
+    path.write_text(
+        '#!/bin/sh\non=false\n[ "$PYTHON_JIT" = 1 ] && on=true\n'
+        'for a in "$@"; do case "$a" in -I|-E) on=false;; -c) break;; esac; done\n'
+        f"echo '{json.dumps(said)[:-1]}, \"jit_enabled\": '$on'}}'\n"
+    )
+    path.chmod(0o755)
+    monkeypatch.setenv("PYTHON_JIT", "0")  # the user's own setting: not the probe's question
+    labels = [m.label for m, _ in discover.search().modes()]
+    assert labels == ["3.14", "3.14-jit"]
+
+
 def test_python_labels_are_checked_against_what_the_interpreter_is(home: Path) -> None:
     p311 = fake(home / "bin" / "python3.11", [3, 11, 2])
     with pytest.raises(ValueError, match=r"that is CPython 3.11.2, not 3.14 \(name it 3.11"):

@@ -31,6 +31,7 @@ Standard library only; nothing is made, nothing needs root.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
@@ -45,8 +46,12 @@ from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 from bench.catalog import modes
 
 #: What a candidate prints about itself: one JSON line (Python 2 answers with a SyntaxError).
+#: It leaves the working folder off its path (what ``-P`` does, from 3.11 only), so that no file
+#: there stands for json or sysconfig.
 PROBE = (
-    "import json, os, sys, sysconfig\n"
+    "import sys\n"
+    "if sys.path and sys.path[0] == '': del sys.path[0]\n"
+    "import json, os, sysconfig\n"
     "j = getattr(sys, '_jit', None)\n"
     "p = getattr(sys, 'pypy_version_info', None)\n"
     "print(json.dumps({'implementation': sys.implementation.name,"
@@ -63,8 +68,17 @@ OLDEST = (3, 9)
 NAMES = re.compile(r"(python3(\.\d+t?)?|pypy3(\.\d+)?)")
 #: A probe taking longer than this (seconds) is a candidate that does not answer.
 TIMEOUT = 20.0
-#: The cache of probes, in the per-user cache (``$XDG_CACHE_HOME``, default ~/.cache).
-CACHE_NAME = "interpreters.json"
+#: How a candidate runs the probe: without the user's site folder. Not ``-I``: its ``-E``
+#: would hide ``PYTHON_JIT=1`` (``modes.JIT_ON``), and a JIT that is off by default (Debian's
+#: 3.14 and 3.15) would say it never comes on; the environment is cleaned instead (``probe``).
+PROBE_FLAGS = ("-s",)
+#: The cache of probes, in the per-user cache (``$XDG_CACHE_HOME``, default ~/.cache), named
+#: by the probe: an answer to another probe (another question, other flags) is not reused.
+CACHE_NAME = (
+    "interpreters-"
+    + hashlib.sha256(" ".join([*PROBE_FLAGS, PROBE]).encode()).hexdigest()[:12]
+    + ".json"
+)
 
 
 @dataclass(frozen=True)
@@ -327,12 +341,17 @@ def _key(c: Candidate) -> Optional[str]:
 
 def probe(argv: Sequence[str]) -> Tuple[Optional[Dict[str, Any]], str]:
     """(what the interpreter ``argv`` says of itself, "") or (None, why it said nothing)."""
-    env = {**os.environ, **modes.JIT_ON, "PYTHONDONTWRITEBYTECODE": "1"}
-    for name in ("PYTHONPATH", "PYTHONHOME", "PYENV_VERSION"):
-        env.pop(name, None)
+    # the user's PYTHON* settings left out, as -E would, but the JIT's asked for
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
+    env.update({**modes.JIT_ON, "PYTHONDONTWRITEBYTECODE": "1"})
+    env.pop("PYENV_VERSION", None)
     try:
         done = subprocess.run(
-            [*argv, "-I", "-c", PROBE], capture_output=True, text=True, timeout=TIMEOUT, env=env
+            [*argv, *PROBE_FLAGS, "-c", PROBE],
+            capture_output=True,
+            text=True,
+            timeout=TIMEOUT,
+            env=env,
         )
     except (OSError, subprocess.TimeoutExpired) as exc:
         return None, f"did not answer ({exc})"
