@@ -55,8 +55,13 @@ def build(stage_dir: Path, out: Path) -> List[Path]:
     out.mkdir(parents=True, exist_ok=True)
     for old in out.glob(f"{NAME}-*"):
         old.unlink()
-    subprocess.run([sys.executable, "-m", "build", "--outdir", str(out), str(stage_dir)],
-                   check=True)  # fmt: skip
+    # from the stage: a clone's own build/ folder (the native build's) would stand for the
+    # build package where -m looks first, the working folder
+    subprocess.run(
+        [sys.executable, "-m", "build", "--outdir", str(out), str(stage_dir)],
+        check=True,
+        cwd=stage_dir,
+    )
     made = sorted(out.glob(f"{NAME}-*"))
     if not any(p.name.endswith("-py3-none-any.whl") for p in made):
         raise SystemExit(f"no pure-Python wheel of {NAME} in {out}: {[p.name for p in made]}")
