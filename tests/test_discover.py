@@ -115,6 +115,17 @@ def test_a_tree_interpreter_runs_through_the_entry_script(home: Path) -> None:
     assert modes.tree_of(str(root / "sid" / "usr" / "bin" / "python3.15")) == (
         "sid", "/usr/bin/python3.15")  # fmt: skip
     assert modes.tree_of(str(home / "bin" / "python3")) is None
+    # another machine's tree (the cross tests', under qemu-user) is not searched, but named
+    other = "riscv64" if discover.foreign("x-riscv64") else "arm64"
+    entry = root / f"enter-trixie-{other}"
+    entry.write_text(f'#!/bin/sh\nexec "{root}/trixie-{other}$@"\n')
+    entry.chmod(0o755)
+    fake(root / f"trixie-{other}" / "usr" / "bin" / "python3.13", [3, 13, 5])
+    found_all = discover.search()
+    assert "3.13" not in found_all.found and list(found_all.found) == ["3.15"]
+    assert f"Debian tree trixie-{other}: {other}'s, run by emulation here, not searched" in (
+        found_all.empty
+    )
 
 
 def test_a_jit_off_by_default_is_asked_for_as_the_worker_asks_for_it(

@@ -34,6 +34,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import platform
 import re
 import shutil
 import subprocess
@@ -268,6 +269,20 @@ def conda_envs() -> List[Path]:
     return list(dict.fromkeys(found))
 
 
+#: Debian's names of the machines (``platform.machine()``: Debian's), the suffix of a tree
+#: made for another (``bookworm-arm64``: the cross tests', run under qemu-user).
+DEBIAN_ARCHES = {"x86_64": "amd64", "aarch64": "arm64", "i686": "i386", "ppc64le": "ppc64el"}
+FOREIGN = ("amd64", "arm64", "armhf", "armel", "i386", "riscv64", "ppc64el", "s390x", "loong64")
+
+
+def foreign(suite: str) -> str:
+    """The machine a Debian tree named ``suite`` was made for where it is not this one's
+    (its interpreters would run emulated: no answer about this machine), else ""."""
+    arch = suite.rpartition("-")[2]
+    here = DEBIAN_ARCHES.get(platform.machine(), platform.machine())
+    return arch if arch in FOREIGN and arch != here else ""
+
+
 def candidates() -> Tuple[List[Candidate], List[str]]:
     """Every place an interpreter may be, in search order, and the places that held none."""
     out: List[Candidate] = []
@@ -305,6 +320,10 @@ def candidates() -> Tuple[List[Candidate], List[str]]:
     root = modes.debian_root()
     suites = sorted(p.name[len("enter-") :] for p in root.glob("enter-*")) if root.is_dir() else []
     for suite in suites:
+        arch = foreign(suite)
+        if arch:
+            empty.append(f"Debian tree {suite}: {arch}'s, run by emulation here, not searched")
+            continue
         tree, entry = modes.tree_path(suite), modes.entry_script(suite)
         inside = [p for p in _in_bin(tree / "usr" / "bin") if p.name != "python3"]
         out.extend(
