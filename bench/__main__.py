@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from bench.catalog.columns import Column
-from bench.catalog.hash_study import HashStudy
+from bench.catalog.hash_study import ALGORITHMS, HashStudy
 from bench.catalog.study import Study
 from bench.conduct.effort import Settings
 from bench.conduct.options import Options
@@ -193,7 +193,7 @@ def common() -> argparse.ArgumentParser:
     shared.add_argument("--pythons", type=Path, help="JSON {label: program} (bench envs writes it)")
     shared.add_argument("--modes", default="", help="modes (labels or globs); default: all found")
     shared.add_argument("--variants", default="", help="names or globs (default: all)")
-    shared.add_argument("--algorithms", default="md5,sha256")
+    shared.add_argument("--algorithms", default=",".join(ALGORITHMS))
     shared.add_argument("--results", type=Path, default=RESULTS, help="the results folder")
     return shared
 

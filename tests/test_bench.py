@@ -14,6 +14,7 @@ import shutil
 import statistics
 import sys
 import types
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Dict, List
 
@@ -75,6 +76,28 @@ def test_cases_skip_what_a_row_lacks() -> None:
     batch = {n for n in names if n.startswith("batch/")}
     variant, _ = cases.batch_api()
     assert bool(batch) == (variant is not None)
+
+
+@pytest.mark.parametrize("algorithm", targets.ALGORITHMS)
+@pytest.mark.parametrize("variant", ["helpers", "streamlined"])
+def test_every_core_is_checked_and_timed_in_both_styles(algorithm: str, variant: str) -> None:
+    """SHA-1's and SHA-512's cases as MD5's and SHA-256's: the block check knows 8-byte words
+    and 128-byte blocks (a block of SHA-512 shorter than 128 bytes is no case), and a block
+    function whose state is off by one bit is caught."""
+    target = targets.load(variant)
+    grid = Grid(lengths=(64, 1024), get_max=64, block_max=1024)
+    names = {c.name for c in cases.enumerate_cases([target], [algorithm], grid, ["block"])}
+    size = 128 if algorithm == "sha512" else 64
+    assert (f"block/{algorithm}/{variant}/64" in names) == (size == 64)
+    assert f"block/{algorithm}/{variant}/1024" in names
+    for benchmark in ("digest", "block"):
+        case = Case(benchmark, algorithm, variant, 1024)
+        cases.check(case, target)
+        assert cases.make_timer(case, target)(1) >= 0
+    good = target.compress[algorithm]
+    off = dict(target.compress, **{algorithm: lambda s, v: (good(s, v)[0] ^ 1, *good(s, v)[1:])})
+    with pytest.raises(WrongDigest):
+        cases.check(Case("block", algorithm, variant, 1024), replace(target, compress=off))
 
 
 @pytest.mark.parametrize("benchmark", ["digest", "getAndDigest", "block"])

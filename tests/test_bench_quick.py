@@ -174,6 +174,23 @@ def test_the_quick_effort_records_the_modes_it_could_not_settle(
     assert "modes not settled (over ±10%): c ±" in run.log.getvalue()  # type: ignore[attr-defined]
 
 
+def test_the_quick_effort_spends_its_later_passes_where_the_spread_is(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    run, outcome, _ = quick(tmp_path, monkeypatch, 400.0, {"c": 0.3})
+    s, tail = run.settings, run.done[-1]
+    passes = outcome["stop"]["passes"]
+    assert passes > s.first_stop  # a pass after the stretches' own, to be narrowed
+    for label, name in headline_cases():
+        runs = run.data[label][name].runs
+        took = [r.number for r in runs if r.number != tail]
+        # every mode in the stretches' passes; after them, the unsettled mode c alone
+        assert took == list(range(passes if label == "c" else s.first_stop))
+        # each mode's own passes over every stretch, in order: a settled mode's too
+        where = [r.stretch for r in runs if r.number != tail]
+        assert set(where) == set(range(s.stretches)) and where == sorted(where)
+
+
 def test_the_quick_effort_takes_its_budget_share_when_the_headline_stays_wide(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -194,3 +211,64 @@ def test_the_default_effort_measures_every_case_in_pass_0_and_records_no_unsettl
     assert not run.by_headline and run.lead == run.readme
     assert all(c.runs[0].number == 0 for cases in run.data.values() for c in cases.values())
     assert "unsettled" not in outcome["stop"] and "headline_cases" not in outcome["plan"]
+
+
+def test_the_readme_says_which_algorithms_a_kept_run_measured_and_invents_none(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from bench.report import answers, machines, readme
+
+    run, outcome, _ = quick(tmp_path, monkeypatch, 400.0, {})
+    header = store.Header("quick", {"clock": "cpu"}, "Test CPU", "", 1.0, 1.0, **{
+        k: outcome[k] for k in ("passes", "steal", "plan", "stop")})  # fmt: skip
+    folder = tmp_path / "run"
+    store.write(folder, header, run.columns, run.data)
+    across = machines.Across.one(answers.build(store.load(folder)))
+    # the fake run has MD5 and SHA-256 alone, and no JDK: SHA-1's, SHA-512's answers are absent
+    said = readme.algorithms_said(across)
+    assert said.startswith("MD5 and SHA-256 on ") and said.endswith(
+        "; SHA-1 and SHA-512: no kept run yet"
+    )
+    assert readme.measured_names(across) == "MD5 and SHA-256"
+    assert (
+        readme.sha5_said(across) == "**SHA-512 on the JDK**: no kept run has measured it there yet."
+    )
+
+
+def test_the_readme_answers_the_sha5_question_from_the_runs_styles_table(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from bench.report import answers, machines, readme
+
+    fake = Fake({})
+    monkeypatch.setattr(launch, "worker", fake.worker)
+    names = tuple(Case("digest", alg, v, 16384).name for alg in ("md5", "sha512")
+                  for v in ("helpers", "streamlined", "MessageDigest"))  # fmt: skip
+    monkeypatch.setitem(TRUE, "MessageDigest", 4.4e-3)  # the JDK's SHA5: helpers' cost and more
+    variants = {v: VariantInfo(v, KINDS.get(v, "reference"), v) for v in TRUE}
+    jdk = Listing({"implementation": "OpenJDK", "version": "17"}, variants, names)
+    roles = (("jdk17", "Server", True), ("jdk17-xint", "-Xint", False))
+    cols = [Column(modes.Mode(label, "jdk17", {}, (), None, role, jit), "java", jdk)
+            for label, role, jit in roles]  # fmt: skip
+    settings = replace(effort.EFFORTS["quick"], budget=400.0, jdk_budget=0.0, slow_limit=None)
+    folder = tmp_path / "run"
+    folder.mkdir()
+    run = conductor.Conductor(HashStudy(), cols, settings, folder, tmp_path, io.StringIO(),
+                              lambda: fake.clock)  # fmt: skip
+    outcome = run.run()
+    header = store.Header("quick", {"clock": "cpu"}, "Test CPU", "", 1.0, 1.0, **{
+        k: outcome[k] for k in ("passes", "steal", "plan", "stop")})  # fmt: skip
+    store.write(folder, header, run.columns, run.data)
+    report = answers.build(store.load(folder))
+    styles, own = report.table("styles"), report.table("jdk-own")
+    assert styles is not None and own is not None
+    across = machines.Across.one(report)
+    said = readme.sha5_said(across)
+    # the fake's speeds: helpers 4x streamlined in every mode (a fake knows no JIT)
+    xint, server = (styles.at((m,), "SHA-512") for m in ("jdk17-xint", "jdk17"))
+    assert xint is not None and server is not None
+    assert f"JDK 17's -Xint {answers.direction([xint.value], 'faster')}" in said
+    assert f"its compilers within {abs(server.value - 1):.0%}" in said
+    mine = own.at(("SHA-512", "÷ streamlined"), "jdk17-xint")
+    assert mine is not None and 4.2 < mine.value < 4.6
+    assert f"under JDK 17's -Xint {answers.direction([mine.value])} than our streamlined" in said

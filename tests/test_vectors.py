@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+from typing import Tuple
+
 import pytest
+
+from variants import registry
 
 from conftest import Constructor
 
@@ -108,19 +112,32 @@ def test_standard_vectors(constructor: Constructor, algorithm: str) -> None:
             assert constructor(message).hexdigest() == expected, len(message)
 
 
-def test_million_a_in_chunks(constructor: Constructor, algorithm: str) -> None:
+#: The algorithms that differ from SHA-512 only in the initial value and the digest's length
+#: (which the short vectors check): in pure Python and its compiled twins, where SHA-512's 64-bit
+#: words make the long vector take 3-9 s a variant (CPython 3.11, PyPy 7.3), they take its first
+#: CUT bytes instead.
+SHA512_DERIVED = ("sha384", "sha512_224", "sha512_256")
+CUT = 140_000
+
+
+def test_million_a_in_chunks(pair: Tuple[str, str], constructor: Constructor) -> None:
     """The long vector, fed in uneven pieces that straddle block edges, then the rest at once
     (NIST gives none for SHA-512/224 and SHA-512/256: hashlib's digest stands in)."""
     import hashlib
 
+    name, algorithm = pair
+    message = MILLION_A
+    entry = registry.variant(name)
+    if algorithm in SHA512_DERIVED and (entry.kind == "interpreted" or entry.source):
+        message = MILLION_A[:CUT]
     h = constructor()
     fed = 0
     for size in [1, 63, 65, 1000, 4095, 4097, 123_456]:
-        h.update(MILLION_A[fed : fed + size])
+        h.update(message[fed : fed + size])
         fed += size
-    h.update(memoryview(MILLION_A)[fed:])
-    long = [d for m, d in VECTORS[algorithm] if m is MILLION_A]
-    expected = long[0] if long else hashlib.new(algorithm, MILLION_A).hexdigest()
+    h.update(memoryview(message)[fed:])
+    long = [d for m, d in VECTORS[algorithm] if m is message]
+    expected = long[0] if long else hashlib.new(algorithm, message).hexdigest()
     assert h.hexdigest() == expected
 
 

@@ -5,7 +5,7 @@ the build (``build_support/compiled.py``, which loads this file by path, so it
 imports nothing) compiles every twin. Adding a twin is one line in ``TWINS``.
 
 A source variant's block functions live in modules below ``variants/``, one per
-core ("md5", "sha256"). A twin compiles the same modules, unchanged or with
+core ("md5", "sha256", "sha1", "sha512"). A twin compiles the same modules, unchanged or with
 their locals annotated for the compiler (``annotations``: the build renders
 those copies with ``tools/gen_streamlined.py``), into a package of its own,
 ``variants._twins.<name>``, so that one process can import the interpreted
@@ -54,9 +54,14 @@ class Twin(NamedTuple):
 SOURCES: Tuple[Source, ...] = (
     Source(
         "streamlined",
-        {"md5": "streamlined.md5_words", "sha256": "streamlined.sha256_words"},
+        {
+            "md5": "streamlined.md5_words",
+            "sha256": "streamlined.sha256_words",
+            "sha1": "streamlined.sha1_words",
+            "sha512": "streamlined.sha512_words",
+        },
         "pure Python, each block function one unrolled loop body, every value a machine "
-        "word: the plain inlined style (OpenJDK's 8256523)",
+        "word (SHA-512's 64-bit words excepted): the plain inlined style (OpenJDK's 8256523)",
     ),
     Source(
         "streamlined-lanes",
@@ -66,12 +71,21 @@ SOURCES: Tuple[Source, ...] = (
     ),
     Source(
         "streamlined-bytewise",
-        {"md5": "streamlined.md5_words_bytewise", "sha256": "streamlined.sha256_words_bytewise"},
+        {
+            "md5": "streamlined.md5_words_bytewise",
+            "sha256": "streamlined.sha256_words_bytewise",
+            "sha1": "streamlined.sha1_words_bytewise",
+        },
         "streamlined in machine words, reading message words byte by byte (the compilers' shape)",
     ),
     Source(
         "helpers",
-        {"md5": "helpers.md5", "sha256": "helpers.sha256"},
+        {
+            "md5": "helpers.md5",
+            "sha256": "helpers.sha256",
+            "sha1": "helpers.sha1",
+            "sha512": "helpers.sha512",
+        },
         "pure Python, textbook helper functions called per step",
     ),
 )
@@ -87,7 +101,12 @@ TWINS: Tuple[Twin, ...] = (
 )
 
 #: The typed Cython variant: .pyx sources below variants/, one per core.
-TYPED_CYTHON: Dict[str, str] = {"md5": "cython.md5", "sha256": "cython.sha256"}
+TYPED_CYTHON: Dict[str, str] = {
+    "md5": "cython.md5",
+    "sha256": "cython.sha256",
+    "sha1": "cython.sha1",
+    "sha512": "cython.sha512",
+}
 
 
 def source(name: str) -> Source:

@@ -1,11 +1,11 @@
 """The hashlib-compatible object shared by every variant that supplies a block function.
 
-A variant contributes only ``compress(state, data) -> state`` for MD5 and for
-SHA-256, where ``data`` is a ``memoryview`` of whole 64-byte blocks. The shell
-does the rest, identically for all of them: accepting any bytes-like input,
-buffering partial blocks, counting the length, padding, output, ``copy()``
-and locking. Differences in the study's numbers therefore come from the block
-functions alone.
+A variant contributes only ``compress(state, data) -> state`` for each core it has
+(MD5, SHA-256, SHA-1, SHA-512), where ``data`` is a ``memoryview`` of whole blocks
+(64 bytes; SHA-512's 128). The shell does the rest, identically for all of them:
+accepting any bytes-like input, buffering partial blocks, counting the length,
+padding, output, ``copy()`` and locking. Differences in the study's numbers
+therefore come from the block functions alone.
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     )
 
     State = Tuple[int, ...]
-    #: A block function: the chaining state after ``data``, whole 64-byte blocks.
+    #: A block function: the chaining state after ``data``, whole blocks of its core.
     Compress = Callable[[State, memoryview], State]
 
 
@@ -60,9 +60,17 @@ else:  # names for annotations only, which stay strings at run time (variants._t
 
 _EMPTY = b""  # the default data argument: identity says "not given"
 _LENGTH_MASK = (1 << 64) - 1
-#: The padding after a final partial block of n bytes, before the length:
-#: 0x80, then zeros up to 56 bytes modulo 64.
-_PADDING = tuple(b"\x80" + bytes((55 - n) % 64) for n in range(64))
+
+
+def _padding(block_size: int) -> Tuple[bytes, ...]:
+    """The padding after a final partial block of n bytes, before the length (FIPS 180-4 5.1,
+    RFC 1321 3.1): 0x80, then zeros up to the length field, 8 bytes of a 64-byte block, 16 of
+    a 128-byte one."""
+    end = block_size - block_size // 8
+    return tuple(b"\x80" + bytes((end - 1 - n) % block_size) for n in range(block_size))
+
+
+_PADDINGS = {64: _padding(64), 128: _padding(128)}
 
 
 class AlgorithmSpec:
@@ -91,9 +99,7 @@ class AlgorithmSpec:
 
 
 #: Every algorithm some variant provides, by hashlib's name. A variant provides those whose core
-#: it has: the shell's block-function variants MD5's and SHA-256's, the native variant all.
-#: (The shell runs 64-byte blocks of 32-bit words: the SHA-512 core, 128-byte blocks of 64-bit
-#: words, is the native variant's alone.)
+#: it has (the native variant all).
 ALGORITHMS: Mapping[str, AlgorithmSpec] = {
     a.name: AlgorithmSpec(
         a.name,
@@ -191,12 +197,15 @@ class ShellHash:
     variant: ClassVar[str]
     _compress: Compress  # set on each subclass (a class attribute, not a method)
     _iv: ClassVar[State]
-    #: struct packers, set on each subclass like ``_compress``: the digest from
-    #: the state's first ``_words`` words, and the message's length in bits, in
-    #: the algorithm's byte order.
+    #: Set on each subclass like ``_compress``: the digest from the state's first ``_words``
+    #: words, and the length field from the message's length in bits (below 2**64), in the
+    #: algorithm's byte order (struct packers where they can be); the padding after a final
+    #: partial block of n bytes; ``block_size - 1`` as a mask.
     _out: Callable[..., bytes]
     _words: ClassVar[int]
     _bit_length: Callable[[int], bytes]
+    _padding: ClassVar[Tuple[bytes, ...]] = _PADDINGS[64]
+    _partial: ClassVar[int] = 63
 
     def __init__(
         self,
@@ -225,8 +234,9 @@ class ShellHash:
             buffer = self._buffer
             n = len(view)
             length = self._length + n
+            partial = self._partial
             if buffer:
-                need = 64 - len(buffer)
+                need = partial + 1 - len(buffer)
                 if n < need:
                     self._buffer = buffer + view
                     self._length = length
@@ -234,7 +244,7 @@ class ShellHash:
                 state = self._compress(state, memoryview(buffer + view[:need]))
                 view = view[need:]
                 n -= need
-            whole = n & ~63
+            whole = n & ~partial
             if whole == n:  # no partial block left over (n == 0 too)
                 if n:
                     state = self._compress(state, view)
@@ -250,7 +260,7 @@ class ShellHash:
         """The digest of everything hashed so far; the object stays usable."""
         with self._lock:
             state, buffer, length = self._state, self._buffer, self._length
-        tail = buffer + _PADDING[len(buffer)] + self._bit_length((length << 3) & _LENGTH_MASK)
+        tail = buffer + self._padding[len(buffer)] + self._bit_length((length << 3) & _LENGTH_MASK)
         state = self._compress(state, memoryview(tail))
         return self._out(*state[: self._words])
 
@@ -275,21 +285,49 @@ class ShellHash:
         return f"<{self.name} {self.variant} HASH object @ {hex(id(self))}>"
 
 
+def _truncated(pack: Callable[..., bytes], size: int) -> Callable[..., bytes]:
+    """``pack``, its output cut to ``size`` bytes (SHA-512/224's digest: 3.5 words)."""
+
+    def out(*words: int) -> bytes:
+        return pack(*words)[:size]
+
+    return out
+
+
+def _length_field(size: int, byteorder: str) -> Callable[[int], bytes]:
+    """The length field of ``size`` bytes: a struct packer for 8, else ``int.to_bytes``."""
+    if size == 8:
+        return struct.Struct(("<" if byteorder == "little" else ">") + "Q").pack
+
+    def field(bits: int) -> bytes:
+        return bits.to_bytes(size, "little" if byteorder == "little" else "big")
+
+    return field
+
+
 def make_type(variant: str, spec: AlgorithmSpec, compress: Compress) -> Type[ShellHash]:
     """The hash class (constructor) of ``spec`` over ``compress`` for ``variant``."""
     prefix = "<" if spec.byteorder == "little" else ">"
+    word_size = 4 if spec.block_size == 64 else 8  # bytes: 32-bit words, SHA-512's 64
+    words = -(-spec.digest_size // word_size)
+    out = struct.Struct(f"{prefix}{words}{'I' if word_size == 4 else 'Q'}").pack
+    if words * word_size != spec.digest_size:
+        out = _truncated(out, spec.digest_size)
     namespace = {
         "__slots__": (),
         "__doc__": f"{spec.name.upper()} hash object of the {variant!r} variant, like hashlib's.",
         "__module__": "variants",
         "name": spec.name,
         "digest_size": spec.digest_size,
+        "block_size": spec.block_size,
         "variant": variant,
         "_compress": staticmethod(compress),
         "_iv": spec.iv,
-        "_out": staticmethod(struct.Struct(f"{prefix}{spec.digest_size // 4}I").pack),
-        "_words": spec.digest_size // 4,
-        "_bit_length": staticmethod(struct.Struct(f"{prefix}Q").pack),
+        "_out": staticmethod(out),
+        "_words": words,
+        "_bit_length": staticmethod(_length_field(spec.block_size // 8, spec.byteorder)),
+        "_padding": _PADDINGS[spec.block_size],
+        "_partial": spec.block_size - 1,
     }
     cls = type(spec.name, (ShellHash,), namespace)
     cls.__qualname__ = f"{variant}.{spec.name}"

@@ -14,6 +14,7 @@ if TYPE_CHECKING:
 
 
 MASK32 = 0xFFFFFFFF
+MASK64 = 0xFFFFFFFFFFFFFFFF
 
 # MD5, RFC 1321 section 3.3: the chaining state (A, B, C, D) before the first block.
 MD5_IV: Tuple[int, ...] = (0x67452301, 0xEFCDAB89, 0x98BADCFE, 0x10325476)
@@ -80,6 +81,9 @@ SHA224_IV: Tuple[int, ...] = (
     0xC1059ED8, 0x367CD507, 0x3070DD17, 0xF70E5939,
     0xFFC00B31, 0x68581511, 0x64F98FA7, 0xBEFA4FA4,
 )  # fmt: skip
+
+# SHA-1, FIPS 180-4 section 4.2.1: the constant of each group of twenty rounds.
+SHA1_K: Tuple[int, ...] = (0x5A827999, 0x6ED9EBA1, 0x8F1BBCDC, 0xCA62C1D6)
 
 # SHA-1, FIPS 180-4 section 5.3.1.
 SHA1_IV: Tuple[int, ...] = (0x67452301, 0xEFCDAB89, 0x98BADCFE, 0x10325476, 0xC3D2E1F0)

@@ -51,8 +51,8 @@ BRIDGE_CORES = ("md5", "sha256", "sha1", "sha512")
 
 
 class Variant:
-    """One way of running the algorithms (MD5 and SHA-256's core; the native variant also
-    SHA-1 and SHA-512's).
+    """One way of running the algorithms: those of the cores it has (MD5's, SHA-256's, SHA-1's,
+    SHA-512's; some shapes only some).
 
     A variant either plugs block functions into the shared shell
     (``block_modules``) or is native: its ``bridge`` module (a
@@ -85,8 +85,8 @@ class Variant:
         self.name = name
         self.kind = kind
         self.description = description
-        #: The modules holding ``compress`` for each core ("md5", "sha256") it
-        #: provides, for this interpreter.
+        #: The modules holding ``compress`` for each core ("md5", "sha256", "sha1", "sha512")
+        #: it provides, for this interpreter.
         self.block_modules = block_modules
         #: The native bridge module that makes the hash objects, if not the shell.
         self.bridge = bridge
@@ -173,7 +173,8 @@ class Loaded:
         self.kind = variant.kind
         #: The constructors by algorithm name, of the algorithms it provides.
         self.constructors: Mapping[str, Constructor] = dict(types)
-        #: Block functions by core ("md5", "sha256"), for the block-only benchmark.
+        #: Block functions by core ("md5", "sha256", "sha1", "sha512"), for the block-only
+        #: benchmark.
         self.compress = dict(compress)
         #: The modules the code runs from (the compiled-twin tests inspect them).
         self.modules = modules
@@ -351,7 +352,8 @@ VARIANTS: Tuple[Variant, ...] = (
     Variant(
         name="cython",
         kind="compiled",
-        description="typed Cython: uint32_t arithmetic on a typed memoryview, no GIL",
+        description="typed Cython: uint32_t arithmetic (SHA-512's uint64_t) on a typed "
+        "memoryview, no GIL",
         block_modules=_modules("variants", _catalog.TYPED_CYTHON),
         unsupported=_needs_cpython,
         study_only=True,

@@ -17,7 +17,7 @@ from typing import Any, Callable, Collection, Dict, List, Mapping, Optional, Seq
 
 from bench.catalog.cases import Case
 from bench.catalog.modes import Mode
-from bench.catalog.targets import Twin, VariantInfo
+from bench.catalog.targets import ALGORITHMS, Twin, VariantInfo
 from bench.core.machine import interpreter_title
 
 Member = Tuple[str, str]  # (mode label, case name)
@@ -158,7 +158,7 @@ class Layout:
 
     def algorithms(self) -> List[str]:
         found = {case.algorithm for _, case in self.cases}
-        return [a for a in ("md5", "sha256") if a in found]
+        return [a for a in ALGORITHMS if a in found]
 
     def lengths(self, benchmark: str = "digest") -> List[int]:
         return sorted({c.length for _, c in self.cases if c.benchmark == benchmark})

@@ -13,9 +13,9 @@ from bench.catalog.columns import Column, Layout
 from bench.catalog.comparisons import Table
 from bench.catalog.study import unavailable
 from bench.catalog.tables import Headline
+from bench.catalog.targets import ALGORITHMS
 
-#: The study's algorithms (``--algorithms``' default): a run of them all may be kept.
-ALGORITHMS = ("md5", "sha256")
+__all__ = ["ALGORITHMS", "HashStudy"]
 
 
 @dataclass(frozen=True)
@@ -27,7 +27,7 @@ class HashStudy:
     variants: str = ""
     benchmarks: Tuple[str, ...] = BENCHMARKS
     grid: Grid = field(default_factory=Grid)
-    #: Whether PyPy's own _md5/_sha256 are a row.
+    #: Whether PyPy's own _md5, _sha1, _sha256 and _sha512 are a row.
     pypy_lib: bool = False
     counters: Tuple[str, ...] = ("instructions",)
     name: str = "bench"

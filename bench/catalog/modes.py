@@ -93,9 +93,10 @@ ZERO = "Zero"  # the JDK's interpreter written in C++, no assembly (a port to a 
 #: the worker's answers alone (JDK 25's Zero warns on stdout, through the unified log).
 JAVA_OPTIONS = ("-XX:+UnlockDiagnosticVMOptions", "-XX:+DisplayVMOutputToStderr",
                 "-Xlog:disable", "-Xlog:all=warning:stderr")  # fmt: skip
-#: The JDK's intrinsic switches for the two algorithms (diagnostic options).
+#: The JDK's intrinsic switches for the study's algorithms (diagnostic options).
 NO_INTRINSICS = ("-XX:+UnlockDiagnosticVMOptions", "-XX:-UseMD5Intrinsics",
-                 "-XX:-UseSHA256Intrinsics")  # fmt: skip
+                 "-XX:-UseSHA1Intrinsics", "-XX:-UseSHA256Intrinsics",
+                 "-XX:-UseSHA512Intrinsics")  # fmt: skip
 
 #: The environment of each kind of mode.
 JIT_ON: Mapping[str, str] = {"PYTHON_JIT": "1"}

@@ -33,7 +33,7 @@ from bench.catalog.comparisons import (
     subjects,
     table,
 )
-from bench.catalog.targets import HASHLIB
+from bench.catalog.targets import HASHLIB, TITLES
 from bench.core.fmt import DASH, size_label
 
 #: The headline's ratios by mode, each (numerator, denominator) (``bench.catalog.study``).
@@ -282,7 +282,7 @@ def styles_table(lay: Layout) -> Table:
     columns = [("JDK counterpart", ("md5", "counterpart"))]
     columns += [
         (f"{name}{what}", (alg, kind))
-        for alg, name in (("md5", "MD5"), ("sha256", "SHA-256"))
+        for alg, name in ((a, TITLES[a]) for a in lay.algorithms())
         for what, kind in (("", "ratio"), (" instr.", "count"))
     ]
 
@@ -401,6 +401,37 @@ def jdk_table(lay: Layout) -> Optional[Table]:
     )
 
 
+def jdk_own_table(lay: Layout) -> Optional[Table]:
+    """The JDK's own code (MessageDigest, SUN) against our Java in each style, per JDK mode: does
+    the JDK's SHA-512 (its SHA5, written with helpers) pay the helper cost our helpers pay?"""
+    jdks = [c for c in lay.columns if lay.by[c].implementation == "OpenJDK"]
+    if not jdks:
+        return None
+    n = lay.length(LONG)
+
+    def cell(r: Tuple[str, str], c: str) -> Optional[Cell]:
+        alg, style = r
+        return ratio(lay.get(c, "digest", alg, REFERENCE, n), lay.get(c, "digest", alg, style, n))
+
+    rows = [
+        ([TITLES[a], f"÷ {style}"], (a, style))
+        for a in lay.algorithms()
+        for style in (STREAMLINED, TEXTBOOK)
+    ]
+    return table(
+        "jdk-own",
+        f"The JDK's own code against ours: MessageDigest ÷ our Java, {size_label(n)} digests",
+        "time of `MessageDigest` (SUN: the JDK's SHA5, SHA, SHA2, MD5 classes and, in the "
+        "compiled modes with intrinsics on, its intrinsics) ÷ time of our Java in the row's "
+        "style, same mode (≈ the helpers row: the JDK's code costs what helper functions cost; "
+        "≈ the streamlined row: it does not)",
+        ["algorithm", "against"],
+        rows,
+        [(c, c) for c in jdks],
+        cell,
+    )
+
+
 def tables(lay: Layout) -> List[Table]:
     """Every table of the report, in its order; those without a row left out."""
     long, short = lay.length(LONG), lay.length(64)
@@ -408,5 +439,5 @@ def tables(lay: Layout) -> List[Table]:
     found += [style_table(lay)]
     found += [compiled_table(lay), twins_jit_table(lay), hashlib_table(lay, long)]
     found += [hashlib_table(lay, short) if short != long else None, modes_table(lay, long)]
-    found += [bridge_table(lay), batch_table(lay), jdk_table(lay)]
+    found += [bridge_table(lay), batch_table(lay), jdk_table(lay), jdk_own_table(lay)]
     return [t for t in found if t is not None and t.rows]

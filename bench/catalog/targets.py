@@ -29,7 +29,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
-ALGORITHMS = ("md5", "sha256")
+#: The study's algorithms, in the report's order: one of each core (MD5's, SHA-1's, SHA-256's,
+#: SHA-512's; SHA-224 and SHA-384 run the same block functions as SHA-256 and SHA-512).
+ALGORITHMS = ("md5", "sha1", "sha256", "sha512")
+#: Each algorithm's name as the report says it.
+TITLES = {"md5": "MD5", "sha1": "SHA-1", "sha256": "SHA-256", "sha512": "SHA-512"}
 HASHLIB = "hashlib"
 BUILTIN = "builtin"
 PYPY_LIB = "pypy-lib"
@@ -180,23 +184,30 @@ def load(name: str) -> Target:
 
 
 def _builtin() -> Target:
-    description = "CPython's builtin _md5 and _sha2 modules (hashlib's fallback without OpenSSL)"
+    description = (
+        "CPython's builtin _md5, _sha1 and _sha2 modules (hashlib's fallback without OpenSSL)"
+    )
     if sys.implementation.name != "cpython":
         why = f"CPython's builtin modules; on {sys.implementation.name} see hashlib and pypy-lib"
         return Target(BUILTIN, "reference", description, unavailable=why)
     try:
-        md5 = importlib.import_module("_md5").md5
-        sha2 = "_sha2" if sys.version_info >= (3, 12) else "_sha256"
-        sha256 = importlib.import_module(sha2).sha256
+        new = sys.version_info >= (3, 12)  # _sha256 and _sha512 became _sha2 in 3.12
+        constructors = {
+            "md5": importlib.import_module("_md5").md5,
+            "sha1": importlib.import_module("_sha1").sha1,
+            "sha256": importlib.import_module("_sha2" if new else "_sha256").sha256,
+            "sha512": importlib.import_module("_sha2" if new else "_sha512").sha512,
+        }
     except ImportError as exc:
         return Target(BUILTIN, "reference", description, unavailable=f"{exc}")
-    return Target(BUILTIN, "reference", description, constructors={"md5": md5, "sha256": sha256})
+    return Target(BUILTIN, "reference", description, constructors=constructors)
 
 
 def pypy_lib_folder() -> Optional[Path]:
-    """The folder holding PyPy's pure-Python _md5.py and _sha256.py, if any."""
+    """The folder holding PyPy's pure-Python _md5.py, _sha1.py, _sha256.py and _sha512.py, if
+    any."""
     for folder in (p for g in PYPY_LIB_GLOBS for p in sorted(glob.glob(g))):
-        if all((Path(folder) / name).exists() for name in ("_md5.py", "_sha256.py")):
+        if all((Path(folder) / f"_{a}.py").exists() for a in ALGORITHMS):
             return Path(folder)
     return None
 
@@ -211,13 +222,13 @@ def _load_file(path: Path, alias: str) -> Any:
 
 
 def _pypy_lib() -> Target:
-    description = "PyPy's own pure-Python _md5/_sha256 (helper style)"
+    description = "PyPy's own pure-Python _md5/_sha1/_sha256/_sha512 (helper style)"
     folder = pypy_lib_folder()
     if folder is None:
-        missing = "PyPy's _md5.py/_sha256.py not found (apt-get install pypy3-lib)"
+        missing = "PyPy's _md5.py, _sha1.py, _sha256.py, _sha512.py not found (apt-get install "
+        missing += "pypy3-lib)"
         return Target(PYPY_LIB, "reference", description, unavailable=missing)
     constructors = {
-        "md5": _load_file(folder / "_md5.py", "pypy_lib_md5").md5,
-        "sha256": _load_file(folder / "_sha256.py", "pypy_lib_sha256").sha256,
+        a: getattr(_load_file(folder / f"_{a}.py", f"pypy_lib_{a}"), a) for a in ALGORITHMS
     }
     return Target(PYPY_LIB, "reference", f"{description}, {folder}", constructors=constructors)

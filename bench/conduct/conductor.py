@@ -137,21 +137,31 @@ class Conductor(Passes):
         that of the passes taken when the run ends)."""
         return min(self.settings.stretches - 1, p * self.settings.stretches // (len(self.plan) + 1))
 
-    def restretch(self) -> Dict[int, int]:
-        """Each pass taken its stretch: the passes taken cut into ``stretches`` runs of equal
-        count, in their order (a run that stopped early, or left passes out for the budget,
-        has its stretches over the time it took); every pass's record says it. The pass of
-        every other case after the headline's (``tail``) is in the last."""
+    def restretch(self) -> Dict[str, Dict[int, int]]:
+        """Each pass taken its stretch, by mode: the passes taken cut into ``stretches`` runs of
+        equal count, in their order (a run that stopped early, or left passes out for the
+        budget, has its stretches over the time it took); every pass's record says it. The
+        pass of every other case after the headline's (``tail``) is in the last. A headline
+        run cuts each mode's own passes (``where_spread`` leaves the settled modes out of the
+        later ones: their passes stay spread over every stretch)."""
         s = self.settings.stretches
-        cut = [p for p in self.done if p != self.tail]
-        where = {p: min(s - 1, i * s // len(cut)) for i, p in enumerate(cut)}
-        if self.tail in self.done:
-            where[self.tail] = s - 1
-        for cases in self.data.values():
+
+        def cut(passes: Sequence[int]) -> Dict[int, int]:
+            taken = [p for p in passes if p != self.tail]
+            where = {p: min(s - 1, i * s // len(taken)) for i, p in enumerate(taken)}
+            if self.tail is not None and self.tail in passes:
+                where[self.tail] = s - 1
+            return where
+
+        every = cut(self.done)
+        by: Dict[str, Dict[int, int]] = {}
+        for label, cases in self.data.items():
+            own = sorted({r.number for found in cases.values() for r in found.runs})
+            where = by[label] = cut(own) if self.by_headline else every
             for found in cases.values():
                 for r in found.runs:
                     r.stretch = where.get(r.number, r.stretch)
-        return where
+        return by
 
     def measured(self) -> Tuple[Dict[Member, stats.Values], Layout]:
         """The values so far, by case, and the spec's layout of them: its derived rows (the
@@ -182,7 +192,7 @@ class Conductor(Passes):
             pairs = comparisons.readme_pairs(self.study.tables(lay))
         widths = []
         for a, b in pairs:
-            found = stats.ratio(measured[a], measured[b], where, term=0.0)
+            found = stats.ratio(measured[a], measured[b], where.get(a[0]), term=0.0)
             if found is not None and found.processes > 1:
                 widths.append(found.half_width)
         return statistics.median(widths) if widths else None
@@ -288,7 +298,9 @@ class Conductor(Passes):
         self.one_pass(0, lead)
         share, took = s.headline_share * self.budget, self.took[0]
         more = int((share - took) / took) if took > 0 else s.max_passes
-        count = 1 + max(0, min(more, s.max_passes - 1))
+        # Up to max_passes: the passes after the stretches' own take the unsettled modes alone
+        # (``where_spread``), cheaper than a whole pass; the share of the budget is the ceiling.
+        count = s.max_passes
         self.capped = more >= s.max_passes - 1
         live = {
             k: {m for m in ms if m[1] not in self.skipped[m[0]]} for k, ms in self.members.items()
@@ -311,7 +323,7 @@ class Conductor(Passes):
             if self.now() - self.started + self.took[-1] > share:
                 short = True
                 break
-            self.one_pass(p, self.plan[p - 1])
+            self.one_pass(p, self.where_spread(p, self.plan[p - 1]))
         else:  # the plan taken: a look after its last pass
             self.sure()
         if not self.stop:
@@ -336,6 +348,23 @@ class Conductor(Passes):
             f"the other {len(rest)} groups measured"
         )
 
+    def where_spread(
+        self, p: int, plan: Dict[GroupKey, Set[Member]]
+    ) -> Dict[GroupKey, Set[Member]]:
+        """Pass ``p`` of the headline's cases where the spread is: once every stretch has a
+        process of each (``first_stop`` passes), the modes whose headline ratios are still wider
+        than the promise (``unsettled``) alone, every mode where none is (the median then
+        decides). A noisy CPU's interpreting modes spread most (an EPYC Zen 4's quick run:
+        CPython's ±25-55 % against the JDK compilers' few): their passes, not the settled
+        modes', narrow the headline."""
+        if p < self.settings.first_stop:
+            return plan
+        wide = self.unsettled()
+        if not wide:
+            return plan
+        narrowed = {k: {m for m in ms if m[0] in wide} for k, ms in plan.items()}
+        return {k: ms for k, ms in narrowed.items() if ms}
+
     def unsettled(self) -> Dict[str, float]:
         """The modes whose headline ratios the report shows wider than the promise (the
         between-run term included): each with its widest half-width."""
@@ -344,7 +373,7 @@ class Conductor(Passes):
         measured, lay = self.measured()
         found = {}
         for mode, pairs in self.study.headline(lay).items():
-            ratios = [stats.ratio(measured[a], measured[b], where) for a, b in pairs]
+            ratios = [stats.ratio(measured[a], measured[b], where.get(a[0])) for a, b in pairs]
             widths = [r.half_width for r in ratios if r is not None]
             if promise is not None and widths and max(widths) > promise:
                 found[mode] = max(widths)

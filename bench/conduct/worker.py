@@ -20,7 +20,16 @@ from pathlib import Path
 from typing import Any, Dict, Optional, Sequence
 
 from bench.catalog import styles, targets
-from bench.catalog.cases import STYLES, Case, Grid, batch_api, check, enumerate_cases, make_timer
+from bench.catalog.cases import (
+    STYLES,
+    Case,
+    Grid,
+    batch_api,
+    block_size,
+    check,
+    enumerate_cases,
+    make_timer,
+)
 from bench.catalog.targets import Target, VariantInfo
 from bench.core.machine import interpreter_info
 from bench.core.protocol import serve
@@ -46,12 +55,12 @@ def pyperf_metadata() -> Dict[str, Any]:
 def jit_calls(case: Case, jit: bool) -> int:
     """The calls of its operation a case's warm-up takes at least: under PyPy's JIT, enough
     for its counters to come due (timing.PYPY_JIT_BLOCKS over the blocks an operation
-    hashes, the study's algorithms' blocks being 64 bytes); elsewhere none."""
+    hashes, of 64 bytes, SHA-512's of 128); elsewhere none."""
     if not jit or sys.implementation.name != "pypy":
         return 0
     if case.benchmark == STYLES:  # a user's function: no blocks to count
         return PYPY_JIT_CALLS
-    blocks = max(1, -(-case.nbytes // 64))
+    blocks = max(1, -(-case.nbytes // block_size(case.algorithm)))
     return -(-PYPY_JIT_BLOCKS // blocks)
 
 

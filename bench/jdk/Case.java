@@ -115,11 +115,21 @@ final class Case {
         return reused;
     }
 
-    /** The digests of "abc": RFC 1321 A.5, FIPS 180-2's appendix B.1 and its change notice's. */
+    /**
+     * The digests of "abc": RFC 1321 A.5, FIPS 180-2's appendices A.1, B.1, C.1, D.1 and its
+     * change notice's, NIST's examples for SHA-512/224 and SHA-512/256.
+     */
     private static final Map<String, String> ABC = Map.of(
             "md5", "900150983cd24fb0d6963f7d28e17f72",
             "sha224", "23097d223405d8228642a477bda255b32aadbce4bda0b3f7e36c9da7",
-            "sha256", "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+            "sha256", "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad",
+            "sha1", "a9993e364706816aba3e25717850c26c9cd0d89d",
+            "sha384", "cb00753f45a35e8bb5a03d699ac65007272c32ab0eded1631a8b605a43ff5bed"
+                    + "8086072ba1e7cc2358baeca134c825a7",
+            "sha512", "ddaf35a193617abacc417349ae20413112e6fa4e89a97ea20a9eeee64b55d39a"
+                    + "2192992a274fc1a836ba3c23a3feebbd454d4423643ce80e2a9ac94fa54ca49f",
+            "sha512_224", "4634270f707b6a54daae7530460842e20e37ed265ceee9a43e8924aa",
+            "sha512_256", "53048e2681941ef99b2e29b76b4c7dabe4c2d0c634fc6d46e0e2f13107e7af23");
 
     /**
      * Make sure the code this case times computes the right digest, else an AssertionError:

@@ -11,11 +11,16 @@ final class Variants {
     static final String HELPERS = "helpers";
     static final String STREAMLINED = "streamlined";
     static final String REFERENCE = "MessageDigest";
-    /** Every algorithm the variants compute ("hash" takes them all; the study times two). */
-    static final List<String> ALGORITHMS = List.of("md5", "sha224", "sha256");
+    /** Every algorithm the variants compute ("hash" takes them all; the study times some). */
+    static final List<String> ALGORITHMS = List.of("md5", "sha224", "sha256", "sha1", "sha384",
+            "sha512", "sha512_224", "sha512_256");
     /** The JDK's names of them, for MessageDigest.getInstance. */
-    private static final Map<String, String> JDK_NAMES =
-            Map.of("md5", "MD5", "sha224", "SHA-224", "sha256", "SHA-256");
+    private static final Map<String, String> JDK_NAMES = Map.of("md5", "MD5", "sha224", "SHA-224",
+            "sha256", "SHA-256", "sha1", "SHA-1", "sha384", "SHA-384", "sha512", "SHA-512",
+            "sha512_224", "SHA-512/224", "sha512_256", "SHA-512/256");
+    /** The algorithms of the SHA-512 core (the JDK's SHA5 and its subclasses). */
+    private static final List<String> SHA512_CORE =
+            List.of("sha384", "sha512", "sha512_224", "sha512_256");
     /** The provider whose code the reference row runs (the seeds' JMH runs: provider=SUN). */
     static final String PROVIDER = "SUN";
 
@@ -76,7 +81,7 @@ final class Variants {
         }
     }
 
-    /** A MessageDigest of {@code algorithm} ("md5", "sha224", "sha256") from the SUN provider. */
+    /** A MessageDigest of {@code algorithm} ("md5", "sha256", ...) from the SUN provider. */
     static MessageDigest jdk(String algorithm) throws GeneralSecurityException {
         return MessageDigest.getInstance(JDK_NAMES.get(algorithm), PROVIDER);
     }
@@ -85,10 +90,12 @@ final class Variants {
 
     static {
         styles(HELPERS, "a static method per round function and step (RFC 1321's F..II, FIPS"
-                + " 180-4's Ch, Maj, Σ0, Σ1, σ0, σ1), as the JDK's SHA2 before 8256523",
-                Md5Helpers::new, Sha256Helpers::new);
+                + " 180-4's Ch, Parity, Maj, Σ0, Σ1, σ0, σ1), as the JDK's SHA2 before 8256523"
+                + " and its SHA5", Md5Helpers::new, Sha256Helpers::new, Sha1Helpers::new,
+                Sha512Helpers::new);
         styles(STREAMLINED, "one block function, everything inlined, the state in locals,"
-                + " as the JDK's SHA2 since 8256523", Md5Streamlined::new, Sha256Streamlined::new);
+                + " as the JDK's SHA2 since 8256523 and its SHA", Md5Streamlined::new,
+                Sha256Streamlined::new, Sha1Streamlined::new, Sha512Streamlined::new);
         Variant reference = add(REFERENCE, "reference",
                 "java.security.MessageDigest.getInstance(name, \"SUN\"): the JDK's own code"
                         + " and, where the VM has them, its intrinsics");
@@ -105,13 +112,20 @@ final class Variants {
         }
     }
 
-    /** One of the two coding styles: its MD5, and its SHA-256 core as SHA-224 and SHA-256. */
+    /**
+     * One of the two coding styles: its MD5, its SHA-256 core as SHA-224 and SHA-256, its SHA-1,
+     * and its SHA-512 core as SHA-384, SHA-512, SHA-512/224 and SHA-512/256.
+     */
     private static void styles(String name, String description, Factory md5,
-            Function<Boolean, Hasher> sha256) {
+            Function<Boolean, Hasher> sha256, Factory sha1, Function<String, Hasher> sha512) {
         Variant variant = add(name, "interpreted", description);
         variant.factories.put("md5", md5);
         variant.factories.put("sha224", () -> sha256.apply(true));
         variant.factories.put("sha256", () -> sha256.apply(false));
+        variant.factories.put("sha1", sha1);
+        for (String algorithm : SHA512_CORE) {
+            variant.factories.put(algorithm, () -> sha512.apply(algorithm));
+        }
     }
 
     private static Variant add(String name, String kind, String description) {

@@ -29,8 +29,9 @@ import java.util.regex.Pattern;
  * -XX:+PrintCompilation) on stdout unless given -XX:+DisplayVMOutputToStderr, and its unified
  * log's warnings (JDK 25's Zero: one about its class-data archive) unless sent elsewhere with
  * -Xlog: give both.
- * -XX:+UnlockDiagnosticVMOptions lets the list answer read UseMD5Intrinsics and
- * UseSHA256Intrinsics (diagnostic flags) and changes nothing else.
+ * -XX:+UnlockDiagnosticVMOptions lets the list answer read UseMD5Intrinsics,
+ * UseSHA256Intrinsics, UseSHA1Intrinsics and UseSHA512Intrinsics (diagnostic flags) and
+ * changes nothing else.
  *
  * <p>Variants: "helpers", "streamlined" (kind "interpreted": bytecode the VM interprets or
  * compiles) and "MessageDigest" (kind "reference": the SUN provider's code, with the VM's
@@ -44,7 +45,8 @@ public final class Worker {
     private static final List<Object> LENGTHS = List.of(64L, 1024L, 16384L, 1048576L);
     private static final long GET_MAX = 1024;
     /** The VM flags the list answer reports (absent where the VM has no such flag). */
-    private static final List<String> FLAGS = List.of("UseMD5Intrinsics", "UseSHA256Intrinsics");
+    private static final List<String> FLAGS = List.of("UseMD5Intrinsics", "UseSHA256Intrinsics",
+            "UseSHA1Intrinsics", "UseSHA512Intrinsics");
 
     private final Map<String, Timed> prepared = new LinkedHashMap<>();
     private boolean bulkDone;

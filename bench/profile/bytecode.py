@@ -4,8 +4,9 @@
     python -m bench bytecode --python 3.14=... --modes '3.14*' --variants helpers,streamlined
 
 For every Python mode, each in its environment: machine instructions per byte of every row
-(``bench.profile.callgrind``, two modes at a time); for the interpreted variants, on 64
-blocks, bytecode instructions executed, Python-level calls and calls into C per block
+(``bench.profile.callgrind``, two modes at a time); for the interpreted variants, on 4 KiB
+(64 blocks; SHA-512's 32, of 128 bytes), bytecode instructions executed, Python-level calls and
+calls into C per block of the algorithm's own (a SHA-512 block is two of the others' bytes)
 (sys.monitoring on 3.12+, opcode tracing before), the block function's static size (``dis``)
 and the shell's instructions for one 64-byte message; and, untraced, the block function's
 time per block and every row's digest time per byte at 16 KiB, the modes taking turns three
@@ -179,6 +180,7 @@ def count_bytecode(variants: str) -> Dict[str, Any]:
         for alg, compress in target.compress.items():
             filename = compress.__code__.co_filename
             iv = ALGORITHMS[alg].iv
+            blocks = len(view) // ALGORITHMS[alg].block_size  # SHA-512's are 128 bytes
             counts = Counts()
             counts.run(partial(compress, iv, view))
             constructor = target.constructors[alg]
@@ -190,9 +192,9 @@ def count_bytecode(variants: str) -> Dict[str, Any]:
                     "algorithm": alg,
                     "module": compress.__module__,
                     "static": static_size(compress),
-                    "bytecode_per_block": counts.total() / BLOCKS,
-                    "python_calls_per_block": counts.python_calls / BLOCKS,
-                    "c_calls_per_block": counts.c_calls / BLOCKS,
+                    "bytecode_per_block": counts.total() / blocks,
+                    "python_calls_per_block": counts.python_calls / blocks,
+                    "c_calls_per_block": counts.c_calls / blocks,
                     "shell_bytecode": shell.total(partial(elsewhere, filename)),
                 }
             )
@@ -235,7 +237,8 @@ def time_rows(variants: str, rounds: int, jit: bool) -> Dict[str, List[float]]:
             if target.kind == "interpreted" and alg in target.compress:
                 block = partial(target.compress[alg], ALGORITHMS[alg].iv, view)
                 key = f"block|{name}|{alg}"
-                timed.append((key, BLOCKS, Timed(key, call_timer(block, "cpu", key))))
+                blocks = len(view) // ALGORITHMS[alg].block_size
+                timed.append((key, blocks, Timed(key, call_timer(block, "cpu", key))))
     for _, _, t in timed:
         t.prepare(0.005, jit=jit)
     interleave([t for _, _, t in timed], rounds)

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from bench.catalog.comparisons import STREAMLINED, TEXTBOOK
+from bench.catalog.targets import TITLES
 from bench.core import stats
 from bench.report.figures import Ratio, Shown
 from bench.report.figures import build as build_tables
@@ -27,7 +28,7 @@ XINT, ALIKE = 3.5, 1.15
 #: The classes in ascending order of helpers ÷ streamlined, and their lower bounds.
 CLASSES = ("reversed", "like the compilers", "in between", "like -Xint")
 BOUNDS = (0.0, 1 / ALIKE, ALIKE, XINT)
-NAMES = {"md5": "MD5", "sha256": "SHA-256"}
+NAMES = TITLES
 
 
 def place(x: float) -> int:

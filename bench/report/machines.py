@@ -155,7 +155,7 @@ def styles_lines(reports: Sequence[Report], cpus: Sequence[str], caption: str) -
     rows: Dict[str, Dict[str, List[Optional[Ratio]]]] = {}
     for mode, name, cells in spreads(reports):
         rows.setdefault(mode, {})[name] = cells
-    names = list(NAMES.values())
+    names = [n for n in NAMES.values() if any(n in by for by in rows.values())]  # measured
     header = [
         "mode",
         *(f"{n}, {cpu}" for n in names for cpu in cpus),
@@ -206,7 +206,7 @@ def study_lines(across: Across) -> List[str]:
     rows: Dict[str, Dict[str, List[Optional[Ratio]]]] = {}
     for mode, name, cells in spreads(reports):
         rows.setdefault(mode, {})[name] = cells
-    names = list(NAMES.values())
+    names = [n for n in NAMES.values() if any(n in by for by in rows.values())]  # measured
     header = ["mode", *(f"{n}, {c}" for n in names for c in cpus), "instr.", "differs"]
     body: List[List[Optional[str]]] = []
     n = move = same = counted = 0

@@ -39,7 +39,7 @@ BASELINE = TEXTBOOK
 #: Python and the JVM, in two colours.
 PYTHON, JVM = "#1f5fa8", "#d9730d"
 #: The algorithms' marks in the headline picture.
-MARKS = {"md5": "o", "sha256": "D"}
+MARKS = {"md5": "o", "sha1": "s", "sha256": "D", "sha512": "^"}
 #: The seeds' range: helpers ÷ streamlined under the JDK's -Xint and Zero (OpenJDK 8256523).
 SEEDS = (4.0, 5.0)
 

@@ -155,6 +155,82 @@ def machines_said(across: machines.Across) -> str:
     return f"{n} CPU{'s' if n > 1 else ''}: {', '.join(across.cpus)}"
 
 
+def algorithms_said(across: machines.Across) -> str:
+    """Which CPU measured which algorithms ("MD5 and SHA-256 on CPU a, CPU b"), and those the
+    study has that no kept run measured yet (the runs of older code have fewer)."""
+    by: Dict[str, List[str]] = {}
+    for r in across.reports:
+        found = [answers.NAMES[a] for a in r.run.layout.algorithms()]
+        by.setdefault(listed(found), []).append(machines.cpu_of(r.run))
+    measured = {a for r in across.reports for a in r.run.layout.algorithms()}
+    missing = [name for a, name in answers.NAMES.items() if a not in measured]
+    said = "; ".join(f"{algs} on {', '.join(cpus)}" for algs, cpus in by.items())
+    return said + (f"; {listed(missing)}: no kept run yet" if missing else "")
+
+
+def measured_names(across: machines.Across) -> str:
+    """The algorithms some kept run measured, as the report names them ("MD5 and SHA-256")."""
+    found = {a for r in across.reports for a in r.run.layout.algorithms()}
+    return listed([name for a, name in answers.NAMES.items() if a in found])
+
+
+def listed(names: Sequence[str]) -> str:
+    """``a, b and c``."""
+    return ", ".join(names[:-1]) + f" and {names[-1]}" if len(names) > 1 else "".join(names)
+
+
+def sha5_said(across: machines.Across) -> str:
+    """The seeds' open question in numbers: what streamlining the JDK's SHA5 would buy per JDK
+    (our helpers ÷ our streamlined SHA-512, its interpreters and its compilers), and whether the
+    JDK's own SHA-512 pays the helper cost (MessageDigest ÷ our streamlined under -Xint)."""
+    name = answers.NAMES["sha512"]
+    jdks: Dict[str, Dict[str, List[float]]] = {}
+    bounds: Dict[str, List[float]] = {}  # the compilers' intervals' ends, per JDK
+    own: Dict[str, Dict[str, List[float]]] = {}  # where: style: MessageDigest ÷ ours
+    for r in across.reports:
+        lay, styles, mine = r.run.layout, r.table("styles"), r.table("jdk-own")
+        for c in lay.columns:
+            mode = lay.by[c].mode
+            if lay.by[c].implementation != "OpenJDK" or styles is None:
+                continue
+            f = styles.at((c,), name)
+            role = "its compilers" if mode.jit else mode.jdk
+            if f is not None:
+                jdks.setdefault(mode.interpreter, {}).setdefault(role, []).append(f.value)
+                if mode.jit:
+                    bounds.setdefault(mode.interpreter, []).extend((f.low, f.high))
+            where = f"{mode.interpreter.replace('jdk', 'JDK ')}'s {mode.jdk}"
+            for style in (comparisons.STREAMLINED, comparisons.TEXTBOOK):
+                g = mine.at((name, f"÷ {style}"), c) if mine else None
+                if g is not None and not mode.jit:
+                    own.setdefault(where, {}).setdefault(style, []).append(g.value)
+    if not jdks:
+        return f"**{name} on the JDK**: no kept run has measured it there yet."
+    said = []
+    for jdk, roles in jdks.items():
+        parts = [
+            f"{role} {answers.direction(values, 'faster', 'slower')}"
+            for role, values in roles.items()
+            if role != "its compilers"
+        ]
+        compiled = roles.get("its compilers")
+        if compiled:
+            within = max(abs(v - 1) for v in compiled)
+            widest = max(abs(v - 1) for v in bounds[jdk])
+            parts.append(f"its compilers within {within:.0%} (intervals within {widest:.0%})")
+        said.append(f"{jdk.replace('jdk', 'JDK ')}'s {', '.join(parts)}")
+    mine_said = "; ".join(
+        f"under {where} "
+        + " and ".join(f"{answers.direction(v)} than our {style}" for style, v in by.items())
+        for where, by in own.items()
+    )
+    return (
+        f"**{name} on the JDK** (the seeds' open question): streamlining SHA5 would make "
+        f"{'; '.join(said)} (our helper-style ÷ streamlined Java SHA-512, 16 KiB digests)."
+        + (f" The JDK's own SHA-512 (MessageDigest, SUN) runs {mine_said}." if mine_said else "")
+    )
+
+
 def one_message(across: machines.Across) -> str:
     """The drop-in against hashlib on one message: ``native`` ÷ ``hashlib`` per CPython mode
     without a JIT, at each length the reports have a table of, over every kept machine."""
@@ -221,12 +297,21 @@ def answer_section(across: Optional[machines.Across], picture: str) -> str:
         else ""
     )
     sentence = (
-        f"**The study's answer**, on {machines_said(across)}: written as helper functions, MD5 "
-        f"and SHA-256 run {said[0]} without a JIT; with one, {said[1]}. The JDK measured 4-5x "
-        f"and none ([8256523]({REVIEWS['8256523']})).{cpu}"
+        f"**The study's answer**, on {machines_said(across)}: written as helper functions, "
+        f"{measured_names(across)} run {said[0]} without a JIT; with one, {said[1]}. The JDK "
+        f"measured 4-5x and none ([8256523]({REVIEWS['8256523']})).{cpu}"
     )
     return marked(
-        "answer", [sentence, "", f"![What helper functions cost, per mode and CPU]({picture})"]
+        "answer",
+        [
+            sentence,
+            "",
+            f"Measured: {algorithms_said(across)}.",
+            "",
+            sha5_said(across),
+            "",
+            f"![What helper functions cost, per mode and CPU]({picture})",
+        ],
     )
 
 
