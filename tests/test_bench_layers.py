@@ -29,15 +29,21 @@ MODULES = {module_of(p): p for p in BENCH.rglob("*.py")}
 
 
 def imported(path: Path) -> List[Tuple[str, int]]:
-    """The bench modules ``path`` imports (anywhere in it), with their lines."""
+    """The bench modules ``path`` imports (anywhere in it), with their lines; a relative
+    import (``from ..catalog import modes``, tools/relative_imports.py) by its full name."""
     found = []
+    package = module_of(path).split(".")
+    if path.name != "__init__.py":
+        package = package[:-1]
     for node in ast.walk(ast.parse(path.read_text())):
         if isinstance(node, ast.Import):
             names = [a.name for a in node.names]
-        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+        elif isinstance(node, ast.ImportFrom) and (node.module or node.level):
+            base = package[: len(package) - node.level + 1] if node.level else []
+            module = ".".join([*base, *([node.module] if node.module else [])])
             # ``from bench.x import y``: the module bench.x.y where there is one, else bench.x
-            names = [f"{node.module}.{a.name}" if f"{node.module}.{a.name}" in MODULES
-                     else node.module for a in node.names]  # fmt: skip
+            names = [f"{module}.{a.name}" if f"{module}.{a.name}" in MODULES
+                     else module for a in node.names]  # fmt: skip
         else:
             continue
         found += [(n, node.lineno) for n in names if n.startswith("bench.")]
@@ -111,9 +117,10 @@ def test_the_checker_sees_a_wrong_import() -> None:
 
 #: The modules that read or write JSON other than result files: the protocol's lines, the list
 #: of programs (``--pythons``, a user's to write too), an environment's own stamps in its cache,
-#: the installed package's record (``direct_url.json``: whether the install is editable).
+#: the installed package's record (``direct_url.json``: whether the install is editable), the
+#: interpreters' probes and their cache in the per-user cache (``bench.catalog.discover``).
 NOT_RESULTS = {"bench.core.protocol", "bench.conduct.launch", "bench.conduct.envs",
-               "bench.product.checks"}  # fmt: skip
+               "bench.product.checks", "bench.catalog.discover"}  # fmt: skip
 
 
 def test_result_files_and_their_folders_go_through_the_store() -> None:

@@ -29,10 +29,11 @@ import fnmatch
 import os
 import re
 import shutil
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, TypeVar
+from typing import Any, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple, TypeVar
 
 
 @dataclass(frozen=True)
@@ -254,6 +255,18 @@ def freethreaded_prefix() -> Path:
     return Path(os.environ.get(FREETHREADED_ENV) or CACHE_ROOT / "cpython-3.13t")
 
 
+def tree_of(path: str) -> Optional[Tuple[str, str]]:
+    """(suite, the path inside its tree) where ``path`` (a path on the host) is inside a
+    Debian tree that has its entry script, else None."""
+    try:
+        parts = Path(os.path.abspath(path)).relative_to(debian_root()).parts
+    except ValueError:
+        return None
+    if len(parts) < 2 or not os.access(entry_script(parts[0]), os.X_OK):
+        return None
+    return parts[0], "/" + "/".join(parts[1:])
+
+
 def launcher(row: Interpreter) -> List[str]:
     """What goes before an interpreter's path on a command line: the entry script for an
     interpreter of a Debian tree, nothing otherwise."""
@@ -300,13 +313,36 @@ def _first(programs: List[Path], program: str, why: str) -> Tuple[Optional[List[
     return ([found], "") if found else (None, why)
 
 
+#: The interpreters a run found or was given for labels of the table (``finding``), which
+#: ``find`` answers with first: a styles run's own finds (a uv 3.12, ``--python 3.12=PATH``).
+_FOUND: Dict[str, List[str]] = {}
+
+
+@contextmanager
+def finding(found: Mapping[str, Sequence[str]]) -> Iterator[None]:
+    """Within it, ``find(label)`` is ``found[label]`` for each label given (labels of the
+    table): the interpreters a styles run measures, by which its twins are built too."""
+    for label in found:
+        interpreter(label)  # a KeyError for a label that is not in the table
+    before = dict(_FOUND)
+    _FOUND.update({label: list(argv) for label, argv in found.items()})
+    try:
+        yield
+    finally:
+        _FOUND.clear()
+        _FOUND.update(before)
+
+
 def find(label: str) -> Tuple[Optional[List[str]], str]:
     """(the argv that starts interpreter ``label``, "") or (None, why it is not here).
 
     Never makes anything (``tools/debian.py`` does). The argv is the program's path, preceded
-    for a Debian tree's interpreter by the tree's entry script (the path is inside the tree).
+    for a Debian tree's interpreter by the tree's entry script (the path is inside the tree);
+    the interpreter a run found itself (``finding``) first.
     """
     row = interpreter(label)
+    if label in _FOUND:
+        return list(_FOUND[label]), ""
     if row.implementation == "openjdk":
         return _find_jdk(row)
     if row.where == "pyenv":

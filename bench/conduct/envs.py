@@ -54,8 +54,11 @@ Log = Callable[[str], None]
 
 def _build_cache() -> ModuleType:
     """build_support/cache.py, loaded by its path (standard library only): where the per-user
-    cache is, for the environments here and the build's objects."""
+    cache is, for the environments here and the build's objects (the installed styles tool
+    carries a copy in its package: tools/stylebench.py puts it there)."""
     path = ROOT / "build_support" / "cache.py"
+    if not path.is_file():
+        path = Path(__file__).resolve().parent.parent / "_build_cache.py"
     spec = importlib.util.spec_from_file_location("_variants_build_cache", path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)

@@ -26,6 +26,8 @@ from bench.core.machine import interpreter_label
 from bench.core.protocol import Client
 
 BENCH = Path(__file__).resolve().parent.parent
+#: This package's import name: ``bench`` in a clone, the tool's own where installed.
+PACKAGE = __name__.split(".")[0]
 #: The JDK worker's main class (bench/jdk/Worker.java, compiled by bench envs).
 JAVA_MAIN = "Worker"
 
@@ -34,7 +36,7 @@ def import_folder(results: Path) -> Path:
     """A folder holding only a link to this package (made on first use, and made again where
     it links to another checkout's, or to one that is gone: several clones share /tmp)."""
     folder = results / ".bench-import"
-    link = folder / "bench"
+    link = folder / PACKAGE
     if not (link.is_symlink() and link.resolve() == BENCH):
         folder.mkdir(parents=True, exist_ok=True)
         fresh = folder / f".bench-{os.getpid()}"
@@ -53,10 +55,20 @@ def command(
     env["PYTHONDONTWRITEBYTECODE"] = "1"
     program = os.path.abspath(column.program) if os.sep in column.program else column.program
     java = [*modes.JAVA_OPTIONS, "-cp", column.classpath, JAVA_MAIN]
-    tail = java if column.classpath else ["-m", "bench.conduct.worker"]
+    tail = java if column.classpath else ["-m", f"{PACKAGE}.conduct.worker"]
     if column.mode.interpreter not in {i.label for i in modes.INTERPRETERS}:
-        argv = [*before, program, *column.mode.args, *tail]  # "--python here=..."
-        return argv, {**env, **column.mode.env}, import_folder(results)
+        # an interpreter found or given outside the study's table: inside a Debian tree (its
+        # path there), through the tree's entry script, with the tree binding what it needs
+        inside = modes.tree_of(program)
+        if inside is None:
+            argv = [*before, program, *column.mode.args, *tail]
+            return argv, {**env, **column.mode.env}, import_folder(results)
+        suite, there = inside
+        given = os.environ.get(modes.BINDS_ENV)
+        binds = os.pathsep.join([str(BENCH.parent), str(results), *([given] if given else [])])
+        argv = [str(modes.entry_script(suite)), *before, there, *column.mode.args, *tail]
+        extra = {**column.mode.env, modes.BINDS_ENV: binds}
+        return argv, {**env, **extra}, import_folder(results)
     classes = [column.classpath] if column.classpath else []  # a tree's JDK: bound too
     argv, extra = modes.command(column.mode, program, *tail, bound=classes)
     at = len(modes.launcher(modes.interpreter(column.mode.interpreter)))

@@ -162,7 +162,15 @@ def add(
     with ThreadPoolExecutor(max_workers=2) as pool:
         made = dict(zip(builds, pool.map(lambda b: build(b[0], b[1], path, log), builds)))
     twins: Dict[str, str] = {}
-    failed: Dict[str, str] = {}
+    # an interpreter outside the study's table (a uv 3.14, --python mine=PATH) has no twins yet
+    outside = {i.label for i in modes.INTERPRETERS}
+    failed: Dict[str, str] = {
+        label_of(c.label, k): "no twins yet of an interpreter outside the study's table "
+        f"({c.mode.interpreter})"
+        for c in columns
+        for k in compilers
+        if c.mode.interpreter not in outside and not c.label.startswith("pypy")
+    }
     out: List[Column] = []
     for column in columns:  # each mode followed by its twins
         out.append(column)

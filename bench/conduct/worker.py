@@ -35,6 +35,10 @@ from bench.core.machine import interpreter_info
 from bench.core.protocol import serve
 from bench.core.timing import JIT_WARM, PYPY_JIT_BLOCKS, PYPY_JIT_CALLS, Jit, Timed, TimeFunc
 
+#: This package's import name (``bench`` in a clone, the tool's own where installed): the
+#: root of the functions ``call`` runs.
+PACKAGE = (__spec__.name if __spec__ else __name__).split(".")[0]
+
 
 def pyperf_metadata() -> Dict[str, Any]:
     """pyperf's metadata of this process (Python, CPU, system), for its JSON files."""
@@ -178,7 +182,7 @@ class Server:
     @staticmethod
     def call(request: Dict[str, Any]) -> Dict[str, Any]:
         module, function = str(request["function"]).rsplit(".", 1)
-        found = getattr(importlib.import_module(f"bench.{module}"), function)
+        found = getattr(importlib.import_module(f"{PACKAGE}.{module}"), function)
         return {"result": found(**request.get("kwargs", {}))}
 
 

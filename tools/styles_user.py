@@ -1,0 +1,178 @@
+"""The styles tool tried as a user would, on a user's layout (``nox -s styles_user``, in CI).
+
+    python tools/styles_user.py              # the wheel built, then the layout, then the runs
+    python tools/styles_user.py --wheel dist/stylebench-0.1.0-py3-none-any.whl
+
+A user's machine, made here: a fresh HOME, nothing of root's own (in a private mount namespace,
+``unshare -m``, a tmpfs over /var/cache/variants, so no Debian tree and no built interpreter is
+visible; PATH the system's folders and ~/.local/bin alone), the interpreters laid out as uv
+lays out its Pythons (``~/.local/share/uv/python/cpython-3.12.1-linux-x86_64-gnu/bin/python3.12``,
+links to this machine's pyenv CPythons 3.10-3.13) and as pyenv does
+(``~/.pyenv/versions/pypy3.9-7.3.11/bin/pypy3``, a link to Debian's pypy3; the free-threaded 3.13
+where it is built, as ``~/.pyenv/versions/3.13.1t/bin/python3.13t``), and the tool installed
+from its wheel as pipx installs it (a venv in ~/.local/share/pipx/venvs, its command linked
+into ~/.local/bin). Then, from a folder of the user's:
+
+1. ``stylebench styles --list-modes`` must find every interpreter laid out, from where it was
+   laid out (uv's, pyenv's), and its modes (PyPy's JIT on and off);
+2. ``stylebench styles mine.py --effort quick --no-count`` (mine.py: examples/styles/helpers.py)
+   must answer in every mode found, its results in the user's folder;
+3. ``stylebench styles mine.py --python 3.12-jit=<uv's 3.12>`` must fail with one line (that
+   CPython has no JIT), no traceback.
+
+It prints the modes found and the quick run's wall time. Needs root for ``unshare -m``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Dict, List, Sequence
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tools"))
+sys.path.append(str(ROOT))
+import stylebench  # noqa: E402
+
+from bench.catalog import modes  # noqa: E402
+
+#: The CPythons laid out as uv's (the study's pyenv CPythons), by label.
+UV_LABELS = ("3.10", "3.11", "3.12", "3.13")
+#: The user's PATH: the system's folders and ~/.local/bin (pipx's and uv's links).
+SYSTEM_PATH = ("/usr/local/bin", "/usr/bin", "/bin")
+#: The mount the layout hides (the Debian trees, the built free-threaded CPython).
+HIDDEN = modes.CACHE_ROOT
+
+
+def version_of(program: str, attribute: str = "version_info") -> str:
+    """``program``'s ``sys.version_info`` (or ``sys.pypy_version_info``) as "3.12.1"."""
+    code = f"import sys; print('.'.join(map(str, sys.{attribute}[:3])))"
+    said = subprocess.run([program, "-c", code], capture_output=True, text=True, check=True)
+    return said.stdout.strip()
+
+
+def interpreters() -> Dict[str, str]:
+    """{label: real program} of the interpreters to lay out, found as the study finds them
+    (before the layout hides anything): pyenv's CPythons, Debian's pypy3, the built 3.13t."""
+    found: Dict[str, str] = {}
+    for label in (*UV_LABELS, "pypy3", "3.13t"):
+        argv, _ = modes.find(label)
+        if argv and len(argv) == 1:
+            found[label] = os.path.realpath(argv[0])
+    missing = [x for x in (*UV_LABELS, "pypy3") if x not in found]
+    if missing:
+        raise SystemExit(f"this machine lacks {missing}: nothing to lay out as a user's")
+    return found
+
+
+def lay_out(home: Path, found: Dict[str, str], wheel: Path) -> Dict[str, str]:
+    """The user's HOME: uv's and pyenv's folders of links, the tool installed as pipx does.
+    {label: where it was laid out ("uv", "pyenv")}."""
+    where: Dict[str, str] = {}
+    uv = home / ".local" / "share" / "uv" / "python"
+    pyenv = home / ".pyenv" / "versions"
+    for label, program in found.items():
+        version = version_of(program)
+        if label in UV_LABELS:
+            link = uv / f"cpython-{version}-linux-x86_64-gnu" / "bin" / f"python{label}"
+            where[label] = "uv"
+        elif label == "pypy3":
+            pypy = version_of(program, "pypy_version_info")
+            link = pyenv / f"pypy{version.rsplit('.', 1)[0]}-{pypy}" / "bin" / "pypy3"
+            where.update({"pypy3": "pyenv", "pypy3-nojit": "pyenv"})
+        else:  # the free-threaded 3.13
+            link = pyenv / f"{version}t" / "bin" / "python3.13t"
+            where[label] = "pyenv"
+        link.parent.mkdir(parents=True, exist_ok=True)
+        link.symlink_to(program)
+    venv = home / ".local" / "share" / "pipx" / "venvs" / stylebench.NAME
+    bin_dir = stylebench.install(wheel, venv)
+    local = home / ".local" / "bin"
+    local.mkdir(parents=True, exist_ok=True)
+    (local / stylebench.NAME).symlink_to(bin_dir / stylebench.NAME)
+    return where
+
+
+def user_env(home: Path) -> Dict[str, str]:
+    keep = {k: os.environ[k] for k in ("LANG", "LC_ALL", "TERM", "TMPDIR") if k in os.environ}
+    path = os.pathsep.join([str(home / ".local" / "bin"), *SYSTEM_PATH])
+    return {**keep, "HOME": str(home), "PATH": path, "USER": "user"}
+
+
+def inside(home: Path, wheel: Path) -> int:
+    """In the private mount namespace: the tmpfs over the cache, the layout, the three runs."""
+    found = interpreters()
+    if HIDDEN.is_dir():
+        subprocess.run(["mount", "-t", "tmpfs", "tmpfs", str(HIDDEN)], check=True)
+    where = lay_out(home, found, wheel)
+    env = user_env(home)
+    work = home / "work"
+    work.mkdir()
+    shutil.copy2(stylebench.EXAMPLE, work / "mine.py")
+    tool = stylebench.NAME
+    listed = subprocess.run([tool, "styles", "--list-modes"], cwd=work, env=env,
+                            capture_output=True, text=True)  # fmt: skip
+    print(listed.stdout, listed.stderr, sep="", flush=True)
+    rows = {}
+    for line in listed.stdout.splitlines()[1:]:
+        if not line.startswith("  ") or line.startswith("   "):
+            break
+        head, _, rest = line.strip().partition("   ")
+        for label in head.split(", "):
+            rows[label] = rest.split()
+    wanted = {*where, *(["3.13t"] if "3.13t" in found else [])}
+    lost = sorted(x for x in wanted if x not in rows)
+    if listed.returncode or lost:
+        raise SystemExit(f"--list-modes did not find {lost} (exit {listed.returncode})")
+    wrong = {x: r for x, r in rows.items() if x in where and where[x] not in r}
+    if wrong:
+        raise SystemExit(f"found elsewhere than laid out: {wrong}")
+    start = time.perf_counter()
+    done = subprocess.run([tool, "styles", "mine.py", "--effort", "quick", "--no-count"], cwd=work,
+                          env=env)  # fmt: skip
+    took = time.perf_counter() - start
+    (summary,) = (work / "results" / "styles").glob("*/summary.json")
+    columns = json.loads(summary.read_text())["tables"][0]["columns"]
+    if done.returncode or sorted(columns) != sorted(rows):
+        raise SystemExit(f"the quick run answered in {columns}, found {sorted(rows)} "
+                         f"(exit {done.returncode})")  # fmt: skip
+    uv312 = next((home / ".local/share/uv/python").glob("cpython-3.12.*/bin/python3.12"))
+    jit = subprocess.run([tool, "styles", "mine.py", "--python", f"3.12-jit={uv312}"], cwd=work,
+                         env=env, capture_output=True, text=True)  # fmt: skip
+    said = (jit.stdout + jit.stderr).strip()
+    if jit.returncode == 0 or "has no JIT" not in said or len(said.splitlines()) != 1:
+        raise SystemExit(f"--python 3.12-jit= on a CPython without a JIT said: {said!r}")
+    print(f"\nuser layout: {len(rows)} modes found ({', '.join(sorted(rows))}); the quick run "
+          f"took {took:.0f} s of wall time; a -jit label without a JIT: {said}")  # fmt: skip
+    return 0
+
+
+def main(argv: Sequence[str]) -> int:
+    p = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    p.add_argument("--wheel", type=Path, help="the tool's wheel (default: built here first)")
+    p.add_argument("--inside", type=Path, help=argparse.SUPPRESS)  # the HOME, in the namespace
+    args = p.parse_args(list(argv))
+    if args.inside:
+        return inside(args.inside, args.wheel)
+    work = Path(tempfile.mkdtemp(prefix="styles-user-"))
+    made = [] if args.wheel else stylebench.build(stylebench.stage(work / "stage"), work / "dist")
+    wheel = args.wheel or next(p for p in made if p.suffix == ".whl")
+    home = work / "home"
+    home.mkdir()
+    argv_: List[str] = ["unshare", "-m", "--propagation", "private", sys.executable, __file__,
+                        "--inside", str(home), "--wheel", str(wheel.absolute())]  # fmt: skip
+    try:
+        return subprocess.run(argv_).returncode
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
