@@ -128,6 +128,7 @@ def lint(session: nox.Session) -> None:
     session.run("python", "tools/gen_streamlined.py", "--check")
     session.run("python", "tools/gen_constants.py", "--check")
     session.run("python", "tools/gen_sha512_amd64.py", "--check")
+    session.run("python", "tools/relative_imports.py", "--check")  # bench/ installs as stylebench
 
 
 @nox.session(python=False)

@@ -30,12 +30,12 @@ from importlib import import_module
 from pathlib import Path
 from typing import Callable, Dict, List, Mapping, Optional, Sequence, TextIO, Tuple
 
-from bench.catalog.columns import Column
-from bench.catalog.hash_study import ALGORITHMS, HashStudy
-from bench.catalog.study import Study
-from bench.conduct.effort import Settings
-from bench.conduct.options import Options
-from bench.store import RESULTS
+from .catalog.columns import Column
+from .catalog.hash_study import ALGORITHMS, HashStudy
+from .catalog.study import Study
+from .conduct.effort import Settings
+from .conduct.options import Options
+from .store import RESULTS
 
 #: This package's import name: ``bench`` in a clone, the tool's own where installed.
 PACKAGE = (__spec__.name if __spec__ else __name__).split(".")[0]
@@ -91,7 +91,7 @@ Reporter = Callable[[Path, Options, Sequence[str]], int]
 
 
 def hash_report(folder: Path, options: Options, notes: Sequence[str]) -> int:
-    from bench.report import publish
+    from .report import publish
 
     for note in notes:
         print(note)
@@ -99,7 +99,7 @@ def hash_report(folder: Path, options: Options, notes: Sequence[str]) -> int:
 
 
 def styles_report(folder: Path, options: Options, notes: Sequence[str]) -> int:
-    from bench.report import styles
+    from .report import styles
 
     return styles.report_main(folder, not options.no_plots, notes, options.format, DATA[0])
 
@@ -124,15 +124,15 @@ def pipeline(
     """Every study's one pipeline: measure (the conductor) -> count (the study's counters) ->
     report (``report``, else the study's in ``REPORTS``) -> keep (a whole hash study's run,
     ``keeps``)."""
-    from bench.conduct import conductor
-    from bench.profile import counters
+    from .conduct import conductor
+    from .profile import counters
 
     folder = conductor.run(options, study, columns, left_out, settings)
     notes = counters.count(study, folder, options.results, reuse=not options.recount)
     reporter = report or REPORTS.get(study.name, hash_report)
     done = 0 if options.no_report else reporter(folder, options, notes)
     if keeps(options, study):
-        from bench.store import kept
+        from .store import kept
 
         print(f"kept the run as data: {kept.keep(folder, {}).relative_to(kept.KEPT.parent)}")
     return done
@@ -140,8 +140,8 @@ def pipeline(
 
 def measure(args: argparse.Namespace) -> int:
     """``run`` and ``quick``: the hash study over the options' selection."""
-    from bench.conduct import launch
-    from bench.conduct.effort import settings_of
+    from .conduct import launch
+    from .conduct.effort import settings_of
 
     options = Options.of(args)
     settings = settings_of(options)
@@ -162,11 +162,11 @@ def styles(argv: Sequence[str]) -> int:
     """``styles FILE``: the file's convention checked first (nothing measured if it fails),
     then every mode found measured, counted and reported; ``styles --list-modes``: the
     interpreters found, and from where."""
-    from bench.catalog.styles import ConventionError
-    from bench.conduct import styles as conduct
+    from .catalog.styles import ConventionError
+    from .conduct import styles as conduct
 
     if list(argv[:1]) == ["compare"]:
-        from bench.report import styles_compare
+        from .report import styles_compare
 
         return styles_compare.main(argv[1:])
     parsed = conduct.parser().parse_args(list(argv))
@@ -241,7 +241,7 @@ def parse(argv: Sequence[str]) -> argparse.Namespace:
     """``argv`` parsed as ``python -m bench`` would, nothing run (SystemExit if it is wrong):
     the test that docs name only commands and options that exist."""
     if list(argv[:2]) == ["styles", "compare"]:
-        from bench.report import styles_compare
+        from .report import styles_compare
 
         return styles_compare.parser().parse_args(argv[2:])
     if argv and argv[0] in OWN:

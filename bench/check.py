@@ -29,14 +29,14 @@ from dataclasses import asdict, replace
 from functools import partial
 from typing import Any, Callable, Dict, Iterator, List, Tuple
 
-from bench.catalog import targets
-from bench.catalog.cases import digest_of, jdk_pattern
-from bench.core import stats
-from bench.core.fmt import ratio, table
-from bench.core.timing import Pair, Timed, both, call_timer, interleave, measure
-from bench.product import checks
-from bench.product.checks import CheckRun
-from bench.store import ROOT
+from .catalog import targets
+from .catalog.cases import digest_of, jdk_pattern
+from .core import stats
+from .core.fmt import ratio, table
+from .core.timing import Pair, Timed, both, call_timer, interleave, measure
+from .product import checks
+from .product.checks import CheckRun
+from .store import ROOT
 
 KIB, MIB = checks.KIB, checks.MIB
 Op = Callable[[], object]
@@ -204,8 +204,8 @@ def remote(options: Dict[str, Any]) -> Tuple[str, int]:
 
 def command(args: argparse.Namespace) -> int:
     """Run the set here (no --python) or under each mode of the environments given."""
-    from bench.conduct import launch
-    from bench.conduct.options import Options
+    from .conduct import launch
+    from .conduct.options import Options
 
     check = CheckRun.of(vars(args))
     if not args.python and not args.pythons:

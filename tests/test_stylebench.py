@@ -4,6 +4,8 @@ wheel installed and run is nox -s wheels' check and nox -s styles_user's."""
 
 from __future__ import annotations
 
+import os
+import subprocess
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -74,3 +76,26 @@ def test_the_stage_is_the_package_under_the_tools_name(tool: ModuleType, tmp_pat
     assert project["name"] == tool.NAME and project["dependencies"] == []
     assert project["scripts"] == {tool.NAME: f"{tool.NAME}.__main__:entry"}
     assert (stage / "README.md").is_file()
+
+
+def test_bench_imports_itself_relatively(rewrite: ModuleType) -> None:
+    assert rewrite.main(["--check"]) == 0, "run python tools/relative_imports.py"
+
+
+def test_the_staged_package_imports_under_its_name_alone(tool: ModuleType, tmp_path: Path) -> None:
+    stage = tool.stage(tmp_path / "stage")
+    code = (
+        "import sys, stylebench.__main__, stylebench.report.styles\n"
+        "import stylebench.conduct.worker as w\n"
+        "assert w.PACKAGE == 'stylebench' and 'bench' not in sys.modules\n"
+        "from stylebench.conduct import launch, styles\n"
+        "print(launch.PACKAGE, styles.command_name())"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(stage)},
+    )
+    assert done.stdout.split() == ["stylebench", "stylebench"], done.stderr

@@ -40,8 +40,8 @@ from typing import (
     Tuple,
 )
 
-from bench.catalog.targets import HASHLIB, Target
-from bench.core.timing import TimeFunc, loop_timer
+from ..core.timing import TimeFunc, loop_timer
+from .targets import HASHLIB, Target
 
 #: JMH's MessageDigests benchmarks (the JDK's worker runs these: bench/jdk/Case.java).
 JMH = ("digest", "getAndDigest")

@@ -15,10 +15,10 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, Callable, Collection, Dict, List, Mapping, Optional, Sequence, Tuple
 
-from bench.catalog.cases import Case
-from bench.catalog.modes import Mode
-from bench.catalog.targets import ALGORITHMS, Twin, VariantInfo
-from bench.core.machine import interpreter_title
+from ..core.machine import interpreter_title
+from .cases import Case
+from .modes import Mode
+from .targets import ALGORITHMS, Twin, VariantInfo
 
 Member = Tuple[str, str]  # (mode label, case name)
 #: What a folded mode's suffix means, in a row's name.

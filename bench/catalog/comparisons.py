@@ -13,10 +13,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, List, Optional, Sequence, Tuple, TypeVar
 
-from bench.catalog.cases import Case
-from bench.catalog.columns import FOLDS, Layout, Member
-from bench.catalog.targets import HASHLIB
-from bench.core.fmt import size_label
+from ..core.fmt import size_label
+from .cases import Case
+from .columns import FOLDS, Layout, Member
+from .targets import HASHLIB
 
 R = TypeVar("R")
 C = TypeVar("C")

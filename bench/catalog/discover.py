@@ -44,7 +44,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
-from bench.catalog import modes
+from . import modes
 
 #: What a candidate prints about itself: one JSON line (Python 2 answers with a SyntaxError).
 #: It leaves the working folder off its path (what ``-P`` does, from 3.11 only), so that no file

@@ -7,13 +7,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Mapping, Sequence, Tuple
 
-from bench.catalog import tables
-from bench.catalog.cases import BENCHMARKS, Grid
-from bench.catalog.columns import Column, Layout
-from bench.catalog.comparisons import Table
-from bench.catalog.study import unavailable
-from bench.catalog.tables import Headline
-from bench.catalog.targets import ALGORITHMS
+from . import tables
+from .cases import BENCHMARKS, Grid
+from .columns import Column, Layout
+from .comparisons import Table
+from .study import unavailable
+from .tables import Headline
+from .targets import ALGORITHMS
 
 __all__ = ["ALGORITHMS", "HashStudy"]
 

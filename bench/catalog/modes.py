@@ -11,7 +11,7 @@ measured the streamlined style per JDK mode: Server, intrinsics off, ``-Xint``, 
 To add a runtime or a mode, add one row to ``INTERPRETERS`` or ``MODES``. Everything else
 (which exist here, how to start one) is read from those rows::
 
-    from bench.catalog import modes
+    from . import modes
     argv, why = modes.find("3.14")  # ([".../enter-sid", "/usr/bin/python3.14"], "")
     mode = modes.mode("3.14-jit")
     argv, env = modes.command(mode, "/work/.../venv-3.14/bin/python", "-m", "pytest")

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from typing import Any, Callable, Dict, Mapping
 
-from bench.catalog.hash_study import HashStudy
-from bench.catalog.study import Study
-from bench.catalog.styles_study import StylesStudy
+from .hash_study import HashStudy
+from .study import Study
+from .styles_study import StylesStudy
 
 #: A study read back from its header record.
 Reader = Callable[[Mapping[str, Any]], Study]

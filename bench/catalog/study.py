@@ -18,9 +18,9 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Mapping, Protocol, Sequence, Tuple
 
-from bench.catalog.columns import Column, Layout
-from bench.catalog.comparisons import Table
-from bench.catalog.tables import Headline
+from .columns import Column, Layout
+from .comparisons import Table
+from .tables import Headline
 
 
 class Study(Protocol):

@@ -36,8 +36,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Dict, FrozenSet, List, Optional, Sequence, Tuple
 
-from bench.catalog.cases import STYLES, Case
-from bench.core.timing import TimeFunc, loop_timer
+from ..core.timing import TimeFunc, loop_timer
+from .cases import STYLES, Case
 
 #: How long a value's repr may be in a message.
 SHOWN = 80

@@ -13,12 +13,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
-from bench.catalog.cases import STYLES
-from bench.catalog.columns import Column, Layout
-from bench.catalog.comparisons import Cell, Table, modes, ratio, table
-from bench.catalog.study import headline_of, unavailable
-from bench.catalog.styles import StyleCase, StylesFile
-from bench.catalog.tables import Headline
+from .cases import STYLES
+from .columns import Column, Layout
+from .comparisons import Cell, Table, modes, ratio, table
+from .study import headline_of, unavailable
+from .styles import StyleCase, StylesFile
+from .tables import Headline
 
 #: The id of a styles file's table (not the hash study's ``styles``, helpers ÷ streamlined).
 TABLE = "styles-file"

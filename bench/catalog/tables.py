@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from typing import Dict, List, Optional, Sequence, Tuple
 
-from bench.catalog.columns import Layout, Member
-from bench.catalog.comparisons import (
+from ..core.fmt import DASH, size_label
+from .columns import Layout, Member
+from .comparisons import (
     BUILT,
     COMPILED_ROLE,
     FASTEST,
@@ -33,8 +34,7 @@ from bench.catalog.comparisons import (
     subjects,
     table,
 )
-from bench.catalog.targets import HASHLIB, TITLES
-from bench.core.fmt import DASH, size_label
+from .targets import HASHLIB, TITLES
 
 #: The headline's ratios by mode, each (numerator, denominator) (``bench.catalog.study``).
 Headline = Dict[str, List[Tuple[Member, Member]]]

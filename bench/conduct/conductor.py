@@ -50,18 +50,18 @@ from dataclasses import asdict, replace
 from pathlib import Path
 from typing import IO, Any, Callable, Dict, List, Mapping, Optional, Sequence, Set, Tuple
 
-from bench import store
-from bench.catalog import comparisons
-from bench.catalog.columns import Column, Layout, Listing, Member
-from bench.catalog.study import Study
-from bench.conduct import launch
-from bench.conduct.effort import EFFORTS, Settings, add_arguments, settings_of
-from bench.conduct.options import Options
-from bench.conduct.passes import GroupKey, Passes, group_order
-from bench.core import stats
-from bench.core.fmt import duration
-from bench.core.machine import cpu_label, cpu_ticks, machine_facts, measured, tree
-from bench.store import STOPS, Header
+from .. import store
+from ..catalog import comparisons
+from ..catalog.columns import Column, Layout, Listing, Member
+from ..catalog.study import Study
+from ..core import stats
+from ..core.fmt import duration
+from ..core.machine import cpu_label, cpu_ticks, machine_facts, measured, tree
+from ..store import STOPS, Header
+from . import launch
+from .effort import EFFORTS, Settings, add_arguments, settings_of
+from .options import Options
+from .passes import GroupKey, Passes, group_order
 
 #: What other modules take from here: the run, and the effort's names it is run with.
 __all__ = [

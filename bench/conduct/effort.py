@@ -12,9 +12,9 @@ import math
 from dataclasses import dataclass, field, replace
 from typing import Dict, Optional, Tuple
 
-from bench.catalog.cases import BENCHMARKS, Grid
-from bench.conduct.options import Options
-from bench.core import stats
+from ..catalog.cases import BENCHMARKS, Grid
+from ..core import stats
+from .options import Options
 
 
 @dataclass(frozen=True)

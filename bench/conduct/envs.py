@@ -45,9 +45,9 @@ from pathlib import Path
 from types import ModuleType
 from typing import Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
-from bench import store
-from bench.catalog import modes
-from bench.store import RESULTS, ROOT
+from .. import store
+from ..catalog import modes
+from ..store import RESULTS, ROOT
 
 Log = Callable[[str], None]
 

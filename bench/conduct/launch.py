@@ -19,11 +19,11 @@ import sys
 from pathlib import Path
 from typing import IO, Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
-from bench.catalog import modes
-from bench.catalog.columns import Column
-from bench.conduct.options import Options
-from bench.core.machine import interpreter_label
-from bench.core.protocol import Client
+from ..catalog import modes
+from ..catalog.columns import Column
+from ..core.machine import interpreter_label
+from ..core.protocol import Client
+from .options import Options
 
 BENCH = Path(__file__).resolve().parent.parent
 #: This package's import name: ``bench`` in a clone, the tool's own where installed.

@@ -9,9 +9,9 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any, Dict, Optional, Tuple
 
-from bench.catalog.cases import BENCHMARKS
-from bench.catalog.hash_study import ALGORITHMS
-from bench.store import RESULTS
+from ..catalog.cases import BENCHMARKS
+from ..catalog.hash_study import ALGORITHMS
+from ..store import RESULTS
 
 
 @dataclass(frozen=True)

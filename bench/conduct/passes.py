@@ -13,17 +13,17 @@ import time
 from pathlib import Path
 from typing import IO, Callable, Dict, List, Optional, Sequence, Set, Tuple
 
-from bench.catalog import comparisons
-from bench.catalog.cases import BENCHMARKS, STYLES, Case
-from bench.catalog.columns import Column, Layout, Member
-from bench.catalog.comparisons import LONG
-from bench.catalog.study import Study
-from bench.conduct import launch
-from bench.conduct.effort import Settings
-from bench.core.fmt import duration
-from bench.core.machine import cpu_ticks
-from bench.core.protocol import Client
-from bench.store import CaseRuns, Pass
+from ..catalog import comparisons
+from ..catalog.cases import BENCHMARKS, STYLES, Case
+from ..catalog.columns import Column, Layout, Member
+from ..catalog.comparisons import LONG
+from ..catalog.study import Study
+from ..core.fmt import duration
+from ..core.machine import cpu_ticks
+from ..core.protocol import Client
+from ..store import CaseRuns, Pass
+from . import launch
+from .effort import Settings
 
 GroupKey = Tuple[str, str, int, int]
 

@@ -36,14 +36,14 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Dict, List, Optional, Tuple
 
-from bench.catalog import discover, modes, styles
-from bench.catalog.columns import Column
-from bench.catalog.styles import StylesFile
-from bench.catalog.styles_study import StylesStudy
-from bench.conduct import launch
-from bench.conduct.effort import EFFORTS
-from bench.conduct.options import Options
-from bench.store import RESULTS
+from ..catalog import discover, modes, styles
+from ..catalog.columns import Column
+from ..catalog.styles import StylesFile
+from ..catalog.styles_study import StylesStudy
+from ..store import RESULTS
+from . import launch
+from .effort import EFFORTS
+from .options import Options
 
 #: What a styles run prints at its end (``--format``): its report, its summary, its ratios.
 FORMATS = ("md", "json", "csv")
@@ -296,7 +296,7 @@ def compile_twins(
     columns: List[Column], compile: str, path: Path
 ) -> Tuple[List[Column], Dict[str, str], Dict[str, str]]:
     """``twins.add``, the compilers named in ``compile`` (SystemExit for an unknown one)."""
-    from bench.conduct import envs, twins
+    from . import envs, twins
 
     try:
         compilers = twins.chosen(compile)
@@ -313,6 +313,6 @@ def compile_twins(
 
 
 def twins_folder() -> Path:
-    from bench.conduct import twins
+    from . import twins
 
     return twins.folder()

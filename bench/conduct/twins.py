@@ -34,12 +34,12 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple
 
-from bench.catalog import modes
-from bench.catalog.columns import Column
-from bench.catalog.styles import module_name
-from bench.catalog.styles_study import COMPILERS, JOIN, label_of
-from bench.conduct import envs
-from bench.conduct.envs import build_cache
+from ..catalog import modes
+from ..catalog.columns import Column
+from ..catalog.styles import module_name
+from ..catalog.styles_study import COMPILERS, JOIN, label_of
+from . import envs
+from .envs import build_cache
 
 #: The compilers ``--compile`` takes.
 #: What the twins' builds need: build_support/backend.py's requirements of the study's build.

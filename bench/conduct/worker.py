@@ -19,8 +19,8 @@ import sys
 from pathlib import Path
 from typing import Any, Dict, Optional, Sequence
 
-from bench.catalog import styles, targets
-from bench.catalog.cases import (
+from ..catalog import styles, targets
+from ..catalog.cases import (
     STYLES,
     Case,
     Grid,
@@ -30,10 +30,10 @@ from bench.catalog.cases import (
     enumerate_cases,
     make_timer,
 )
-from bench.catalog.targets import Target, VariantInfo
-from bench.core.machine import interpreter_info
-from bench.core.protocol import serve
-from bench.core.timing import JIT_WARM, PYPY_JIT_BLOCKS, PYPY_JIT_CALLS, Jit, Timed, TimeFunc
+from ..catalog.targets import Target, VariantInfo
+from ..core.machine import interpreter_info
+from ..core.protocol import serve
+from ..core.timing import JIT_WARM, PYPY_JIT_BLOCKS, PYPY_JIT_CALLS, Jit, Timed, TimeFunc
 
 #: This package's import name (``bench`` in a clone, the tool's own where installed): the
 #: root of the functions ``call`` runs.

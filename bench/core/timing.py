@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
-from bench.core.machine import PYPY, jit_on
+from .machine import PYPY, jit_on
 
 MAX_LOOPS = 2**32
 TimeFunc = Callable[[int], float]

@@ -30,11 +30,11 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any, Callable, Dict, Iterator, List, Mapping, Optional
 
-from bench.catalog import targets
-from bench.catalog.cases import digest_of, jdk_pattern, messages
-from bench.core.fmt import size_label
-from bench.core.machine import PYPY
-from bench.core.timing import Pair, both
+from ..catalog import targets
+from ..catalog.cases import digest_of, jdk_pattern, messages
+from ..core.fmt import size_label
+from ..core.machine import PYPY
+from ..core.timing import Pair, both
 
 KIB, MIB = 1024, 1 << 20
 

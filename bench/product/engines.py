@@ -28,9 +28,9 @@ from functools import partial
 from types import ModuleType
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
-from bench.core.machine import interpreter_info
-from bench.core.timing import measure
-from bench.store import DIGEST_ONLY, SCAN_ONLY
+from ..core.machine import interpreter_info
+from ..core.timing import measure
+from ..store import DIGEST_ONLY, SCAN_ONLY
 
 ALGORITHMS = ("md5", "sha256", "sha1", "sha512")
 #: DuckDB's functions (it has no SHA-512) and polars-hash's (no SHA-1), by algorithm.

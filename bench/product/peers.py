@@ -33,16 +33,15 @@ import re
 import sys
 from typing import Any, Dict, List, NamedTuple, Optional, Sequence, Tuple
 
-from bench.catalog.columns import Column
-from bench.catalog.modes import Mode
-from bench.conduct import launch
-from bench.core.fmt import DASH, table
-from bench.core.machine import cpu_flags, cpu_model, interpreter_title, today
-from bench.core.stats import ratio, time, time_of
-from bench.product.engines import ALGORITHMS, ENGINES, SHAPES, run_threads
-from bench.report.publish import COLUMNS, README, peers_sections, splice, write_sections
-from bench.report.readme import ALGORITHM_NAMES
-from bench.store import (
+from ..catalog.columns import Column
+from ..catalog.modes import Mode
+from ..conduct import launch
+from ..core.fmt import DASH, table
+from ..core.machine import cpu_flags, cpu_model, interpreter_title, today
+from ..core.stats import ratio, time, time_of
+from ..report.publish import COLUMNS, README, peers_sections, splice, write_sections
+from ..report.readme import ALGORITHM_NAMES
+from ..store import (
     RESULTS,
     cases_of,
     new_folder,
@@ -51,6 +50,7 @@ from bench.store import (
     rounds,
     write_record,
 )
+from .engines import ALGORITHMS, ENGINES, SHAPES, run_threads
 
 #: Read through this module by tests/test_engines.py.
 __all__ = ["ALGORITHMS", "ENGINES", "SHAPES", "main", "render", "run_threads", "targets"]

@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Callable
 
-from bench import store
+from .. import store
 
 
 def save(folder: Path, kind: str, report: Callable[[Any], str], data: Any = None) -> str:

@@ -29,18 +29,18 @@ from functools import partial
 from pathlib import Path
 from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple
 
-from bench import store
-from bench.catalog import styles, targets
-from bench.catalog.cases import digest_of, jdk_pattern
-from bench.catalog.columns import Column
-from bench.catalog.comparisons import TEXTBOOK
-from bench.conduct import launch
-from bench.conduct.options import Options
-from bench.core.fmt import count, grid, ratio, table
-from bench.core.machine import PYPY, cpu_label, interpreter_info, interpreter_title, today
-from bench.core.stats import time_of
-from bench.core.timing import Timed, call_timer, interleave
-from bench.profile import callgrind, marks, save
+from .. import store
+from ..catalog import styles, targets
+from ..catalog.cases import digest_of, jdk_pattern
+from ..catalog.columns import Column
+from ..catalog.comparisons import TEXTBOOK
+from ..conduct import launch
+from ..conduct.options import Options
+from ..core.fmt import count, grid, ratio, table
+from ..core.machine import PYPY, cpu_label, interpreter_info, interpreter_title, today
+from ..core.stats import time_of
+from ..core.timing import Timed, call_timer, interleave
+from . import callgrind, marks, save
 
 BLOCKS = 64
 TIMED_LENGTH = 16384

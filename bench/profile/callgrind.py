@@ -40,11 +40,11 @@ import threading
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
-from bench.catalog import modes
-from bench.catalog.columns import Column
-from bench.conduct import launch
-from bench.core.protocol import WorkerError
-from bench.store import RESULTS
+from ..catalog import modes
+from ..catalog.columns import Column
+from ..conduct import launch
+from ..core.protocol import WorkerError
+from ..store import RESULTS
 
 MARKS_C = """
 #include <valgrind/callgrind.h>

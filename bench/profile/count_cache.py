@@ -16,9 +16,9 @@ from functools import cache
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
-from bench.catalog.columns import Column
-from bench.profile import callgrind
-from bench.store import RESULTS, ROOT
+from ..catalog.columns import Column
+from ..store import RESULTS, ROOT
+from . import callgrind
 
 #: The cache's part (build_support/cache.py) of the counts.
 COUNTS = "counts"
@@ -28,7 +28,7 @@ COUNTS = "counts"
 def counting_tools() -> Tuple[str, str]:
     """What every mode's counts share: the digest of the bench sources (envs.source_digest)
     and valgrind's version; read once a process, not once a mode."""
-    from bench.conduct.envs import source_digest
+    from ..conduct.envs import source_digest
 
     sources = sorted(
         p.relative_to(ROOT) for p in (ROOT / "bench").rglob("*") if p.suffix in (".py", ".java")
@@ -44,7 +44,7 @@ def counts_key(column: Column, names: Sequence[str], algorithms: Sequence[str]) 
     """The key of ``column``'s counts of ``names`` x ``algorithms``: the mode, its program
     and classes (their folders' names carry the build's digest), the interpreter's facts,
     the bench sources and valgrind's version."""
-    from bench.conduct.envs import build_cache
+    from ..conduct.envs import build_cache
 
     sources, version = counting_tools()
     facts = {
@@ -61,7 +61,7 @@ def counts_key(column: Column, names: Sequence[str], algorithms: Sequence[str]) 
 
 
 def counts_file(key: str) -> Path:
-    from bench.conduct.envs import build_cache
+    from ..conduct.envs import build_cache
 
     return Path(build_cache.root()) / COUNTS / f"{key}.json"
 
@@ -71,7 +71,7 @@ def count_kept(
 ) -> Tuple[Dict[Tuple[str, str], Dict[str, Any]], Optional[str]]:
     """``count``, through the cache: kept counts when ``reuse`` and the key matches; new
     counts kept (not a mode's reason for having none: valgrind may be installed later)."""
-    from bench import store
+    from .. import store
 
     path = counts_file(counts_key(column, names, algorithms))
     if reuse and path.is_file():
@@ -102,8 +102,8 @@ def count_run(folder: Path, results: Path = RESULTS, reuse: bool = True) -> List
     the cache keeps for a mode whose key matches (the module's docstring)."""
     from concurrent.futures import ThreadPoolExecutor
 
-    from bench import store
-    from bench.catalog.comparisons import STREAMLINED, TEXTBOOK
+    from .. import store
+    from ..catalog.comparisons import STREAMLINED, TEXTBOOK
 
     run = store.load(folder)
     chosen = [

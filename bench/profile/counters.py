@@ -15,12 +15,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Callable, Dict, List
 
-from bench import store
-from bench.catalog.study import Study
-from bench.catalog.styles_study import compiler_of
-from bench.conduct import launch
-from bench.profile import count_cache, style_instructions
-from bench.store import STYLE_BYTECODE
+from .. import store
+from ..catalog.study import Study
+from ..catalog.styles_study import compiler_of
+from ..conduct import launch
+from ..store import STYLE_BYTECODE
+from . import count_cache, style_instructions
 
 #: (the run's folder, the workers' results folder, whether a cache's counts may be reused): the
 #: notes of what could not be counted.

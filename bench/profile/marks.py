@@ -21,10 +21,10 @@ import hashlib
 from functools import partial
 from typing import Callable, List, Sequence, Tuple
 
-from bench.catalog import targets
-from bench.catalog.cases import digest_of, jdk_pattern
-from bench.core.machine import PYPY
-from bench.core.timing import Jit
+from ..catalog import targets
+from ..catalog.cases import digest_of, jdk_pattern
+from ..core.machine import PYPY
+from ..core.timing import Jit
 
 #: Message lengths of the two counts whose difference gives the count per byte:
 #: the long one is LONG for rows at pure-Python speed under CPython, LONG_FAST

@@ -37,14 +37,14 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, Dict, List, NamedTuple, Optional, Tuple
 
-from bench import store
-from bench.catalog import targets
-from bench.catalog.cases import jdk_pattern
-from bench.conduct import launch
-from bench.conduct.options import Options
-from bench.core.fmt import grid, human_bytes
-from bench.core.machine import cpu_label, interpreter_info, interpreter_title, today
-from bench.profile import save
+from .. import store
+from ..catalog import targets
+from ..catalog.cases import jdk_pattern
+from ..conduct import launch
+from ..conduct.options import Options
+from ..core.fmt import grid, human_bytes
+from ..core.machine import cpu_label, interpreter_info, interpreter_title, today
+from . import save
 
 CHUNK = 64 * 1024
 ONE_CALL = 1 << 20  # the longest message hashed in one call

@@ -20,11 +20,11 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
-from bench import store
-from bench.catalog import styles
-from bench.catalog.columns import Column
-from bench.core.fmt import grid
-from bench.profile import callgrind, marks
+from .. import store
+from ..catalog import styles
+from ..catalog.columns import Column
+from ..core.fmt import grid
+from . import callgrind, marks
 
 #: The counts' file in the run's folder.
 INSTRUCTIONS = "style_instructions.json"  # not instructions.json: a hash study run's

@@ -17,12 +17,12 @@ import math
 from dataclasses import dataclass
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
-from bench.catalog.comparisons import STREAMLINED, TEXTBOOK
-from bench.catalog.targets import TITLES
-from bench.core import stats
-from bench.report.figures import Ratio, Shown
-from bench.report.figures import build as build_tables
-from bench.store import Run
+from ..catalog.comparisons import STREAMLINED, TEXTBOOK
+from ..catalog.targets import TITLES
+from ..core import stats
+from ..store import Run
+from .figures import Ratio, Shown
+from .figures import build as build_tables
 
 XINT, ALIKE = 3.5, 1.15
 #: The classes in ascending order of helpers ÷ streamlined, and their lower bounds.

@@ -12,11 +12,11 @@ import math
 from dataclasses import dataclass, replace
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
-from bench.catalog import comparisons
-from bench.catalog.comparisons import Cell
-from bench.core import stats
-from bench.core.fmt import grid, interval, ratio
-from bench.store import Run
+from ..catalog import comparisons
+from ..catalog.comparisons import Cell
+from ..core import stats
+from ..core.fmt import grid, interval, ratio
+from ..store import Run
 
 
 @dataclass(frozen=True)

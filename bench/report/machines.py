@@ -15,14 +15,14 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Dict, List, Optional, Sequence, Tuple
 
-from bench.catalog.comparisons import LONG
-from bench.core import machine
-from bench.core.fmt import grid, size_label
-from bench.report import answers, stability
-from bench.report.answers import NAMES, Report
-from bench.report.figures import Ratio
-from bench.report.pages import said
-from bench.store import Run, kept
+from ..catalog.comparisons import LONG
+from ..core import machine
+from ..core.fmt import grid, size_label
+from ..store import Run, kept
+from . import answers, stability
+from .answers import NAMES, Report
+from .figures import Ratio
+from .pages import said
 
 #: Values within this of each other (largest ÷ smallest - 1) hold on every machine.
 HOLDS = 0.10

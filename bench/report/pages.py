@@ -13,15 +13,15 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
-from bench.catalog import comparisons
-from bench.catalog.comparisons import LONG, Subject
-from bench.core import stats
-from bench.core.fmt import grid, interval, minutes, ratio, size_label, table
-from bench.profile import memory as profiled
-from bench.report import answers
-from bench.report.answers import Report
-from bench.report.figures import Ratio, Shown
-from bench.store import Measured, Run
+from ..catalog import comparisons
+from ..catalog.comparisons import LONG, Subject
+from ..core import stats
+from ..core.fmt import grid, interval, minutes, ratio, size_label, table
+from ..profile import memory as profiled
+from ..store import Measured, Run
+from . import answers
+from .answers import Report
+from .figures import Ratio, Shown
 
 START, END = "<!-- results:start -->", "<!-- results:end -->"
 #: The headline picture's file name, in a run's folder and in docs/bench/.

@@ -23,14 +23,14 @@ from matplotlib.artist import Artist
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 
-from bench.catalog import modes as catalog
-from bench.catalog.comparisons import LONG, TEXTBOOK
-from bench.core import stats
-from bench.core.fmt import size_label
-from bench.report.answers import NAMES, Report, span
-from bench.report.figures import Ratio
-from bench.report.pages import HEADLINE
-from bench.store import Run
+from ..catalog import modes as catalog
+from ..catalog.comparisons import LONG, TEXTBOOK
+from ..core import stats
+from ..core.fmt import size_label
+from ..store import Run
+from .answers import NAMES, Report, span
+from .figures import Ratio
+from .pages import HEADLINE
 
 LINESTYLES = {"interpreted": "-", "compiled": "--", "native": "-.", "reference": ":"}
 #: The reference rows, each its own colour and mark (hashlib and the interpreter's builtin).

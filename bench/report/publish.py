@@ -18,12 +18,12 @@ import sys
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence
 
-from bench import store
-from bench.core.machine import measured
-from bench.report import answers, machines, pages, readme
-from bench.report.answers import Report
-from bench.report.pages import HEADLINE
-from bench.store import RESULTS, ROOT, kept, newest
+from .. import store
+from ..core.machine import measured
+from ..store import RESULTS, ROOT, kept, newest
+from . import answers, machines, pages, readme
+from .answers import Report
+from .pages import HEADLINE
 
 DOCS = ROOT / "docs"
 README = ROOT / "README.md"
@@ -70,7 +70,7 @@ def report_main(argv: Sequence[str]) -> int:
     if folder is None:
         raise SystemExit(f"no run under {RESULTS / 'bench'}")
     if (folder / "study.json").exists() and store.load(folder).header.study_name == "styles":
-        from bench.report import styles  # a styles file's run: its own page
+        from . import styles  # a styles file's run: its own page
 
         return styles.report_main(folder, not args.no_plots)
     if (folder / kept.FILE).exists():  # a kept run: its page written beside this clone's runs
@@ -83,7 +83,7 @@ def report_main(argv: Sequence[str]) -> int:
     figures: List[str] = []
     if not args.no_plots:
         try:
-            from bench.report import plots
+            from . import plots
         except ImportError as exc:  # matplotlib missing: the report without figures
             print(f"(no figures: {exc})")
         else:
@@ -136,7 +136,7 @@ def pictures(across: machines.Across, write: bool) -> List[str]:
     """The pages' figures from the kept runs, drawn into docs/bench/ where ``write`` (those of
     modes since left out removed): their names (matplotlib missing: none)."""
     try:
-        from bench.report import plots
+        from . import plots
     except ImportError as exc:
         print(f"(no figures: {exc})")
         return []

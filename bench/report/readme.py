@@ -12,13 +12,13 @@ import textwrap
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
-from bench.catalog import comparisons
-from bench.catalog.comparisons import LONG
-from bench.core.fmt import grid, ratio, size_label
-from bench.profile import memory as profiled
-from bench.report import answers, machines
-from bench.report.answers import Report
-from bench.report.pages import END, GLOSSARY, START, marked, span_of
+from ..catalog import comparisons
+from ..catalog.comparisons import LONG
+from ..core.fmt import grid, ratio, size_label
+from ..profile import memory as profiled
+from . import answers, machines
+from .answers import Report
+from .pages import END, GLOSSARY, START, marked, span_of
 
 #: What the README's Results section may hold: lines, and characters of prose (its lines
 #: outside the tables, joined); the tests hold the generated and the committed section to it.
@@ -87,7 +87,9 @@ def runs_line(across: machines.Across) -> str:
     for r, cpu, names in zip(across.reports, across.cpus, across.runs):
         h = r.run.header
         again = f" and {names[-2]}" if len(names) > 1 else ""
-        said.append(f"{cpu}: {r.run.name}{again} ({h.passes} passes, {h.measure_seconds / 60:.1f} min)")
+        said.append(
+            f"{cpu}: {r.run.name}{again} ({h.passes} passes, {h.measure_seconds / 60:.1f} min)"
+        )
     left = f" Left out: {'; '.join(across.left_out)}." if across.left_out else ""
     efforts = "/".join(sorted({r.run.header.effort for r in across.reports}))
     return f"Kept runs ([runs/](runs/)), {efforts} effort, run and rerun: {'; '.join(said)}.{left}"
@@ -103,14 +105,18 @@ def trust_lines(across: machines.Across) -> List[str]:
     """How far to trust it: each machine's median interval, then its rerun against it, the
     reruns' figures given once as ranges over the machines (the page grows by a CPU's name and
     one figure a machine, not a sentence)."""
-    widths = [f"±{r.trust.readme_half_width:.1%} ({cpu})" for r, cpu in zip(across.reports, across.cpus)]
+    widths = [
+        f"±{r.trust.readme_half_width:.1%} ({cpu})" for r, cpu in zip(across.reports, across.cpus)
+    ]
     reruns = [r.rerun for r in across.reports if r.rerun]
     lacking = [cpu for r, cpu in zip(across.reports, across.cpus) if not r.rerun]
     said = ""
     if reruns:
         inside = span([x.readme_inside for x in reruns])
         within = span([x.readme_within for x in reruns])
-        flips = "-".join(sorted({str(min(x.flips for x in reruns)), str(max(x.flips for x in reruns))}, key=int))
+        flips = "-".join(
+            sorted({str(min(x.flips for x in reruns)), str(max(x.flips for x in reruns))}, key=int)
+        )
         said = f"; each rerun: {inside} inside the first's intervals, {within} within 10%, {flips} verdicts changed"
     if lacking:
         said += f"; no rerun kept yet of {', '.join(lacking)}"
@@ -426,9 +432,9 @@ ALGORITHM_NAMES = {**answers.NAMES, "sha1": "SHA-1", "sha512": "SHA-512"}
 def column_figures(data: Dict[str, Any]) -> List[Dict[str, Any]]:
     """This CPU's own kernel class, one thread: per (shape, algorithm), ns a row of the column,
     the hashlib loop and DuckDB (hex digests), and the column's speed against the two."""
-    from bench.core.stats import ratio as speed_of
-    from bench.core.stats import time_of
-    from bench.store import cases_of, rounds
+    from ..core.stats import ratio as speed_of
+    from ..core.stats import time_of
+    from ..store import cases_of, rounds
 
     own = data["classes"][0]
     run = next((r for r in own["runs"] if r["threads"] == 1), None)

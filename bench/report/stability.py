@@ -31,14 +31,14 @@ import sys
 from pathlib import Path
 from typing import Callable, Dict, List, Mapping, Sequence, Tuple
 
-from bench import store
-from bench.core import stats
-from bench.core.fmt import interval, ratio, table
-from bench.core.stats import Estimate, by_process, components, time_of
-from bench.profile import style_instructions
-from bench.report import answers
-from bench.report.answers import NAMES, Report, Rerun
-from bench.store import kept
+from .. import store
+from ..core import stats
+from ..core.fmt import interval, ratio, table
+from ..core.stats import Estimate, by_process, components, time_of
+from ..profile import style_instructions
+from ..store import kept
+from . import answers
+from .answers import NAMES, Report, Rerun
 
 Key = Tuple[str, Tuple[str, ...], str]
 #: The targets: (what, at least or at most, the bound).

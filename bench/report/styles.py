@@ -14,17 +14,17 @@ import textwrap
 from pathlib import Path
 from typing import Any, Dict, List, Mapping, Optional, Sequence, TextIO, Tuple
 
-from bench import store
-from bench.catalog.cases import STYLES
-from bench.catalog.styles import StyleCase
-from bench.catalog.styles_study import JOIN, TABLE, compiler_of
-from bench.core import stats
-from bench.core.fmt import grid, minutes
-from bench.profile import style_instructions
-from bench.report import answers, pages, styles_summary
-from bench.report.answers import Report
-from bench.report.figures import Ratio, Shown
-from bench.store import STOPS, STYLE_BYTECODE, Run
+from .. import store
+from ..catalog.cases import STYLES
+from ..catalog.styles import StyleCase
+from ..catalog.styles_study import JOIN, TABLE, compiler_of
+from ..core import stats
+from ..core.fmt import grid, minutes
+from ..profile import style_instructions
+from ..store import STOPS, STYLE_BYTECODE, Run
+from . import answers, pages, styles_summary
+from .answers import Report
+from .figures import Ratio, Shown
 
 #: Each verdict (``bench.core.stats.verdict``) as the summary says it of a style.
 WORDS = {stats.SAME: "no different", stats.SLOWER: "slower", stats.FASTER: "faster"}
@@ -244,7 +244,7 @@ def picture(r: Report) -> Any:
     import matplotlib.pyplot as plt
     from matplotlib.lines import Line2D
 
-    from bench.report.plots import KINDS, kind_of, ratio_axis, rows_axis
+    from .plots import KINDS, kind_of, ratio_axis, rows_axis
 
     t = r.table(TABLE)
     if t is None or not t.ratios():

@@ -16,8 +16,8 @@ import io
 from pathlib import Path
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
-from bench import store
-from bench.core.fmt import grid
+from .. import store
+from ..core.fmt import grid
 
 #: The CSV's columns (one row a ratio in common).
 COLUMNS = ("style", "size", "mode", "ratio_a", "low_a", "high_a", "verdict_a", "ratio_b",
@@ -69,7 +69,7 @@ def rows(a: Mapping[str, Any], b: Mapping[str, Any]) -> List[Dict[str, Any]]:
 
 def summary(folder: Path) -> Dict[str, Any]:
     """The summary of the styles run in ``folder`` (CompareError if it is not one)."""
-    from bench.report import styles
+    from . import styles
 
     if not (folder / "study.json").is_file():
         raise CompareError(f"{folder}: no run here (no study.json); give a run's folder")

@@ -19,12 +19,12 @@ import csv
 import io
 from typing import Any, Dict, List, Mapping, Optional, Sequence
 
-from bench.catalog.cases import STYLES
-from bench.catalog.styles import StyleCase
-from bench.catalog.styles_study import TABLE, compiler_of
-from bench.core import stats
-from bench.report import answers
-from bench.report.answers import Report
+from ..catalog.cases import STYLES
+from ..catalog.styles import StyleCase
+from ..catalog.styles_study import TABLE, compiler_of
+from ..core import stats
+from . import answers
+from .answers import Report
 
 #: The schema's name and version: ``summary.json`` says both (``schema``, ``version``).
 SCHEMA = "stylebench-summary"

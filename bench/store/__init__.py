@@ -23,12 +23,12 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
-from bench.catalog import studies
-from bench.catalog.cases import Case
-from bench.catalog.columns import Column, Layout, Member
-from bench.catalog.study import Study
-from bench.core import stats
-from bench.core.machine import stamp
+from ..catalog import studies
+from ..catalog.cases import Case
+from ..catalog.columns import Column, Layout, Member
+from ..catalog.study import Study
+from ..core import stats
+from ..core.machine import stamp
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 RESULTS = ROOT / "results"

@@ -30,12 +30,12 @@ from dataclasses import asdict, replace
 from pathlib import Path
 from typing import Any, Collection, Dict, List, Mapping, Optional, Sequence
 
-from bench.catalog import comparisons
-from bench.catalog.cases import Case
-from bench.catalog.columns import Column, Member
-from bench.core import machine
-from bench.core.stats import by_process
-from bench.store import (
+from ..catalog import comparisons
+from ..catalog.cases import Case
+from ..catalog.columns import Column, Member
+from ..core import machine
+from ..core.stats import by_process
+from . import (
     ROOT,
     FormatError,
     Header,
@@ -248,7 +248,7 @@ def parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str]) -> int:
-    from bench.core.fmt import table
+    from ..core.fmt import table
 
     args = parser().parse_args(argv)
     if args.verb == "keep":
