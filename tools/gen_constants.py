@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Callable, Dict, List, Sequence
+from typing import Callable, Dict, List, Sequence, Tuple
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -24,7 +24,7 @@ sys.path.insert(0, str(ROOT / "tools"))
 
 import generated  # noqa: E402
 
-from variants._algorithms import ALGORITHMS, CORE, CORES, core_numbers  # noqa: E402
+from variants._algorithms import ALGORITHMS, CORE, CORES, Core, core_numbers  # noqa: E402
 from variants._tables import (  # noqa: E402
     MD5_K,
     MD5_SHIFTS,
@@ -76,6 +76,16 @@ def _bits(flags: Sequence[bool]) -> str:
     return f"0x{sum(1 << i for i, flag in enumerate(flags) if flag):x}u"
 
 
+def _by_width(field: Callable[[Core], int]) -> Tuple[int, int]:
+    """A core's ``field`` that depends on its word width only: (32-bit cores', 64-bit cores')."""
+    values = []
+    for bits in (32, 64):
+        of_width = {field(core) for core in CORES if core.word_bits == bits}
+        assert len(of_width) == 1, f"the {bits}-bit cores differ: {of_width}"
+        values.append(of_width.pop())
+    return values[0], values[1]
+
+
 def render_algorithms() -> str:
     """algorithms.h: the numbering of the cores and algorithms, and their tables."""
     cores = core_numbers()
@@ -94,6 +104,8 @@ def render_algorithms() -> str:
     ivs32 = [_iv_name(a.name) if not w else "{0}" for a, w in zip(ALGORITHMS, wide_algorithms)]
     ivs64 = [_iv_name(a.name) if w else "{0}" for a, w in zip(ALGORITHMS, wide_algorithms)]
     names = ", ".join(f'"{name}"' for name in by_number)
+    block, wide_block = _by_width(lambda core: core.block_size)
+    room, wide_room = _by_width(lambda core: core.length_room)
     lines = [
         BANNER.replace("variants/_tables.py", "variants/_algorithms.py").rstrip("\n"),
         "/*",
@@ -119,6 +131,13 @@ def render_algorithms() -> str:
         f"#define VN_MAX_DIGEST {max(a.digest_size for a in ALGORITHMS)}",
         f"#define VN_MAX_BLOCK {max(c.block_size for c in CORES)}",
         f"#define VN_MAX_STATE_WORDS {max(c.state_words for c in CORES)}",
+        "",
+        "/* By word width (`wide`: the 64-bit cores'): bytes a block, and bytes of a",
+        " * message's last block before its length in bits (fewer: one padded block,",
+        " * as many or more: two). A conditional, not a table, so that a `wide` the",
+        " * compiler knows makes a constant. */",
+        f"#define VN_BLOCK_SIZE(wide) ((wide) ? {wide_block} : {block})",
+        f"#define VN_LENGTH_ROOM(wide) ((wide) ? {wide_room} : {room})",
         "",
         "/* X(name, number) for every algorithm, in order. */",
         f"#define VN_FOR_EACH_ALGORITHM(X) \\\n{each}",

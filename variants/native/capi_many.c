@@ -95,7 +95,7 @@ struct window {
 #define PREFETCH 16
 
 static void sort_window(struct window *w, int algorithm, PyObject *const *items, Py_ssize_t n) {
-    const Py_ssize_t block = vn_block_size(algorithm), room = vn_wide(algorithm) ? 112 : 56;
+    const Py_ssize_t block = vn_block_size(algorithm), room = VN_LENGTH_ROOM(vn_wide(algorithm));
     w->ones = w->twos = 0;
     w->rests = 0;
     for (Py_ssize_t i = 0; i < n; i++) {

@@ -341,7 +341,7 @@ struct scheduler *many_new_scheduler(int core, int index) {
     build_ladder(&s->ladder, core, index);
     s->width = s->ladder.lanes[s->ladder.rungs - 1];
     s->wide = vn_core_is_wide(core);
-    s->block = s->wide ? 128 : 64;
+    s->block = VN_BLOCK_SIZE(s->wide);
     s->words = vn_core_state_words(core);
     s->next = 0;
     return s;

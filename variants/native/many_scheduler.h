@@ -102,7 +102,7 @@ static inline int has_shorts(const struct ladder *ladder) {
  * the same with 128-byte blocks and 16 bytes of length, 1 below 112. Without a
  * branch (a mixed column's lengths mispredicted it). */
 static inline size_t short_blocks(size_t length, int wide) {
-    const size_t block = wide ? 128 : 64, room = wide ? 112 : 56;
+    const size_t block = VN_BLOCK_SIZE(wide), room = VN_LENGTH_ROOM(wide);
     return (size_t)(length <= block) * (1 + (size_t)(length >= room));
 }
 

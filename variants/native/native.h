@@ -88,7 +88,7 @@ typedef void vn_blocks_fn(uint32_t *state, const unsigned char *data, size_t blo
 static inline int vn_wide(int algorithm) {
     return (unsigned)algorithm < VN_ALGORITHMS && ((VN_WIDE_ALGORITHMS >> algorithm) & 1);
 }
-static inline int vn_block_size(int algorithm) { return vn_wide(algorithm) ? 128 : 64; }
+static inline int vn_block_size(int algorithm) { return VN_BLOCK_SIZE(vn_wide(algorithm)); }
 static inline int vn_core_of(int algorithm) {
     static const unsigned char core[VN_ALGORITHMS] = VN_ALGORITHM_CORES;
     return core[algorithm];
