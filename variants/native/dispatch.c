@@ -446,6 +446,15 @@ int vn_kernel_has_lanes(int core, int index) {
     return valid(core, index) && (cores[core].kernels[index].many || cores[core].kernels[index].many64);
 }
 
+int vn_many_lanes(int index, int algorithm) {
+    if (algorithm < 0 || algorithm >= VN_ALGORITHMS) return -1;
+    const int core = vn_many_core_of(algorithm);
+    if (index < 0) index = vn_kernel_chosen(core);
+    if (!vn_kernel_usable(core, index)) return -1;
+    return vn_kernel_has_lanes(core, index) &&
+           (vn_short_kernel(core, index) || vn_short64_kernel(core, index));
+}
+
 int vn_kernel_lanes(int core, int index) {
     return valid(core, index) ? cores[core].kernels[index].lanes : 0;
 }

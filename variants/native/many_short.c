@@ -99,15 +99,6 @@ size_t many_digest_short(struct scheduler *s) {
 
 /* ---- messages padded already ------------------------------------------ */
 
-int vn_many_lanes(int index, int algorithm) {
-    if (algorithm < 0 || algorithm >= VN_ALGORITHMS) return -1;
-    const int core = many_core(algorithm);
-    if (index < 0) index = vn_kernel_chosen(core);
-    if (!vn_kernel_usable(core, index)) return -1;
-    return vn_kernel_has_lanes(core, index) &&
-           (vn_short_kernel(core, index) || vn_short64_kernel(core, index));
-}
-
 /* Through the short kernel, a width at a time (the last group part full,
  * see run_group): no lanes, no emit. */
 int vn_digest_padded_with(int index, int algorithm, size_t blocks, size_t count,

@@ -30,7 +30,8 @@
  *   sha512_amd64_sha512.c             SHA-512 with x86-64's SHA512 extension
  *   sha512_functions.h                SHA-512's functions on one word, for the scalar C kernels
  *   constants.h, md5_steps.h          the constants and MD5's steps (tools/gen_constants.py)
- *   padding.h                         a message's last blocks, and the digest out of the state
+ *   padding.h, padding.c              a message's last blocks, and the digest out of the state;
+ *                                     the short kernels' padding tables
  *
  * What uses them, a header each:
  *
@@ -40,7 +41,7 @@
  *   hex.c, hex.h                      digests as hexadecimal digits
  *   many.c, many.h                    the scheduler that keeps the lanes of a many-kernel full
  *   many_short.c                      messages of at most a block, through the short kernels
- *   many_scheduler.h                  the scheduler's state, shared by those two
+ *   many_scheduler.h, .c              the scheduler's state, shared by those two; its setup
  *   files.c, files.h                  small files read and hashed in lanes (plain C, threads)
  *   column.c, column.h                whole columns (Arrow layouts, fixed-width rows) in lanes
  *   arrow_abi.h                       the Arrow C Data Interface's structs (a stable ABI)
@@ -153,7 +154,8 @@ typedef void vn_short_fn(const uint32_t *iv, int size, int blocks, const unsigne
  * index 128 and 0 from there, end has its 0x80 at 128, so each lane's bytes
  * past its message are masked out and the 0x80 put after them with two
  * loads and two instructions a row, before the transpose. (The length in
- * bits, in the last block's last two words, is put in by the kernel.) */
+ * bits, in the last block's last two words, is put in by the kernel.)
+ * Defined in padding.c. */
 extern const unsigned char vn_short_keep[256];
 extern const unsigned char vn_short_end[256];
 static inline size_t vn_short_at(uint32_t n, int block) { return 128 + 64 * (size_t)block - n; }
