@@ -23,7 +23,7 @@
  * Messages of at most a block (one or two padded blocks) skip that
  * machinery: every many-kernel with lanes has a short kernel beside it
  * (native.h: vn_short_fn), which takes them a full width at a time
- * (digest_short_direct): read where they are, padded in registers, their
+ * (many_digest_short, many_short.c): read where they are, padded in registers, their
  * digests stored straight from the state's registers, with no bookkeeping
  * per message. (Through the lanes, for a million 32-byte messages the
  * per-lane bookkeeping cost more than the hashing; padded into batches of
@@ -162,7 +162,7 @@ static void start_state(struct scheduler *s, int i, size_t m) {
 }
 
 /* The next job that needs a lane (count if none is left). Digests: the next
- * message longer than a block (digest_short_direct takes the others). Absorbing:
+ * message longer than a block (many_digest_short takes the others). Absorbing:
  * the next state that gets a whole block; one that does not just buffers
  * its bytes here. */
 static size_t next_job(struct scheduler *s) {

@@ -49,7 +49,7 @@ static void run_group(struct scheduler *s, size_t blocks, struct group *g, int n
 
 /* The short messages (one or two padded blocks, see short_blocks) through
  * the short kernel in one pass: each joins its class's group, read where it
- * is when its 64 bytes may be (block_readable; a message of 64 bytes always
+ * is when its block's bytes may be (span_readable; a message of a block always
  * is), else from a copy padded with zeros, and a group runs when it is full,
  * the ones left part full at the end after the pass (run_group). Joining is
  * branch-free (group 0 takes the long messages and is emptied at once): a
