@@ -365,8 +365,10 @@ def kernel_sources() -> List[str]:
     return list(load("variants/native/_build.py").KERNEL_SOURCES)
 
 
-#: FamilyRun.model: the compiler's definitions for it.
-#: (the model is this folder's sha512_model.h, which the kernel includes with VN_SHA512_MODEL).
+#: FamilyRun.model: the compiler's arguments for it. The model is this folder's
+#: sha512_instructions.h and sha512_extension.h, which the kernel and dispatch.c include from
+#: the include path: this folder, put before variants/native, stands in for their own. The
+#: definitions are the driver's (what it expects) and the model's (VN_SHA512_MODEL_WRONG).
 MODEL_DEFINES = {
     "": [],
     "right": ["-DVN_SHA512_MODEL", f"-I{HERE}"],

@@ -109,6 +109,8 @@ HEADERS = (
     "sha256_pairs.h",
     "sha1_shani.h",
     "sha512_avx2.h",
+    "sha512_instructions.h",
+    "sha512_extension.h",
     "sha512_functions.h",
 )
 

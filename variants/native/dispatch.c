@@ -13,6 +13,9 @@
 
 #include "cpu.h"
 #include "dispatch.h"
+#if defined(VN_AMD64)
+#include <sha512_extension.h>
+#endif
 
 #define PORTABLE_ENV "VARIANTS_NATIVE_PORTABLE"
 #define KERNELS_ENV "VARIANTS_NATIVE_KERNELS"
@@ -150,15 +153,10 @@ static const struct kernel sha512_kernels[] = {
     {.id = "avx2-asm", .name = "x86-64 AVX2 and BMI2 (assembly)", .blocks64 = vn_sha512_amd64_asm,
      .lanes = 1, .needs = NEEDS_AVX2 | NEEDS_BMI2},
 #endif
-    /* the SHA512 extension; with VN_SHA512_MODEL (the cross driver's test build) its three
-     * instructions are C, and AVX2 runs it */
-#if defined(VN_SHA512_MODEL)
-    {.id = "sha512", .name = "x86-64 SHA512 (modelled in C)", .blocks64 = vn_sha512_amd64_sha512,
-     .lanes = 1, .needs = NEEDS_AVX2, .verify = 1},
-#else
-    {.id = "sha512", .name = "x86-64 SHA512", .blocks64 = vn_sha512_amd64_sha512, .lanes = 1,
-     .needs = NEEDS_SHA512, .verify = 1},
-#endif
+    /* the SHA512 extension (its name and needs: the include path's sha512_extension.h, which
+     * the cross driver's build replaces with its model's) */
+    {.id = "sha512", .name = VN_SHA512_EXTENSION_NAME, .blocks64 = vn_sha512_amd64_sha512,
+     .lanes = 1, .needs = VN_SHA512_EXTENSION_NEEDS, .verify = 1},
 #elif defined(VN_ARM64)
     {.id = "sha512", .name = "AArch64 SHA512", .blocks64 = vn_sha512_arm64_sha512, .lanes = 1,
      .needs = NEEDS_SHA512},
