@@ -25,6 +25,7 @@ sys.path.insert(0, str(ROOT / "tools"))
 import generated  # noqa: E402
 
 from variants._algorithms import ALGORITHMS, CORE, CORES, Core, core_numbers  # noqa: E402
+from variants._settings import NATIVE_KERNELS_ENV, NATIVE_PORTABLE_ENV  # noqa: E402
 from variants._tables import (  # noqa: E402
     MD5_K,
     MD5_SHIFTS,
@@ -237,10 +238,32 @@ def render_md5_steps() -> str:
     return "\n".join(lines) + "\n"
 
 
+def render_environment() -> str:
+    """environment.h: the names of the environment variables the C reads."""
+    lines = [
+        BANNER.replace("variants/_tables.py", "variants/_settings.py").rstrip("\n"),
+        "/*",
+        " * The environment variables the native kernels' dispatch reads (dispatch.c),",
+        " * named once, in variants/_settings.py, for the Python side and the C.",
+        " */",
+        "#ifndef VARIANTS_NATIVE_ENVIRONMENT_H",
+        "#define VARIANTS_NATIVE_ENVIRONMENT_H",
+        "",
+        "/* Set to anything but \"\" or \"0\": every core uses its portable kernel. */",
+        f'#define VN_PORTABLE_ENV "{NATIVE_PORTABLE_ENV}"',
+        "/* core=id,core=id,...: those cores' kernels, by their ids. */",
+        f'#define VN_KERNELS_ENV "{NATIVE_KERNELS_ENV}"',
+        "",
+        "#endif",
+    ]
+    return "\n".join(lines) + "\n"
+
+
 FILES: Dict[Path, Callable[[], str]] = {
     NATIVE / "algorithms.h": render_algorithms,
     NATIVE / "constants.h": render_constants,
     NATIVE / "md5_steps.h": render_md5_steps,
+    NATIVE / "environment.h": render_environment,
 }
 
 

@@ -94,6 +94,7 @@ HEADERS = (
     "capi_column.h",
     "arrow_abi.h",
     "constants.h",
+    "environment.h",
     "padding.h",
     "md5_steps.h",
     "md5_scheduled.h",

@@ -22,6 +22,7 @@
  * same C as the cffi bridge's.
  */
 #include "capi.h"
+#include "environment.h"
 
 #if PY_VERSION_HEX < 0x030A0000 /* 3.9 */
 static int PyModule_AddObjectRef(PyObject *module, const char *name, PyObject *value) {
@@ -301,7 +302,7 @@ static int module_exec(PyObject *module) {
     /* Reads VARIANTS_NATIVE_PORTABLE and VARIANTS_NATIVE_KERNELS; each import chooses the same. */
     vn_setup();
     if (vn_setup_problem() != NULL) {
-        PyErr_Format(PyExc_ImportError, "VARIANTS_NATIVE_KERNELS: %s", vn_setup_problem());
+        PyErr_Format(PyExc_ImportError, VN_KERNELS_ENV ": %s", vn_setup_problem());
         return -1;
     }
     st->hash_type = (PyTypeObject *)PyType_FromModuleAndSpec(module, &hash_spec, NULL);

@@ -13,12 +13,10 @@
 
 #include "cpu.h"
 #include "dispatch.h"
+#include "environment.h"
 #if defined(VN_AMD64)
 #include <sha512_extension.h>
 #endif
-
-#define PORTABLE_ENV "VARIANTS_NATIVE_PORTABLE"
-#define KERNELS_ENV "VARIANTS_NATIVE_KERNELS"
 
 /* A kernel of a single-message core (`blocks`) or of a many core (`many`,
  * `lanes` messages at once, and the id of the `narrower` kernel that takes
@@ -284,7 +282,7 @@ static void force(const char *list) {
         const char *last = end;
         while (last > p && last[-1] == ' ') last--;
         if (!eq) {
-            report(KERNELS_ENV ": \"", p, (size_t)(last - p), "\" is not core=kernel");
+            report(VN_KERNELS_ENV ": \"", p, (size_t)(last - p), "\" is not core=kernel");
             p = end;
             continue;
         }
@@ -299,7 +297,7 @@ static void force(const char *list) {
                 core = c;
         }
         if (core < 0) {
-            report(KERNELS_ENV ": no core \"", p, name_length,
+            report(VN_KERNELS_ENV ": no core \"", p, name_length,
                    "\" (there are " VN_CORE_NAME_LIST ")");
             p = end;
             continue;
@@ -310,9 +308,9 @@ static void force(const char *list) {
             if (strlen(kid) == id_length && memcmp(kid, id, id_length) == 0) index = i;
         }
         if (index < 0) {
-            report(KERNELS_ENV ": no kernel \"", id, id_length, "\" in this build");
+            report(VN_KERNELS_ENV ": no kernel \"", id, id_length, "\" in this build");
         } else if (!vn_kernel_usable(core, index)) {
-            report(KERNELS_ENV ": this CPU cannot run kernel \"", id, id_length, "\"");
+            report(VN_KERNELS_ENV ": this CPU cannot run kernel \"", id, id_length, "\"");
         } else {
             chosen[core] = index;
         }
@@ -321,7 +319,7 @@ static void force(const char *list) {
 }
 
 void vn_setup(void) {
-    const char *portable = getenv(PORTABLE_ENV);
+    const char *portable = getenv(VN_PORTABLE_ENV);
     const int force_portable = portable && *portable && strcmp(portable, "0") != 0;
     features = vn_cpu_features();
     problem[0] = 0;
@@ -343,7 +341,7 @@ void vn_setup(void) {
             if (vn_kernel_usable(core, i)) chosen[core] = i;
         }
     }
-    const char *list = getenv(KERNELS_ENV);
+    const char *list = getenv(VN_KERNELS_ENV);
     if (list) force(list);
 }
 
