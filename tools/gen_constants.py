@@ -249,7 +249,7 @@ def render_environment() -> str:
         "#ifndef VARIANTS_NATIVE_ENVIRONMENT_H",
         "#define VARIANTS_NATIVE_ENVIRONMENT_H",
         "",
-        "/* Set to anything but \"\" or \"0\": every core uses its portable kernel. */",
+        '/* Set to anything but "" or "0": every core uses its portable kernel. */',
         f'#define VN_PORTABLE_ENV "{NATIVE_PORTABLE_ENV}"',
         "/* core=id,core=id,...: those cores' kernels, by their ids. */",
         f'#define VN_KERNELS_ENV "{NATIVE_KERNELS_ENV}"',

@@ -10,6 +10,7 @@ from typing import Dict
 from variants._algorithms import ALGORITHMS
 from variants._shell import Constructor
 
+
 def constructors() -> Dict[str, Constructor]:
     """hashlib's constructors of the algorithms the native variant has (variants/_algorithms.py's;
     those it has here): its own function for each one hashlib guarantees, ``new`` by name for

@@ -26,7 +26,9 @@ if TYPE_CHECKING:
 
 #: The tag of each algorithm coreutils has a ``<name>sum`` for, in BSD-style lines and messages:
 #: its standard's name without the hyphen (``SHA-256``: ``SHA256``), from variants/_algorithms.py.
-TAGS: Dict[str, bytes] = {a.name: a.title.replace("-", "").encode() for a in ALGORITHMS if a.coreutils}
+TAGS: Dict[str, bytes] = {
+    a.name: a.title.replace("-", "").encode() for a in ALGORITHMS if a.coreutils
+}
 #: Hexadecimal digits in each such algorithm's digest.
 HEX_LENGTHS: Dict[str, int] = {a.name: 2 * a.digest_size for a in ALGORITHMS if a.coreutils}
 
