@@ -2,8 +2,8 @@
  * The scheduler's setup and teardown (many_scheduler.h): the ladder of
  * kernels a call can use, the scheduler's memory, and its IV for digests.
  * many.c (messages longer than a block, and states) and many_short.c
- * (messages of at most a block) both start from here, and neither calls the
- * other's functions but many.c calling many_digest_short.
+ * (messages of at most a block) both start from here; many.c calls
+ * many_short.c's many_digest_short, and nothing calls back.
  */
 #define _POSIX_C_SOURCE 200809L /* posix_memalign */
 
