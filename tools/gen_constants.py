@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Callable, Dict, List, Sequence
+from typing import Callable, Dict, List, Sequence, Tuple
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -24,11 +24,13 @@ sys.path.insert(0, str(ROOT / "tools"))
 
 import generated  # noqa: E402
 
-from variants._algorithms import ALGORITHMS, CORE, CORES, core_numbers  # noqa: E402
+from variants._algorithms import ALGORITHMS, CORE, CORES, Core, core_numbers  # noqa: E402
+from variants._settings import NATIVE_KERNELS_ENV, NATIVE_PORTABLE_ENV  # noqa: E402
 from variants._tables import (  # noqa: E402
     MD5_K,
     MD5_SHIFTS,
     MD5_WORD_ORDER,
+    SHA1_K,
     SHA256_K,
     SHA512_K,
 )
@@ -76,6 +78,16 @@ def _bits(flags: Sequence[bool]) -> str:
     return f"0x{sum(1 << i for i, flag in enumerate(flags) if flag):x}u"
 
 
+def _by_width(field: Callable[[Core], int]) -> Tuple[int, int]:
+    """A core's ``field`` that depends on its word width only: (32-bit cores', 64-bit cores')."""
+    values = []
+    for bits in (32, 64):
+        of_width = {field(core) for core in CORES if core.word_bits == bits}
+        assert len(of_width) == 1, f"the {bits}-bit cores differ: {of_width}"
+        values.append(of_width.pop())
+    return values[0], values[1]
+
+
 def render_algorithms() -> str:
     """algorithms.h: the numbering of the cores and algorithms, and their tables."""
     cores = core_numbers()
@@ -94,6 +106,8 @@ def render_algorithms() -> str:
     ivs32 = [_iv_name(a.name) if not w else "{0}" for a, w in zip(ALGORITHMS, wide_algorithms)]
     ivs64 = [_iv_name(a.name) if w else "{0}" for a, w in zip(ALGORITHMS, wide_algorithms)]
     names = ", ".join(f'"{name}"' for name in by_number)
+    block, wide_block = _by_width(lambda core: core.block_size)
+    room, wide_room = _by_width(lambda core: core.length_room)
     lines = [
         BANNER.replace("variants/_tables.py", "variants/_algorithms.py").rstrip("\n"),
         "/*",
@@ -119,6 +133,13 @@ def render_algorithms() -> str:
         f"#define VN_MAX_DIGEST {max(a.digest_size for a in ALGORITHMS)}",
         f"#define VN_MAX_BLOCK {max(c.block_size for c in CORES)}",
         f"#define VN_MAX_STATE_WORDS {max(c.state_words for c in CORES)}",
+        "",
+        "/* By word width (`wide`: the 64-bit cores'): bytes a block, and bytes of a",
+        " * message's last block before its length in bits (fewer: one padded block,",
+        " * as many or more: two). A conditional, not a table, so that a `wide` the",
+        " * compiler knows makes a constant. */",
+        f"#define VN_BLOCK_SIZE(wide) ((wide) ? {wide_block} : {block})",
+        f"#define VN_LENGTH_ROOM(wide) ((wide) ? {wide_room} : {room})",
         "",
         "/* X(name, number) for every algorithm, in order. */",
         f"#define VN_FOR_EACH_ALGORITHM(X) \\\n{each}",
@@ -162,6 +183,11 @@ def render_constants() -> str:
         "",
         *_ivs(),
         *_initializer("VN_MD5_K", MD5_K, "MD5's T[1..64] (RFC 1321, 3.4), in step order"),
+        "",
+        "/* SHA-1's K_t (FIPS 180-4, 4.2.1), one for each twenty rounds: VN_SHA1_K0 for",
+        " * rounds 0-19, ..., VN_SHA1_K3 for 60-79. Values, not a table: the kernels",
+        " * take them as immediates. */",
+        *(f"#define VN_SHA1_K{n} 0x{k:08x}" for n, k in enumerate(SHA1_K)),
         "",
         *_initializer("VN_SHA256_K", SHA256_K, "SHA-256's K[0..63] (FIPS 180-4, 4.2.2)"),
         "",
@@ -212,10 +238,32 @@ def render_md5_steps() -> str:
     return "\n".join(lines) + "\n"
 
 
+def render_environment() -> str:
+    """environment.h: the names of the environment variables the C reads."""
+    lines = [
+        BANNER.replace("variants/_tables.py", "variants/_settings.py").rstrip("\n"),
+        "/*",
+        " * The environment variables the native kernels' dispatch reads (dispatch.c),",
+        " * named once, in variants/_settings.py, for the Python side and the C.",
+        " */",
+        "#ifndef VARIANTS_NATIVE_ENVIRONMENT_H",
+        "#define VARIANTS_NATIVE_ENVIRONMENT_H",
+        "",
+        '/* Set to anything but "" or "0": every core uses its portable kernel. */',
+        f'#define VN_PORTABLE_ENV "{NATIVE_PORTABLE_ENV}"',
+        "/* core=id,core=id,...: those cores' kernels, by their ids. */",
+        f'#define VN_KERNELS_ENV "{NATIVE_KERNELS_ENV}"',
+        "",
+        "#endif",
+    ]
+    return "\n".join(lines) + "\n"
+
+
 FILES: Dict[Path, Callable[[], str]] = {
     NATIVE / "algorithms.h": render_algorithms,
     NATIVE / "constants.h": render_constants,
     NATIVE / "md5_steps.h": render_md5_steps,
+    NATIVE / "environment.h": render_environment,
 }
 
 

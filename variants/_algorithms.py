@@ -45,6 +45,13 @@ class Core(NamedTuple):
     #: "little" (MD5) or "big": the order of the bytes of its words and of the length
     byteorder: str
 
+    @property
+    def length_room(self) -> int:
+        """Bytes of a message's last block before its length in bits (two words: 8 bytes of a
+        64-byte block, 16 of a 128-byte one): a last block with fewer bytes of the message
+        than this takes the 0x80 and the length, one with as many or more needs a second."""
+        return self.block_size - 2 * self.word_bits // 8
+
 
 class Algorithm(NamedTuple):
     """An algorithm as hashlib names it, on one of ``CORES``."""

@@ -19,7 +19,8 @@ REQUIRE_ALL_ENV = "VARIANTS_REQUIRE_ALL"
 #: twins, the typed Cython variant and, on CPython, the cffi bridge), not only
 #: what the drop-in and the command line use.
 BUILD_ENV = "VARIANTS_BUILD"
-#: 1: the native bridges choose the portable C kernels (read by dispatch.c).
+#: 1: the native bridges choose the portable C kernels (read by dispatch.c: tools/gen_constants.py
+#: writes these two names into variants/native/environment.h).
 NATIVE_PORTABLE_ENV = "VARIANTS_NATIVE_PORTABLE"
 #: ``core=id,...``: the native bridges run those kernels (read by dispatch.c).
 NATIVE_KERNELS_ENV = "VARIANTS_NATIVE_KERNELS"

@@ -7,24 +7,20 @@ import functools
 import hashlib
 from typing import Dict
 
+from variants._algorithms import ALGORITHMS
 from variants._shell import Constructor
-
-#: The algorithms hashlib reaches only through ``new`` (OpenSSL's; a build without it lacks them).
-BY_NAME = ("sha512_224", "sha512_256")
 
 
 def constructors() -> Dict[str, Constructor]:
-    """hashlib's constructors of the algorithms the native variant has (those it has here)."""
-    found: Dict[str, Constructor] = {
-        "md5": hashlib.md5,
-        "sha224": hashlib.sha224,
-        "sha256": hashlib.sha256,
-        "sha1": hashlib.sha1,
-        "sha384": hashlib.sha384,
-        "sha512": hashlib.sha512,
-    }
-    for name in BY_NAME:
-        if name in hashlib.algorithms_available:
+    """hashlib's constructors of the algorithms the native variant has (variants/_algorithms.py's;
+    those it has here): its own function for each one hashlib guarantees, ``new`` by name for
+    the others (OpenSSL's SHA-512/224 and SHA-512/256; a build without it lacks them)."""
+    found: Dict[str, Constructor] = {}
+    for algorithm in ALGORITHMS:
+        name = algorithm.name
+        if name in hashlib.algorithms_guaranteed:
+            found[name] = getattr(hashlib, name)
+        elif name in hashlib.algorithms_available:
             found[name] = functools.partial(hashlib.new, name)
     return found
 

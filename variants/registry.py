@@ -13,7 +13,7 @@ import os
 import sys
 from types import ModuleType
 
-from variants import _catalog, _many, _settings
+from variants import _algorithms, _catalog, _many, _settings
 from variants._shell import (
     _EMPTY,
     ALGORITHMS,
@@ -46,8 +46,8 @@ class VariantUnavailable(ImportError):
     """The variant exists but cannot be used in this interpreter or install."""
 
 
-#: The cores of every native bridge (and of hashlib).
-BRIDGE_CORES = ("md5", "sha256", "sha1", "sha512")
+#: The cores of every native bridge (and of hashlib): every core of variants/_algorithms.py.
+BRIDGE_CORES = tuple(core.name for core in _algorithms.CORES)
 
 
 class Variant:

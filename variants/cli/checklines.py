@@ -17,30 +17,20 @@ digest: they accept ``<digest>\\0 name`` and refuse ``MD5 (name) =
 
 from __future__ import annotations
 
+from variants._algorithms import ALGORITHMS
 from variants._typing import TYPE_CHECKING, NamedTuple
 from variants.cli.quoting import escape_name, unescape_name
 
 if TYPE_CHECKING:
     from typing import Dict, Iterator, Optional, Sequence
 
-#: The tag of each algorithm in BSD-style lines and messages.
+#: The tag of each algorithm coreutils has a ``<name>sum`` for, in BSD-style lines and messages:
+#: its standard's name without the hyphen (``SHA-256``: ``SHA256``), from variants/_algorithms.py.
 TAGS: Dict[str, bytes] = {
-    "md5": b"MD5",
-    "sha1": b"SHA1",
-    "sha224": b"SHA224",
-    "sha256": b"SHA256",
-    "sha384": b"SHA384",
-    "sha512": b"SHA512",
+    a.name: a.title.replace("-", "").encode() for a in ALGORITHMS if a.coreutils
 }
-#: Hexadecimal digits in each algorithm's digest.
-HEX_LENGTHS: Dict[str, int] = {
-    "md5": 32,
-    "sha1": 40,
-    "sha224": 56,
-    "sha256": 64,
-    "sha384": 96,
-    "sha512": 128,
-}
+#: Hexadecimal digits in each such algorithm's digest.
+HEX_LENGTHS: Dict[str, int] = {a.name: 2 * a.digest_size for a in ALGORITHMS if a.coreutils}
 
 _WHITE = (0x20, 0x09)  # coreutils' ISWHITE: space and tab only
 _HEX = frozenset(b"0123456789abcdefABCDEF")

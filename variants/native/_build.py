@@ -57,7 +57,9 @@ KERNEL_SOURCES = (
     "hash.c",
     "hex.c",
     "many.c",
+    "many_scheduler.c",
     "many_short.c",
+    "padding.c",
     "column.c",
 )
 #: Each bridge's own C.
@@ -65,8 +67,10 @@ CAPI_SOURCES = (
     *KERNEL_SOURCES,
     "files.c",
     "capi.c",
+    "capi_args.c",
     "capi_kernels.c",
     "capi_many.c",
+    "capi_files.c",
     "capi_arena.c",
     "capi_column.c",
     "capi_pool.c",
@@ -90,6 +94,8 @@ HEADERS = (
     "capi_column.h",
     "arrow_abi.h",
     "constants.h",
+    "environment.h",
+    "padding.h",
     "md5_steps.h",
     "md5_scheduled.h",
     "md5_many_lanes.h",
@@ -104,6 +110,8 @@ HEADERS = (
     "sha256_pairs.h",
     "sha1_shani.h",
     "sha512_avx2.h",
+    "sha512_instructions.h",
+    "sha512_extension.h",
     "sha512_functions.h",
 )
 

@@ -37,6 +37,13 @@ enum {
 #define VN_MAX_BLOCK 128
 #define VN_MAX_STATE_WORDS 8
 
+/* By word width (`wide`: the 64-bit cores'): bytes a block, and bytes of a
+ * message's last block before its length in bits (fewer: one padded block,
+ * as many or more: two). A conditional, not a table, so that a `wide` the
+ * compiler knows makes a constant. */
+#define VN_BLOCK_SIZE(wide) ((wide) ? 128 : 64)
+#define VN_LENGTH_ROOM(wide) ((wide) ? 112 : 56)
+
 /* X(name, number) for every algorithm, in order. */
 #define VN_FOR_EACH_ALGORITHM(X) \
     X(md5, VN_MD5) \

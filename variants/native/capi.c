@@ -22,6 +22,7 @@
  * same C as the cffi bridge's.
  */
 #include "capi.h"
+#include "environment.h"
 
 #if PY_VERSION_HEX < 0x030A0000 /* 3.9 */
 static int PyModule_AddObjectRef(PyObject *module, const char *name, PyObject *value) {
@@ -33,37 +34,6 @@ static int PyModule_AddObjectRef(PyObject *module, const char *name, PyObject *v
     return 0;
 }
 #endif
-
-/* ---- buffers, with hashlib's errors --------------------------------------- */
-
-/* The bytes of `obj`, as hashlib takes them (Modules/hashlib.h). */
-int capi_get_buffer(PyObject *obj, Py_buffer *view) {
-    if (PyUnicode_Check(obj)) {
-        PyErr_SetString(PyExc_TypeError, "Strings must be encoded before hashing");
-        return -1;
-    }
-    if (!PyObject_CheckBuffer(obj)) {
-        PyErr_SetString(PyExc_TypeError, "object supporting the buffer API required");
-        return -1;
-    }
-    if (PyObject_GetBuffer(obj, view, PyBUF_SIMPLE) == -1) return -1;
-    if (view->ndim > 1) {
-        PyErr_SetString(PyExc_BufferError, "Buffer must be single dimension");
-        PyBuffer_Release(view);
-        return -1;
-    }
-    return 0;
-}
-
-int capi_algorithm(PyObject *arg) {
-    const long algorithm = PyLong_AsLong(arg);
-    if (algorithm == -1 && PyErr_Occurred()) return -1;
-    if (algorithm < 0 || algorithm >= VN_ALGORITHMS) {
-        PyErr_Format(PyExc_ValueError, "no algorithm %ld", algorithm);
-        return -1;
-    }
-    return (int)algorithm;
-}
 
 /* Hash `length` bytes into `self`, which other threads may be using
  * unless it is `fresh` (being made by its constructor). */
@@ -332,7 +302,7 @@ static int module_exec(PyObject *module) {
     /* Reads VARIANTS_NATIVE_PORTABLE and VARIANTS_NATIVE_KERNELS; each import chooses the same. */
     vn_setup();
     if (vn_setup_problem() != NULL) {
-        PyErr_Format(PyExc_ImportError, "VARIANTS_NATIVE_KERNELS: %s", vn_setup_problem());
+        PyErr_Format(PyExc_ImportError, VN_KERNELS_ENV ": %s", vn_setup_problem());
         return -1;
     }
     st->hash_type = (PyTypeObject *)PyType_FromModuleAndSpec(module, &hash_spec, NULL);
@@ -351,6 +321,7 @@ static int module_exec(PyObject *module) {
     if (PyModule_AddObjectRef(module, "HASH", (PyObject *)st->hash_type) < 0) return -1;
     if (PyModule_AddFunctions(module, capi_kernel_methods) < 0) return -1;
     if (PyModule_AddFunctions(module, capi_many_methods) < 0) return -1;
+    if (PyModule_AddFunctions(module, capi_files_methods) < 0) return -1;
     if (PyModule_AddFunctions(module, capi_column_methods) < 0) return -1;
     st->column_type = (PyTypeObject *)PyType_FromModuleAndSpec(module, &capi_column_spec, NULL);
     if (st->column_type == NULL) return -1;

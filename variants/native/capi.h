@@ -3,7 +3,9 @@
  *
  *   capi.c          the module and the HASH type (hashlib's interface)
  *   capi_kernels.c  the kernels for describe(), the tests and the block benchmark
- *   capi_many.c     many messages at once: digest_many, absorb_many, digest_files
+ *   capi_args.c     the arguments as hashlib takes them (buffers), algorithms' numbers
+ *   capi_many.c     many messages at once: digest_many, absorb_many
+ *   capi_files.c    small files read and hashed without the GIL: digest_files
  *   capi_arena.c    the arena allocator of digest_many's large results
  *   capi_column.c   whole columns: digest_column and its result type (capi_column.h:
  *                   capi_pool.c its memory, capi_export.c Arrow out,
@@ -129,7 +131,7 @@ static inline void unlock(HashObject *self) {
 #endif
 }
 
-/* ---- shared by the files -------------------------------------------------- */
+/* ---- shared by the files (capi_args.c) ------------------------------------- */
 
 /* The bytes of `obj`, as hashlib takes them (Modules/hashlib.h), with its errors. */
 int capi_get_buffer(PyObject *obj, Py_buffer *view);
@@ -148,6 +150,7 @@ void capi_prefault_done(void);
 /* The module functions of each file (NULL-terminated), added by capi.c. */
 extern PyMethodDef capi_kernel_methods[];
 extern PyMethodDef capi_many_methods[];
+extern PyMethodDef capi_files_methods[];
 extern PyMethodDef capi_column_methods[];
 /* The column result type (capi_column.c): its spec, for capi.c to make. */
 extern PyType_Spec capi_column_spec;

@@ -83,7 +83,7 @@ static PyObject *module_compress(PyObject *module, PyObject *const *args, Py_ssi
     PyObject *words = PySequence_Fast(args[2], "state must be a sequence of ints");
     if (words == NULL) return NULL;
     const int wide = vn_core_is_wide((int)core);
-    const Py_ssize_t block = wide ? 128 : 64;
+    const Py_ssize_t block = VN_BLOCK_SIZE(wide);
     uint32_t state[8] = {0};
     uint64_t state64[8] = {0};
     const Py_ssize_t count = PySequence_Fast_GET_SIZE(words);

@@ -71,6 +71,14 @@
         0x6fa87e4f, 0xfe2ce6e0, 0xa3014314, 0x4e0811a1, 0xf7537e82, 0xbd3af235, 0x2ad7d2bb, 0xeb86d391, \
     }
 
+/* SHA-1's K_t (FIPS 180-4, 4.2.1), one for each twenty rounds: VN_SHA1_K0 for
+ * rounds 0-19, ..., VN_SHA1_K3 for 60-79. Values, not a table: the kernels
+ * take them as immediates. */
+#define VN_SHA1_K0 0x5a827999
+#define VN_SHA1_K1 0x6ed9eba1
+#define VN_SHA1_K2 0x8f1bbcdc
+#define VN_SHA1_K3 0xca62c1d6
+
 /* SHA-256's K[0..63] (FIPS 180-4, 4.2.2) */
 #define VN_SHA256_K \
     { \

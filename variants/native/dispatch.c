@@ -13,9 +13,10 @@
 
 #include "cpu.h"
 #include "dispatch.h"
-
-#define PORTABLE_ENV "VARIANTS_NATIVE_PORTABLE"
-#define KERNELS_ENV "VARIANTS_NATIVE_KERNELS"
+#include "environment.h"
+#if defined(VN_AMD64)
+#include <sha512_extension.h>
+#endif
 
 /* A kernel of a single-message core (`blocks`) or of a many core (`many`,
  * `lanes` messages at once, and the id of the `narrower` kernel that takes
@@ -39,27 +40,33 @@ struct kernel {
     int verify;
 };
 
-/* Each core's kernels, slowest first: the choice is the last one usable. */
+/* Each core's kernels, slowest first: the choice is the last one usable (a
+ * kernel is one entry, designated initializers; lanes 1 unless it has them). */
 static const struct kernel md5_kernels[] = {
-    {"portable", "portable", vn_md5_generic, NULL, 1, NULL, 0, NULL},
+    {.id = "portable", .name = "portable", .blocks = vn_md5_generic, .lanes = 1},
 #if defined(VN_AMD64)
-    {"amd64", "x86-64 scalar", vn_md5_amd64, NULL, 1, NULL, 0, NULL},
+    {.id = "amd64", .name = "x86-64 scalar", .blocks = vn_md5_amd64, .lanes = 1},
 #elif defined(VN_ARM64)
-    {"arm64", "AArch64 scalar", vn_md5_arm64, NULL, 1, NULL, 0, NULL},
+    {.id = "arm64", .name = "AArch64 scalar", .blocks = vn_md5_arm64, .lanes = 1},
 #elif defined(VN_RISCV64)
-    {"zbb", "RISC-V Zbb", vn_md5_riscv64_zbb, NULL, 1, NULL, NEEDS_ZBB, NULL},
+    {.id = "zbb", .name = "RISC-V Zbb", .blocks = vn_md5_riscv64_zbb, .lanes = 1,
+     .needs = NEEDS_ZBB},
 #endif
 };
 
 static const struct kernel sha256_kernels[] = {
-    {"portable", "portable", vn_sha256_generic, NULL, 1, NULL, 0, NULL},
+    {.id = "portable", .name = "portable", .blocks = vn_sha256_generic, .lanes = 1},
 #if defined(VN_AMD64)
-    {"shani", "x86-64 SHA-NI", vn_sha256_amd64_shani, NULL, 1, NULL, NEEDS_SHANI, NULL},
+    {.id = "shani", .name = "x86-64 SHA-NI", .blocks = vn_sha256_amd64_shani, .lanes = 1,
+     .needs = NEEDS_SHANI},
 #elif defined(VN_ARM64)
-    {"sha2", "AArch64 SHA2", vn_sha256_arm64_sha2, NULL, 1, NULL, NEEDS_SHA2, NULL},
+    {.id = "sha2", .name = "AArch64 SHA2", .blocks = vn_sha256_arm64_sha2, .lanes = 1,
+     .needs = NEEDS_SHA2},
 #elif defined(VN_RISCV64)
-    {"zbb", "RISC-V Zbb", vn_sha256_riscv64_zbb, NULL, 1, NULL, NEEDS_ZBB, NULL},
-    {"zknh", "RISC-V Zknh", vn_sha256_riscv64_zknh, NULL, 1, NULL, NEEDS_ZKNH, NULL},
+    {.id = "zbb", .name = "RISC-V Zbb", .blocks = vn_sha256_riscv64_zbb, .lanes = 1,
+     .needs = NEEDS_ZBB},
+    {.id = "zknh", .name = "RISC-V Zknh", .blocks = vn_sha256_riscv64_zknh, .lanes = 1,
+     .needs = NEEDS_ZKNH},
 #endif
 };
 
@@ -75,45 +82,47 @@ static const struct kernel sha256_kernels[] = {
  * AVX-512 and SHA-NI, avx512-shani; with one of them, that one; AVX2's
  * SHA-256 lanes only where there is neither. */
 static const struct kernel md5_many_kernels[] = {
-    {"portable", "one at a time", NULL, NULL, 1, NULL, 0, NULL},
+    {.id = "portable", .name = "one at a time", .lanes = 1},
 #if defined(VN_AMD64)
-    {"avx2-x8", "AVX2 x8", NULL, vn_md5_many_avx2_x8, 8, NULL, NEEDS_AVX2, vn_md5_short_avx2_x8},
-    {"avx2-x16", "AVX2 x16 (2 sets of 8)", NULL, vn_md5_many_avx2_x16, 16, "avx2-x8", NEEDS_AVX2,
-     vn_md5_short_avx2_x16},
-    {"avx512-x8", "AVX-512 x8 (ymm)", NULL, vn_md5_many_avx512_x8, 8, NULL, NEEDS_AVX512,
-     vn_md5_short_avx512_x8},
-    {"avx512-x16", "AVX-512 x16", NULL, vn_md5_many_avx512_x16, 16, "avx512-x8", NEEDS_AVX512,
-     vn_md5_short_avx512_x16},
-    {"avx512-x32", "AVX-512 x32 (2 sets of 16)", NULL, vn_md5_many_avx512_x32, 32, "avx512-x16",
-     NEEDS_AVX512, vn_md5_short_avx512_x32},
+    {.id = "avx2-x8", .name = "AVX2 x8", .many = vn_md5_many_avx2_x8, .lanes = 8,
+     .needs = NEEDS_AVX2, .shorts = vn_md5_short_avx2_x8},
+    {.id = "avx2-x16", .name = "AVX2 x16 (2 sets of 8)", .many = vn_md5_many_avx2_x16, .lanes = 16,
+     .narrower = "avx2-x8", .needs = NEEDS_AVX2, .shorts = vn_md5_short_avx2_x16},
+    {.id = "avx512-x8", .name = "AVX-512 x8 (ymm)", .many = vn_md5_many_avx512_x8, .lanes = 8,
+     .needs = NEEDS_AVX512, .shorts = vn_md5_short_avx512_x8},
+    {.id = "avx512-x16", .name = "AVX-512 x16", .many = vn_md5_many_avx512_x16, .lanes = 16,
+     .narrower = "avx512-x8", .needs = NEEDS_AVX512, .shorts = vn_md5_short_avx512_x16},
+    {.id = "avx512-x32", .name = "AVX-512 x32 (2 sets of 16)", .many = vn_md5_many_avx512_x32,
+     .lanes = 32, .narrower = "avx512-x16", .needs = NEEDS_AVX512,
+     .shorts = vn_md5_short_avx512_x32},
 #elif defined(VN_ARM64)
-    {"neon-x4", "NEON x4", NULL, vn_md5_many_neon_x4, 4, NULL, 0, vn_md5_short_neon_x4},
-    {"neon-x8", "NEON x8 (2 sets of 4)", NULL, vn_md5_many_neon_x8, 8, "neon-x4", 0,
-     vn_md5_short_neon_x8},
+    {.id = "neon-x4", .name = "NEON x4", .many = vn_md5_many_neon_x4, .lanes = 4,
+     .shorts = vn_md5_short_neon_x4},
+    {.id = "neon-x8", .name = "NEON x8 (2 sets of 4)", .many = vn_md5_many_neon_x8, .lanes = 8,
+     .narrower = "neon-x4", .shorts = vn_md5_short_neon_x8},
 #endif
 };
 
 static const struct kernel sha256_many_kernels[] = {
-    {"portable", "one at a time", NULL, NULL, 1, NULL, 0, NULL},
+    {.id = "portable", .name = "one at a time", .lanes = 1},
 #if defined(VN_AMD64)
-    {"avx2-x8", "AVX2 x8", NULL, vn_sha256_many_avx2_x8, 8, NULL, NEEDS_AVX2,
-     vn_sha256_short_avx2_x8},
-    {"avx512-x8", "AVX-512 x8 (ymm)", NULL, vn_sha256_many_avx512_x8, 8, NULL, NEEDS_AVX512,
-     vn_sha256_short_avx512_x8},
-    {"avx512-x16", "AVX-512 x16", NULL, vn_sha256_many_avx512_x16, 16, "avx512-x8", NEEDS_AVX512,
-     vn_sha256_short_avx512_x16},
-    {"shani-x2", "SHA-NI x2 (interleaved pairs)", NULL, vn_sha256_many_shani_x2, 16, NULL,
-     NEEDS_SHANI, vn_sha256_short_shani_x2},
-    {"avx512-shani", "AVX-512 x16 or SHA-NI pairs", NULL, vn_sha256_many_avx512_shani, 16, NULL,
-     NEEDS_AVX512 | NEEDS_SHANI, vn_sha256_short_avx512_x16},
+    {.id = "avx2-x8", .name = "AVX2 x8", .many = vn_sha256_many_avx2_x8, .lanes = 8,
+     .needs = NEEDS_AVX2, .shorts = vn_sha256_short_avx2_x8},
+    {.id = "avx512-x8", .name = "AVX-512 x8 (ymm)", .many = vn_sha256_many_avx512_x8, .lanes = 8,
+     .needs = NEEDS_AVX512, .shorts = vn_sha256_short_avx512_x8},
+    {.id = "avx512-x16", .name = "AVX-512 x16", .many = vn_sha256_many_avx512_x16, .lanes = 16,
+     .narrower = "avx512-x8", .needs = NEEDS_AVX512, .shorts = vn_sha256_short_avx512_x16},
+    {.id = "shani-x2", .name = "SHA-NI x2 (interleaved pairs)", .many = vn_sha256_many_shani_x2,
+     .lanes = 16, .needs = NEEDS_SHANI, .shorts = vn_sha256_short_shani_x2},
+    {.id = "avx512-shani", .name = "AVX-512 x16 or SHA-NI pairs",
+     .many = vn_sha256_many_avx512_shani, .lanes = 16, .needs = NEEDS_AVX512 | NEEDS_SHANI,
+     .shorts = vn_sha256_short_avx512_x16},
 #elif defined(VN_ARM64)
-    {"sha2-x2", "AArch64 SHA2 x2 (interleaved pairs)", NULL, vn_sha256_many_sha2_x2, 16, NULL,
-     NEEDS_SHA2, vn_sha256_short_sha2_x2},
+    {.id = "sha2-x2", .name = "AArch64 SHA2 x2 (interleaved pairs)", .many = vn_sha256_many_sha2_x2,
+     .lanes = 16, .needs = NEEDS_SHA2, .shorts = vn_sha256_short_sha2_x2},
 #endif
 };
 
-/* SHA-1 and the SHA-512 core: a kernel is one entry here (designated
- * initializers; lanes 1 unless it has them). */
 static const struct kernel sha1_kernels[] = {
     {.id = "portable", .name = "portable", .blocks = vn_sha1_generic, .lanes = 1},
 #if defined(VN_AMD64)
@@ -142,15 +151,10 @@ static const struct kernel sha512_kernels[] = {
     {.id = "avx2-asm", .name = "x86-64 AVX2 and BMI2 (assembly)", .blocks64 = vn_sha512_amd64_asm,
      .lanes = 1, .needs = NEEDS_AVX2 | NEEDS_BMI2},
 #endif
-    /* the SHA512 extension; with VN_SHA512_MODEL (the cross driver's test build) its three
-     * instructions are C, and AVX2 runs it */
-#if defined(VN_SHA512_MODEL)
-    {.id = "sha512", .name = "x86-64 SHA512 (modelled in C)", .blocks64 = vn_sha512_amd64_sha512,
-     .lanes = 1, .needs = NEEDS_AVX2, .verify = 1},
-#else
-    {.id = "sha512", .name = "x86-64 SHA512", .blocks64 = vn_sha512_amd64_sha512, .lanes = 1,
-     .needs = NEEDS_SHA512, .verify = 1},
-#endif
+    /* the SHA512 extension (its name and needs: the include path's sha512_extension.h, which
+     * the cross driver's build replaces with its model's) */
+    {.id = "sha512", .name = VN_SHA512_EXTENSION_NAME, .blocks64 = vn_sha512_amd64_sha512,
+     .lanes = 1, .needs = VN_SHA512_EXTENSION_NEEDS, .verify = 1},
 #elif defined(VN_ARM64)
     {.id = "sha512", .name = "AArch64 SHA512", .blocks64 = vn_sha512_arm64_sha512, .lanes = 1,
      .needs = NEEDS_SHA512},
@@ -278,7 +282,7 @@ static void force(const char *list) {
         const char *last = end;
         while (last > p && last[-1] == ' ') last--;
         if (!eq) {
-            report(KERNELS_ENV ": \"", p, (size_t)(last - p), "\" is not core=kernel");
+            report(VN_KERNELS_ENV ": \"", p, (size_t)(last - p), "\" is not core=kernel");
             p = end;
             continue;
         }
@@ -293,7 +297,7 @@ static void force(const char *list) {
                 core = c;
         }
         if (core < 0) {
-            report(KERNELS_ENV ": no core \"", p, name_length,
+            report(VN_KERNELS_ENV ": no core \"", p, name_length,
                    "\" (there are " VN_CORE_NAME_LIST ")");
             p = end;
             continue;
@@ -304,9 +308,9 @@ static void force(const char *list) {
             if (strlen(kid) == id_length && memcmp(kid, id, id_length) == 0) index = i;
         }
         if (index < 0) {
-            report(KERNELS_ENV ": no kernel \"", id, id_length, "\" in this build");
+            report(VN_KERNELS_ENV ": no kernel \"", id, id_length, "\" in this build");
         } else if (!vn_kernel_usable(core, index)) {
-            report(KERNELS_ENV ": this CPU cannot run kernel \"", id, id_length, "\"");
+            report(VN_KERNELS_ENV ": this CPU cannot run kernel \"", id, id_length, "\"");
         } else {
             chosen[core] = index;
         }
@@ -315,7 +319,7 @@ static void force(const char *list) {
 }
 
 void vn_setup(void) {
-    const char *portable = getenv(PORTABLE_ENV);
+    const char *portable = getenv(VN_PORTABLE_ENV);
     const int force_portable = portable && *portable && strcmp(portable, "0") != 0;
     features = vn_cpu_features();
     problem[0] = 0;
@@ -337,7 +341,7 @@ void vn_setup(void) {
             if (vn_kernel_usable(core, i)) chosen[core] = i;
         }
     }
-    const char *list = getenv(KERNELS_ENV);
+    const char *list = getenv(VN_KERNELS_ENV);
     if (list) force(list);
 }
 
@@ -444,6 +448,15 @@ vn_short64_fn *vn_short64_kernel(int core, int index) {
 
 int vn_kernel_has_lanes(int core, int index) {
     return valid(core, index) && (cores[core].kernels[index].many || cores[core].kernels[index].many64);
+}
+
+int vn_many_lanes(int index, int algorithm) {
+    if (algorithm < 0 || algorithm >= VN_ALGORITHMS) return -1;
+    const int core = vn_many_core_of(algorithm);
+    if (index < 0) index = vn_kernel_chosen(core);
+    if (!vn_kernel_usable(core, index)) return -1;
+    return vn_kernel_has_lanes(core, index) &&
+           (vn_short_kernel(core, index) || vn_short64_kernel(core, index));
 }
 
 int vn_kernel_lanes(int core, int index) {

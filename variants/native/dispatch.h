@@ -58,6 +58,12 @@ vn_short_fn *vn_short_kernel(int core, int index);
 vn_short64_fn *vn_short64_kernel(int core, int index);
 /* Whether many-kernel `index` of `core` has lanes (a vn_many_fn or vn_many64_fn). */
 int vn_kernel_has_lanes(int core, int index);
+/* For an algorithm: whether many-kernel `index` of its many core (the chosen
+ * one if index < 0) has lanes and a short kernel beside them (what
+ * vn_digest_padded_with runs): 1; 0 for one without (the portable one: one
+ * message after another); -1 if there is no such kernel or this CPU cannot
+ * run it. */
+int vn_many_lanes(int index, int algorithm);
 /* Whether kernel `index` of `core` has run in this process: every place that
  * calls a kernel notes it (vn_note), so that the tests can prove that every
  * kernel this CPU can run was run. The flag of a kernel, and of the

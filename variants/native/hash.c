@@ -63,7 +63,7 @@ static inline void run(vn_state *s, const unsigned char *data, size_t blocks, co
 /* Complete a buffered block, run the whole blocks straight from `data`,
  * buffer what is left (`wide`: 128-byte blocks, a constant where inlined). */
 static inline void absorb(vn_state *s, const unsigned char *data, size_t length, const int wide) {
-    const size_t block = wide ? 128 : 64;
+    const size_t block = VN_BLOCK_SIZE(wide);
     const size_t used = (size_t)(s->length % block);
     s->length += length;
     if (used) {

@@ -23,7 +23,7 @@
  * Messages of at most a block (one or two padded blocks) skip that
  * machinery: every many-kernel with lanes has a short kernel beside it
  * (native.h: vn_short_fn), which takes them a full width at a time
- * (digest_short_direct): read where they are, padded in registers, their
+ * (many_digest_short, many_short.c): read where they are, padded in registers, their
  * digests stored straight from the state's registers, with no bookkeeping
  * per message. (Through the lanes, for a million 32-byte messages the
  * per-lane bookkeeping cost more than the hashing; padded into batches of
@@ -44,62 +44,16 @@
  * Memory: one allocation per call (or per thread), of about 18 KiB, whatever
  * the number or the length of the messages.
  */
-#define _POSIX_C_SOURCE 200809L /* posix_memalign */
-
 #include <pthread.h>
-#include <stdlib.h>
 #include <string.h>
-#if defined(_WIN32)
-#include <malloc.h> /* _aligned_malloc: Windows has no posix_memalign */
-#endif
 
 #include "dispatch.h"
 #include "many.h"
 #include "many_scheduler.h"
 #include "padding.h"
 
-/* native.h: vn_short_keep, vn_short_end (the rest of each is zeros). */
-#define KEEP4 0xff, 0xff, 0xff, 0xff
-#define KEEP16 KEEP4, KEEP4, KEEP4, KEEP4
-const unsigned char vn_short_keep[256] = {KEEP16, KEEP16, KEEP16, KEEP16,
-                                          KEEP16, KEEP16, KEEP16, KEEP16};
-const unsigned char vn_short_end[256] = {[128] = 0x80};
-#undef KEEP16
-#undef KEEP4
-
 /* Below this many bytes a part of vn_digest_many is not worth a thread. */
 #define MIN_PART_BYTES (256 * 1024)
-
-/* The ladder down from many-kernel `index` of `core` (which must be usable). */
-static void build_ladder(struct ladder *ladder, int core, int index) {
-    int chain[8], length = 0;
-    for (int i = index; i >= 0 && length < 7 && vn_kernel_usable(core, i);
-         i = vn_kernel_narrower(core, i)) {
-        if (vn_kernel_has_lanes(core, i) && vn_kernel_lanes(core, i) > 1) chain[length++] = i;
-    }
-    const int single_core = vn_single_core(core);
-    ladder->rungs = 1;
-    ladder->lanes[0] = 1;
-    ladder->run[0] = NULL;
-    ladder->run64[0] = NULL;
-    ladder->ran[0] = vn_ran_flag(single_core, vn_kernel_chosen(single_core));
-    for (int k = length - 1; k >= 0; k--) {
-        ladder->lanes[ladder->rungs] = vn_kernel_lanes(core, chain[k]);
-        ladder->run[ladder->rungs] = vn_many_kernel(core, chain[k]);
-        ladder->run64[ladder->rungs] = vn_many64_kernel(core, chain[k]);
-        ladder->ran[ladder->rungs] = vn_ran_flag(core, chain[k]);
-        ladder->rungs++;
-    }
-    int rung = 0;
-    for (int n = 0; n <= VN_MAX_LANES; n++) {
-        while (rung < ladder->rungs - 1 && ladder->lanes[rung] < n) rung++;
-        ladder->pick[n] = (unsigned char)rung;
-    }
-    ladder->single = vn_chosen(single_core);
-    ladder->single64 = vn_chosen64(single_core);
-    ladder->shorts = vn_short_kernel(core, index);
-    ladder->shorts64 = vn_short64_kernel(core, index);
-}
 
 /* ---- padding and digests ------------------------------------------------- */
 
@@ -208,7 +162,7 @@ static void start_state(struct scheduler *s, int i, size_t m) {
 }
 
 /* The next job that needs a lane (count if none is left). Digests: the next
- * message longer than a block (digest_short_direct takes the others). Absorbing:
+ * message longer than a block (many_digest_short takes the others). Absorbing:
  * the next state that gets a whole block; one that does not just buffers
  * its bytes here. */
 static size_t next_job(struct scheduler *s) {
@@ -327,44 +281,7 @@ static void schedule(struct scheduler *s) {
     }
 }
 
-/* A scheduler for many-kernel `index` of `core`, or NULL without memory. */
-struct scheduler *many_new_scheduler(int core, int index) {
-    void *memory = NULL;
-    const size_t size = (sizeof(struct scheduler) + 63) / 64 * 64;
-#if defined(_WIN32)
-    memory = _aligned_malloc(size, 64);
-    if (!memory) return NULL;
-#else
-    if (posix_memalign(&memory, 64, size) != 0) return NULL;
-#endif
-    struct scheduler *s = memory;
-    build_ladder(&s->ladder, core, index);
-    s->width = s->ladder.lanes[s->ladder.rungs - 1];
-    s->wide = vn_core_is_wide(core);
-    s->block = s->wide ? 128 : 64;
-    s->words = vn_core_state_words(core);
-    s->next = 0;
-    return s;
-}
-
-/* Frees a scheduler of many_new_scheduler (Windows's aligned blocks have a free of their own). */
-void many_free_scheduler(struct scheduler *s) {
-#if defined(_WIN32)
-    _aligned_free(s);
-#else
-    free(s);
-#endif
-}
-
 /* ---- digests --------------------------------------------------------------- */
-
-/* Scheduler `s` set for the digests of `algorithm`: its IV. */
-void many_start_digests(struct scheduler *s, int algorithm) {
-    vn_state iv;
-    vn_init(&iv, algorithm, NULL);
-    memcpy(s->iv64, iv.state64, sizeof s->iv64);
-    s->algorithm = algorithm;
-}
 
 /* The digests of messages [0, count) with many-kernel `index` (usable). */
 static void digest_range(int index, int algorithm, size_t count, const unsigned char *const *data,

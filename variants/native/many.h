@@ -29,10 +29,6 @@ int vn_digest_many_with(int index, int algorithm, size_t count, const unsigned c
                         const size_t *lengths, unsigned char *out, int threads);
 int vn_absorb_many_with(int index, vn_state *const *states, size_t count,
                         const unsigned char *const *data, const size_t *lengths);
-/* Whether many-kernel `index` of the algorithm's many core (the chosen one
- * if index < 0) has lanes: 1, 0 for the portable one (one message after
- * another), -1 if there is no such kernel or this CPU cannot run it. */
-int vn_many_lanes(int index, int algorithm);
 /* The digests of `count` messages padded already (padding.h's pad), each
  * `blocks` (1 or 2) blocks at padded + vn_block_size(algorithm) * blocks * i, all from the IV, in
  * the lanes of many-kernel `index` (which must have lanes: vn_many_lanes):

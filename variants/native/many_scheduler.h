@@ -1,7 +1,8 @@
 /*
  * What many.c's scheduler and many_short.c's short messages share: the
  * scheduler's state (the kernels a call can use, the lanes, the buffers and
- * the work) and its small helpers. Not part of the interface (many.h).
+ * the work), its small helpers, and its setup and teardown
+ * (many_scheduler.c). Not part of the interface (many.h).
  */
 #ifndef VARIANTS_NATIVE_MANY_SCHEDULER_H
 #define VARIANTS_NATIVE_MANY_SCHEDULER_H
@@ -102,12 +103,13 @@ static inline int has_shorts(const struct ladder *ladder) {
  * the same with 128-byte blocks and 16 bytes of length, 1 below 112. Without a
  * branch (a mixed column's lengths mispredicted it). */
 static inline size_t short_blocks(size_t length, int wide) {
-    const size_t block = wide ? 128 : 64, room = wide ? 112 : 56;
+    const size_t block = VN_BLOCK_SIZE(wide), room = VN_LENGTH_ROOM(wide);
     return (size_t)(length <= block) * (1 + (size_t)(length >= room));
 }
 
-/* many.c: a scheduler for many-kernel `index` of `core` (usable), or NULL
- * without memory (many_free_scheduler() it); set for the digests of `algorithm` (its IV). */
+/* many_scheduler.c: a scheduler for many-kernel `index` of `core` (usable),
+ * or NULL without memory (many_free_scheduler() it); set for the digests of
+ * `algorithm` (its IV). */
 struct scheduler *many_new_scheduler(int core, int index);
 void many_free_scheduler(struct scheduler *s);
 void many_start_digests(struct scheduler *s, int algorithm);

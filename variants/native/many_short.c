@@ -49,7 +49,7 @@ static void run_group(struct scheduler *s, size_t blocks, struct group *g, int n
 
 /* The short messages (one or two padded blocks, see short_blocks) through
  * the short kernel in one pass: each joins its class's group, read where it
- * is when its 64 bytes may be (block_readable; a message of 64 bytes always
+ * is when its block's bytes may be (span_readable; a message of a block always
  * is), else from a copy padded with zeros, and a group runs when it is full,
  * the ones left part full at the end after the pass (run_group). Joining is
  * branch-free (group 0 takes the long messages and is emptied at once): a
@@ -98,15 +98,6 @@ size_t many_digest_short(struct scheduler *s) {
 }
 
 /* ---- messages padded already ------------------------------------------ */
-
-int vn_many_lanes(int index, int algorithm) {
-    if (algorithm < 0 || algorithm >= VN_ALGORITHMS) return -1;
-    const int core = many_core(algorithm);
-    if (index < 0) index = vn_kernel_chosen(core);
-    if (!vn_kernel_usable(core, index)) return -1;
-    return vn_kernel_has_lanes(core, index) &&
-           (vn_short_kernel(core, index) || vn_short64_kernel(core, index));
-}
 
 /* Through the short kernel, a width at a time (the last group part full,
  * see run_group): no lanes, no emit. */

@@ -1,5 +1,5 @@
 /*
- * The native variant's kernel interface: MD5, SHA-256, SHA-1 and SHA-512
+ * The native variant's kernel interface: MD5, SHA-1, SHA-256 and SHA-512
  * block functions ("kernels") per architecture, their types and the
  * numbering of the cores and algorithms they serve (SHA-224 runs SHA-256's;
  * SHA-384, SHA-512/224 and SHA-512/256 SHA-512's: 64-bit words, 128-byte
@@ -30,7 +30,8 @@
  *   sha512_amd64_sha512.c             SHA-512 with x86-64's SHA512 extension
  *   sha512_functions.h                SHA-512's functions on one word, for the scalar C kernels
  *   constants.h, md5_steps.h          the constants and MD5's steps (tools/gen_constants.py)
- *   padding.h                         a message's last blocks, and the digest out of the state
+ *   padding.h, padding.c              a message's last blocks, and the digest out of the state;
+ *                                     the short kernels' padding tables
  *
  * What uses them, a header each:
  *
@@ -40,7 +41,7 @@
  *   hex.c, hex.h                      digests as hexadecimal digits
  *   many.c, many.h                    the scheduler that keeps the lanes of a many-kernel full
  *   many_short.c                      messages of at most a block, through the short kernels
- *   many_scheduler.h                  the scheduler's state, shared by those two
+ *   many_scheduler.h, .c              the scheduler's state, shared by those two; its setup
  *   files.c, files.h                  small files read and hashed in lanes (plain C, threads)
  *   column.c, column.h                whole columns (Arrow layouts, fixed-width rows) in lanes
  *   arrow_abi.h                       the Arrow C Data Interface's structs (a stable ABI)
@@ -58,9 +59,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* A kernel: the chaining state after `blocks` whole 64-byte blocks at `data`
- * (which need not be aligned). MD5 uses state[0..3], SHA-256 state[0..7]. */
+/* A kernel: the chaining state after `blocks` whole blocks at `data` (which
+ * need not be aligned), in the core's words: vn_blocks_fn for the 32-bit
+ * cores' 64-byte blocks, vn_blocks64_fn for the SHA-512 core's 128-byte ones.
+ * A core uses state[0 .. vn_core_state_words(core) - 1]: MD5 4 words, SHA-1 5,
+ * SHA-256 and SHA-512 8. */
 typedef void vn_blocks_fn(uint32_t *state, const unsigned char *data, size_t blocks);
+typedef void vn_blocks64_fn(uint64_t *state, const unsigned char *data, size_t blocks);
 
 /* The architectures with kernels of their own. */
 #if defined(__x86_64__)
@@ -88,7 +93,7 @@ typedef void vn_blocks_fn(uint32_t *state, const unsigned char *data, size_t blo
 static inline int vn_wide(int algorithm) {
     return (unsigned)algorithm < VN_ALGORITHMS && ((VN_WIDE_ALGORITHMS >> algorithm) & 1);
 }
-static inline int vn_block_size(int algorithm) { return vn_wide(algorithm) ? 128 : 64; }
+static inline int vn_block_size(int algorithm) { return VN_BLOCK_SIZE(vn_wide(algorithm)); }
 static inline int vn_core_of(int algorithm) {
     static const unsigned char core[VN_ALGORITHMS] = VN_ALGORITHM_CORES;
     return core[algorithm];
@@ -119,32 +124,44 @@ static inline int vn_core_state_words(int core) {
  * chaining state and where its next blocks are. The state is stored word by
  * word across the lanes (state[j][i] is word j of lane i), so that a kernel
  * with vector lanes loads and stores each word of all its lanes with one
- * aligned vector move, and any kernel can continue a lane another one began. */
+ * aligned vector move, and any kernel can continue a lane another one began.
+ * The SHA-512 core's (vn_lanes64) have half as many lanes of twice the bytes:
+ * the same size and layout of bytes. */
 #define VN_MAX_LANES 32
 typedef struct vn_lanes {
     _Alignas(64) uint32_t state[8][VN_MAX_LANES];
     const unsigned char *data[VN_MAX_LANES];
 } vn_lanes;
+#define VN_MAX_LANES64 16
+typedef struct vn_lanes64 {
+    _Alignas(64) uint64_t state[8][VN_MAX_LANES64];
+    const unsigned char *data[VN_MAX_LANES64];
+} vn_lanes64;
 
-/* A many-kernel: runs `blocks` whole 64-byte blocks in each of the lanes
- * 0 .. count-1 (count is at least 1 and at most the kernel's width), lane i
- * reading 64 * blocks bytes at data[i] (any alignment) and updating
- * state[.][i]. It reads nothing of the lanes from count on (a kernel wider
- * than count fills its idle vector lanes with lane 0's data), writes no state
- * outside them but may overwrite the state of those idle lanes, and leaves
- * data[] as it was. MD5 uses state words 0..3, SHA-256 0..7. */
+/* A many-kernel: runs `blocks` whole blocks in each of the lanes 0 ..
+ * count-1 (count is at least 1 and at most the kernel's width), lane i
+ * reading blocks whole blocks at data[i] (any alignment) and updating
+ * state[.][i] (the words its core uses, as a kernel's). It reads nothing of
+ * the lanes from count on (a kernel wider than count fills its idle vector
+ * lanes with lane 0's data), writes no state outside them but may overwrite
+ * the state of those idle lanes, and leaves data[] as it was. */
 typedef void vn_many_fn(vn_lanes *lanes, int count, size_t blocks);
+typedef void vn_many64_fn(vn_lanes64 *lanes, int count, size_t blocks);
 
 /* A short kernel, beside a many-kernel of the same width: the digests of
  * exactly that many messages, each of `blocks` padded blocks (1: shorter
- * than 56 bytes; 2: 56 to 64), from the IV `iv`, in one call with no lanes:
- * message i's first 64 bytes are read at data[i] (all of them must be
- * readable; those from lengths[i] on are ignored), padded in registers, and
- * its digest's first `size` bytes (16, 28 or 32) written to out[i]. No
- * padded copy is stored and read back, no state goes through memory. With
- * lengths NULL, data[i] is the message's `blocks` blocks padded already. */
+ * than VN_LENGTH_ROOM bytes, 56 or 112; 2: from there to a block), from the
+ * IV `iv`, in one call with no lanes: message i's first block's bytes are
+ * read at data[i] (all of them must be readable; those from lengths[i] on
+ * are ignored), padded in registers, and its digest's first `size` bytes
+ * (the algorithm's digest size: 16, 20, 28 or 32; the SHA-512 core's 28,
+ * 32, 48 or 64) written to out[i]. No padded copy is stored and read back,
+ * no state goes through memory. With lengths NULL, data[i] is the message's
+ * `blocks` blocks padded already. */
 typedef void vn_short_fn(const uint32_t *iv, int size, int blocks, const unsigned char *const *data,
                          const uint32_t *lengths, unsigned char *const *out);
+typedef void vn_short64_fn(const uint64_t *iv, int size, int blocks, const unsigned char *const *data,
+                           const uint32_t *lengths, unsigned char *const *out);
 
 /* The padding of a short message as tables, for short kernels without
  * AVX-512's masks: byte j of block b (0 or 1) of a message of n <= 64 bytes
@@ -153,29 +170,31 @@ typedef void vn_short_fn(const uint32_t *iv, int size, int blocks, const unsigne
  * index 128 and 0 from there, end has its 0x80 at 128, so each lane's bytes
  * past its message are masked out and the 0x80 put after them with two
  * loads and two instructions a row, before the transpose. (The length in
- * bits, in the last block's last two words, is put in by the kernel.) */
+ * bits, in the last block's last two words, is put in by the kernel.)
+ * Defined in padding.c. */
 extern const unsigned char vn_short_keep[256];
 extern const unsigned char vn_short_end[256];
 static inline size_t vn_short_at(uint32_t n, int block) { return 128 + 64 * (size_t)block - n; }
 
-/* The kernels. The generic ones exist everywhere; the others only where
- * their architecture is the target. */
+/* The round constants shared by each core's kernels (FIPS 180-4, 4.2.2 and
+ * 4.2.3; MD5's and SHA-1's are immediates, constants.h's). */
+extern const uint32_t vn_sha256_k[64];
+extern const uint64_t vn_sha512_k[80];
+
+/* The kernels, core by core: the portable ones everywhere, the others only
+ * where their architecture is the target (a name declared here may not be
+ * built yet). */
 vn_blocks_fn vn_md5_generic;
 vn_blocks_fn vn_sha256_generic;
+vn_blocks_fn vn_sha1_generic;
+vn_blocks64_fn vn_sha512_generic;
 #if defined(VN_AMD64)
 vn_blocks_fn vn_md5_amd64;
 vn_blocks_fn vn_sha256_amd64_shani;
-#elif defined(VN_ARM64)
-vn_blocks_fn vn_md5_arm64;
-vn_blocks_fn vn_sha256_arm64_sha2;
-#elif defined(VN_RISCV64)
-vn_blocks_fn vn_md5_riscv64_zbb;
-vn_blocks_fn vn_sha256_riscv64_zbb;
-vn_blocks_fn vn_sha256_riscv64_zknh;
-#endif
-
-/* The many-kernels (each also only where its architecture is the target). */
-#if defined(VN_AMD64)
+vn_blocks_fn vn_sha1_amd64_shani;
+vn_blocks64_fn vn_sha512_amd64_avx2;
+vn_blocks64_fn vn_sha512_amd64_asm; /* where VN_AMD64_ASM */
+vn_blocks64_fn vn_sha512_amd64_sha512;
 vn_many_fn vn_md5_many_avx2_x8;
 vn_many_fn vn_md5_many_avx2_x16;
 vn_many_fn vn_md5_many_avx512_x8;
@@ -186,6 +205,12 @@ vn_many_fn vn_sha256_many_avx2_x8;
 vn_many_fn vn_sha256_many_avx512_x8;
 vn_many_fn vn_sha256_many_avx512_x16;
 vn_many_fn vn_sha256_many_avx512_shani;
+vn_many_fn vn_sha1_many_shani_x2;
+vn_many_fn vn_sha1_many_avx2_x8;
+vn_many_fn vn_sha1_many_avx512_x16;
+vn_many_fn vn_sha1_many_avx512_shani;
+vn_many64_fn vn_sha512_many_avx2_x4;
+vn_many64_fn vn_sha512_many_avx512_x8;
 vn_short_fn vn_md5_short_avx2_x8;
 vn_short_fn vn_md5_short_avx2_x16;
 vn_short_fn vn_md5_short_avx512_x8;
@@ -195,63 +220,26 @@ vn_short_fn vn_sha256_short_shani_x2;
 vn_short_fn vn_sha256_short_avx2_x8;
 vn_short_fn vn_sha256_short_avx512_x8;
 vn_short_fn vn_sha256_short_avx512_x16;
+vn_short_fn vn_sha1_short_shani_x2;
+vn_short_fn vn_sha1_short_avx2_x8;
+vn_short_fn vn_sha1_short_avx512_x16;
+vn_short64_fn vn_sha512_short_avx2_x4;
+vn_short64_fn vn_sha512_short_avx512_x8;
 #elif defined(VN_ARM64)
+vn_blocks_fn vn_md5_arm64;
+vn_blocks_fn vn_sha256_arm64_sha2;
+vn_blocks_fn vn_sha1_arm64_sha1;
+vn_blocks64_fn vn_sha512_arm64_sha512;
 vn_many_fn vn_md5_many_neon_x4;
 vn_many_fn vn_md5_many_neon_x8;
 vn_many_fn vn_sha256_many_sha2_x2;
 vn_short_fn vn_md5_short_neon_x4;
 vn_short_fn vn_md5_short_neon_x8;
 vn_short_fn vn_sha256_short_sha2_x2;
-#endif
-
-/* SHA-256's round constants (FIPS 180-4, 4.2.2), shared by its kernels. */
-extern const uint32_t vn_sha256_k[64];
-
-/* ---- the rest of hashlib's SHA family: SHA-1 and the SHA-512 core ---------
- * SHA-1 runs on the 32-bit types above: vn_blocks_fn over 64-byte blocks with
- * state[0..4], vn_many_fn with state words 0..4, vn_short_fn with size 20.
- * The SHA-512 core (SHA-384, SHA-512, SHA-512/224, SHA-512/256) has 64-bit
- * words and 128-byte blocks, and its own kernel types, which mean what their
- * 32-bit namesakes above mean with those words and blocks: */
-typedef void vn_blocks64_fn(uint64_t *state, const unsigned char *data, size_t blocks);
-#define VN_MAX_LANES64 16
-typedef struct vn_lanes64 {
-    _Alignas(64) uint64_t state[8][VN_MAX_LANES64];
-    const unsigned char *data[VN_MAX_LANES64];
-} vn_lanes64;
-typedef void vn_many64_fn(vn_lanes64 *lanes, int count, size_t blocks);
-/* A SHA-512 short kernel: `blocks` is 1 (shorter than 112 bytes) or 2 (112
- * to 128); message i's first 128 bytes are read at data[i]; `size` is 28, 32,
- * 48 or 64. */
-typedef void vn_short64_fn(const uint64_t *iv, int size, int blocks, const unsigned char *const *data,
-                           const uint32_t *lengths, unsigned char *const *out);
-
-/* SHA-512's round constants (FIPS 180-4, 4.2.3), shared by its kernels. */
-extern const uint64_t vn_sha512_k[80];
-
-/* Their kernels: the portable ones everywhere, the others only where their
- * architecture is the target (a name declared here may not be built yet). */
-vn_blocks_fn vn_sha1_generic;
-vn_blocks64_fn vn_sha512_generic;
-#if defined(VN_AMD64)
-vn_blocks_fn vn_sha1_amd64_shani;
-vn_blocks64_fn vn_sha512_amd64_avx2;
-vn_blocks64_fn vn_sha512_amd64_asm; /* where VN_AMD64_ASM */
-vn_blocks64_fn vn_sha512_amd64_sha512;
-vn_many_fn vn_sha1_many_shani_x2;
-vn_many_fn vn_sha1_many_avx2_x8;
-vn_many_fn vn_sha1_many_avx512_x16;
-vn_many_fn vn_sha1_many_avx512_shani;
-vn_short_fn vn_sha1_short_shani_x2;
-vn_short_fn vn_sha1_short_avx2_x8;
-vn_short_fn vn_sha1_short_avx512_x16;
-vn_many64_fn vn_sha512_many_avx2_x4;
-vn_many64_fn vn_sha512_many_avx512_x8;
-vn_short64_fn vn_sha512_short_avx2_x4;
-vn_short64_fn vn_sha512_short_avx512_x8;
-#elif defined(VN_ARM64)
-vn_blocks_fn vn_sha1_arm64_sha1;
-vn_blocks64_fn vn_sha512_arm64_sha512;
+#elif defined(VN_RISCV64)
+vn_blocks_fn vn_md5_riscv64_zbb;
+vn_blocks_fn vn_sha256_riscv64_zbb;
+vn_blocks_fn vn_sha256_riscv64_zknh;
 #endif
 
 #endif

@@ -142,7 +142,7 @@ static inline void copy_short(unsigned char *to, const unsigned char *from, size
  * last 16 bytes (of which the first 8 are length >> 61: a length in bytes
  * below 2**64 has no more bits). */
 static inline size_t pad128(const unsigned char *tail, uint64_t length, unsigned char *out) {
-    const size_t used = (size_t)(length % 128), blocks = used < 112 ? 1 : 2;
+    const size_t used = (size_t)(length % 128), blocks = used < VN_LENGTH_ROOM(1) ? 1 : 2;
     /* sizes GCC knows, so that these are stores, not a call of memset */
     memset(out, 0, 128);
     if (blocks == 2) memset(out + 128, 0, 128);
@@ -165,7 +165,7 @@ static inline size_t pad128(const unsigned char *tail, uint64_t length, unsigned
 static inline size_t pad(int algorithm, const unsigned char *tail, uint64_t length, unsigned char *out) {
     if (vn_wide(algorithm)) return pad128(tail, length, out);
     const size_t used = (size_t)(length % 64);
-    if (used < 56) {
+    if (used < VN_LENGTH_ROOM(0)) {
         memset(out, 0, 64);
         copy_short(out, tail, used);
         out[used] = 0x80;

@@ -8,6 +8,7 @@
  * time. Only this function is compiled for the instructions; the dispatcher
  * calls it only where the kernel reports HWCAP_SHA1.
  */
+#include "constants.h"
 #include "native.h"
 
 #if defined(VN_ARM64)
@@ -52,14 +53,14 @@ TARGET_SHA1 void vn_sha1_arm64_sha1(uint32_t *state, const unsigned char *data, 
         const uint32_t e0 = e;
         uint32x4_t w0 = LOAD(data), w1 = LOAD(data + 16), w2 = LOAD(data + 32),
                    w3 = LOAD(data + 48);
-        ROUNDS4(vsha1cq_u32, 0x5a827999, w0)
-        ROUNDS4(vsha1cq_u32, 0x5a827999, w1)
-        ROUNDS4(vsha1cq_u32, 0x5a827999, w2)
-        ROUNDS4(vsha1cq_u32, 0x5a827999, w3)
-        NEXT4(vsha1cq_u32, 0x5a827999, w0, w1, w2, w3)
-        NEXT20(vsha1pq_u32, 0x6ed9eba1, w1, w2, w3, w0)
-        NEXT20(vsha1mq_u32, 0x8f1bbcdc, w2, w3, w0, w1)
-        NEXT20(vsha1pq_u32, 0xca62c1d6, w3, w0, w1, w2)
+        ROUNDS4(vsha1cq_u32, VN_SHA1_K0, w0)
+        ROUNDS4(vsha1cq_u32, VN_SHA1_K0, w1)
+        ROUNDS4(vsha1cq_u32, VN_SHA1_K0, w2)
+        ROUNDS4(vsha1cq_u32, VN_SHA1_K0, w3)
+        NEXT4(vsha1cq_u32, VN_SHA1_K0, w0, w1, w2, w3)
+        NEXT20(vsha1pq_u32, VN_SHA1_K1, w1, w2, w3, w0)
+        NEXT20(vsha1mq_u32, VN_SHA1_K2, w2, w3, w0, w1)
+        NEXT20(vsha1pq_u32, VN_SHA1_K3, w3, w0, w1, w2)
         abcd = vaddq_u32(abcd, abcd0);
         e += e0;
     }

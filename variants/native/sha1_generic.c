@@ -4,6 +4,7 @@
  * The 80 rounds are written out (the state variables renamed instead of
  * moved), the message schedule kept as a rolling window of 16 words.
  */
+#include "constants.h"
 #include "native.h"
 
 static inline uint32_t load_be32(const unsigned char *p) {
@@ -44,17 +45,17 @@ void vn_sha1_generic(uint32_t *state, const unsigned char *data, size_t blocks) 
     for (; blocks; blocks--, data += 64) {
         uint32_t w[16];
         const uint32_t a0 = a, b0 = b, c0 = c, d0 = d, e0 = e;
-        FIVE(F1, 0x5a827999, W0, 0)
-        FIVE(F1, 0x5a827999, W0, 5)
-        FIVE(F1, 0x5a827999, W0, 10)
-        ROUND(F1, 0x5a827999, W0(15), a, b, c, d, e)
-        ROUND(F1, 0x5a827999, WN(16), e, a, b, c, d)
-        ROUND(F1, 0x5a827999, WN(17), d, e, a, b, c)
-        ROUND(F1, 0x5a827999, WN(18), c, d, e, a, b)
-        ROUND(F1, 0x5a827999, WN(19), b, c, d, e, a)
-        TWENTY(F2, 0x6ed9eba1, 20)
-        TWENTY(F3, 0x8f1bbcdc, 40)
-        TWENTY(F2, 0xca62c1d6, 60)
+        FIVE(F1, VN_SHA1_K0, W0, 0)
+        FIVE(F1, VN_SHA1_K0, W0, 5)
+        FIVE(F1, VN_SHA1_K0, W0, 10)
+        ROUND(F1, VN_SHA1_K0, W0(15), a, b, c, d, e)
+        ROUND(F1, VN_SHA1_K0, WN(16), e, a, b, c, d)
+        ROUND(F1, VN_SHA1_K0, WN(17), d, e, a, b, c)
+        ROUND(F1, VN_SHA1_K0, WN(18), c, d, e, a, b)
+        ROUND(F1, VN_SHA1_K0, WN(19), b, c, d, e, a)
+        TWENTY(F2, VN_SHA1_K1, 20)
+        TWENTY(F3, VN_SHA1_K2, 40)
+        TWENTY(F2, VN_SHA1_K3, 60)
         a += a0;
         b += b0;
         c += c0;

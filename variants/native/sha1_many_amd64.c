@@ -32,6 +32,7 @@
  * and SHA-NI streams otherwise. (The figures, dated, of both paragraphs:
  * docs/development.md, "The kernels' measurements".)
  */
+#include "constants.h"
 #include "native.h"
 
 #if defined(VN_AMD64)
@@ -81,17 +82,17 @@
 
 /* The 80 rounds of a block whose big-endian words are w[0..15]. */
 #define V_ROUNDS80                                       \
-    V_FIVE(V_F1, 0x5a827999, V_W0, 0)                    \
-    V_FIVE(V_F1, 0x5a827999, V_W0, 5)                    \
-    V_FIVE(V_F1, 0x5a827999, V_W0, 10)                   \
-    V_ROUND(V_F1, 0x5a827999, V_W0(15), a, b, c, d, e)   \
-    V_ROUND(V_F1, 0x5a827999, V_WN(16), e, a, b, c, d)   \
-    V_ROUND(V_F1, 0x5a827999, V_WN(17), d, e, a, b, c)   \
-    V_ROUND(V_F1, 0x5a827999, V_WN(18), c, d, e, a, b)   \
-    V_ROUND(V_F1, 0x5a827999, V_WN(19), b, c, d, e, a)   \
-    V_TWENTY(V_F2, 0x6ed9eba1, 20)                       \
-    V_TWENTY(V_F3, (int)0x8f1bbcdc, 40)                  \
-    V_TWENTY(V_F2, (int)0xca62c1d6, 60)
+    V_FIVE(V_F1, VN_SHA1_K0, V_W0, 0)                    \
+    V_FIVE(V_F1, VN_SHA1_K0, V_W0, 5)                    \
+    V_FIVE(V_F1, VN_SHA1_K0, V_W0, 10)                   \
+    V_ROUND(V_F1, VN_SHA1_K0, V_W0(15), a, b, c, d, e)   \
+    V_ROUND(V_F1, VN_SHA1_K0, V_WN(16), e, a, b, c, d)   \
+    V_ROUND(V_F1, VN_SHA1_K0, V_WN(17), d, e, a, b, c)   \
+    V_ROUND(V_F1, VN_SHA1_K0, V_WN(18), c, d, e, a, b)   \
+    V_ROUND(V_F1, VN_SHA1_K0, V_WN(19), b, c, d, e, a)   \
+    V_TWENTY(V_F2, VN_SHA1_K1, 20)                       \
+    V_TWENTY(V_F3, (int)VN_SHA1_K2, 40)                  \
+    V_TWENTY(V_F2, (int)VN_SHA1_K3, 60)
 
 /* Lane i's five state words s[0..4], big-endian, to out[i] (20 bytes): the
  * first four as MD5's digests are stored, then the fifth as one word. */

@@ -12,11 +12,11 @@
  * - the three instructions are written as their bytes, with their operands
  *   in fixed registers (the encodings checked by disassembling them with
  *   binutils 2.47, and against GCC 16's intrinsics: docs/development.md);
- * - with VN_SHA512_MODEL defined they are C functions instead, written from
- *   the Operation sections of Intel's SDM (vol. 2C) in the cross driver's
- *   tests/cross/sha512_model.h, which it builds and runs on any x86-64
- *   (tests/cross/run.py): the kernel's use of the instructions is checked
- *   there, against the portable kernel;
+ * - they come from sha512_instructions.h, included from the include path:
+ *   the cross driver's build (tests/cross/run.py) finds tests/cross's first,
+ *   the three instructions as C written from the Operation sections of
+ *   Intel's SDM (vol. 2C), which AVX2 runs on any x86-64: the kernel's use of
+ *   the instructions is checked there, against the portable kernel;
  * - dispatch.c runs the kernel once on a known block before it chooses it
  *   (.verify), and keeps the next kernel if the state differs.
  */
@@ -29,40 +29,8 @@
 
 #define TARGET __attribute__((target("avx2")))
 
-#if defined(VN_SHA512_MODEL)
-/* the instructions as C: the cross driver's build only (-I tests/cross) */
-#include "sha512_model.h"
-#else /* the instructions themselves */
-
-/* vsha512msg1 %xmm1, %ymm0 */
-__attribute__((target("avx2"), always_inline)) static inline __m256i sha512msg1(__m256i w,
-                                                                                 __m128i next) {
-    register __m256i x __asm__("ymm0") = w;
-    register __m128i y __asm__("xmm1") = next;
-    __asm__(".byte 0xc4, 0xe2, 0x7f, 0xcc, 0xc1" : "+x"(x) : "x"(y));
-    return x;
-}
-
-/* vsha512msg2 %ymm1, %ymm0 */
-__attribute__((target("avx2"), always_inline)) static inline __m256i sha512msg2(__m256i w,
-                                                                                 __m256i last) {
-    register __m256i x __asm__("ymm0") = w;
-    register __m256i y __asm__("ymm1") = last;
-    __asm__(".byte 0xc4, 0xe2, 0x7f, 0xcd, 0xc1" : "+x"(x) : "x"(y));
-    return x;
-}
-
-/* vsha512rnds2 %xmm2, %ymm1, %ymm0 */
-__attribute__((target("avx2"), always_inline)) static inline __m256i
-sha512rnds2(__m256i cdgh, __m256i abef, __m128i wk) {
-    register __m256i x __asm__("ymm0") = cdgh;
-    register __m256i y __asm__("ymm1") = abef;
-    register __m128i z __asm__("xmm2") = wk;
-    __asm__(".byte 0xc4, 0xe2, 0x77, 0xcb, 0xc2" : "+x"(x) : "x"(y), "x"(z));
-    return x;
-}
-
-#endif
+/* the three instructions (the include path's: see sha512_instructions.h) */
+#include <sha512_instructions.h>
 
 TARGET void vn_sha512_amd64_sha512(uint64_t *state, const unsigned char *data, size_t blocks) {
     const __m256i bswap = SHA512_AVX2_BSWAP;

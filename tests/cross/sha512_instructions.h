@@ -1,17 +1,20 @@
 /*
  * x86-64's SHA512 instructions (VSHA512MSG1, VSHA512MSG2, VSHA512RNDS2) as
  * C, written from the Operation sections of Intel's SDM (vol. 2C), for the
- * cross driver's build of variants/native/sha512_amd64_sha512.c with
- * VN_SHA512_MODEL (tests/cross/run.py puts this folder on the include
- * path): no machine of the project's has the extension, so the kernel's
- * use of the instructions is checked through this model, which AVX2 runs.
+ * cross driver's build of variants/native/sha512_amd64_sha512.c: the kernel
+ * includes <sha512_instructions.h> from the include path, and
+ * tests/cross/run.py puts this folder before variants/native there, so this
+ * file stands in for the one with the instructions' bytes. No machine of
+ * the project's has the extension, so the kernel's use of the instructions
+ * is checked through this model, which AVX2 runs (sha512_extension.h here
+ * tells dispatch.c so).
  * With VN_SHA512_MODEL_WRONG too, one bit of VSHA512RNDS2's result is off:
  * the check that dispatch's .verify finds such a kernel and leaves it unused.
  *
  * Included by that kernel alone, after <immintrin.h> and its TARGET macro.
  */
-#ifndef VARIANTS_TESTS_CROSS_SHA512_MODEL_H
-#define VARIANTS_TESTS_CROSS_SHA512_MODEL_H
+#ifndef VARIANTS_NATIVE_SHA512_INSTRUCTIONS_H /* the guard of the file it stands in for */
+#define VARIANTS_NATIVE_SHA512_INSTRUCTIONS_H
 
 #include "sha512_functions.h"
 
