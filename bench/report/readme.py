@@ -117,7 +117,10 @@ def trust_lines(across: machines.Across) -> List[str]:
         flips = "-".join(
             sorted({str(min(x.flips for x in reruns)), str(max(x.flips for x in reruns))}, key=int)
         )
-        said = f"; each rerun: {inside} inside the first's intervals, {within} within 10%, {flips} verdicts changed"
+        said = (
+            f"; each rerun: {inside} inside the first's intervals, {within} within 10%, "
+            f"{flips} verdicts changed"
+        )
     if lacking:
         said += f"; no rerun kept yet of {', '.join(lacking)}"
     return [
