@@ -88,9 +88,6 @@ SHA1_K: Tuple[int, ...] = (0x5A827999, 0x6ED9EBA1, 0x8F1BBCDC, 0xCA62C1D6)
 # SHA-1, FIPS 180-4 section 5.3.1.
 SHA1_IV: Tuple[int, ...] = (0x67452301, 0xEFCDAB89, 0x98BADCFE, 0x10325476, 0xC3D2E1F0)
 
-# SHA-1's K_t, FIPS 180-4 section 4.2.1: one for each twenty rounds (0-19, 20-39, 40-59, 60-79).
-SHA1_K: Tuple[int, ...] = (0x5A827999, 0x6ED9EBA1, 0x8F1BBCDC, 0xCA62C1D6)
-
 # SHA-512, FIPS 180-4 section 4.2.3: the first 64 bits of the fractional parts
 # of the cube roots of the first 80 primes.
 SHA512_K: Tuple[int, ...] = (
