@@ -15,6 +15,11 @@ which exist and where each lives):
   the caller's environment. The mounts vanish with the command, however it ends. The host's CA
   bundle is copied into the tree after each install, so that pip there trusts what the host
   trusts (``PIP_CERT`` and the like name the same path inside).
+* an **arm64 tree** per suite the aarch64 wheels need (``bullseye-arm64``, ``bookworm-arm64``,
+  ``trixie-arm64``, ``sid-arm64``: a tree's name is its suite and, for a foreign one, its
+  Debian architecture), made the same way by ``debootstrap --arch arm64``; its programs run
+  under qemu-user, whose binfmt_misc handler (qemu-user-static's, ``fix binary``, so that it
+  is found from inside any chroot) is registered first, binfmt_misc mounted if need be.
 * the **free-threaded CPython 3.13** (``3.13t``), built on the host from Debian 13's python3.13
   source package (the upstream tarball in it; no Debian release ships a free-threaded build),
   downloaded with a throw-away deb-src list so that the host's apt is left alone.
@@ -30,6 +35,7 @@ directory and renamed. Everything needs root (debootstrap, mount, chroot, apt-ge
 From a shell::
 
     python3 tools/debian.py ensure sid            # make the tree (once), print its entry script
+    python3 tools/debian.py ensure bookworm-arm64 # an arm64 tree, run under qemu-user
     python3 tools/debian.py run sid -- python3.14 -c 'import sys; print(sys.version)'
     /var/cache/variants/debian/enter-sid python3.15 -m venv /tmp/v315   # the same, directly
     python3 tools/debian.py versions sid          # the installed version of each package

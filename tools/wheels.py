@@ -88,6 +88,9 @@ ARM64: Dict[str, Tuple[str, str]] = {
     "3.15": ("sid-arm64", "python3.15"),
 }
 AARCH64 = "-aarch64"
+#: pip under emulation: no version check, no byte-compiling what it installs (setuptools in
+#: each isolated build, pytest and hypothesis: minutes under qemu; imports compile what they use)
+EMULATED_PIP = {"PIP_DISABLE_PIP_VERSION_CHECK": "1", "PIP_NO_COMPILE": "1"}
 #: The cross compiler (in the bullseye tree) that compiles the aarch64 wheels' C.
 CROSS_GCC = "aarch64-linux-gnu-gcc"
 
@@ -363,7 +366,7 @@ class Builder:
             try:
                 self.run([*self.base(label), "-m", "venv", str(folder)], bound, log)
                 upgrade = ["-m", "pip", "install", "-q", "--upgrade", "pip"]
-                self.run([*python, *upgrade], {**bound, "PIP_DISABLE_PIP_VERSION_CHECK": "1"}, log)
+                self.run([*python, *upgrade], {**bound, **EMULATED_PIP}, log)
             except RuntimeError:
                 shutil.rmtree(folder, ignore_errors=True)  # made again next time
                 raise
@@ -390,6 +393,7 @@ class Builder:
             "VARIANTS_BUILD": "default",
             "VARIANTS_REQUIRE_ALL": "1",
             "PIP_DISABLE_PIP_VERSION_CHECK": "1",
+            **(EMULATED_PIP if arm64(label) else {}),
         }
         if tree_of(label) is not None:  # bullseye seen from sid or an arm64 tree
             bound = [binds.get(modes.BINDS_ENV, ""), str(modes.tree_path(TREE)), str(self.work)]
@@ -420,7 +424,11 @@ class Builder:
         wanted = list(CHECK_REQUIREMENTS)
         if label in ("pypy3", f"pypy3{AARCH64}"):  # PyPy 7.3: the test extra's pin
             wanted[1] = PYPY_HYPOTHESIS
-        env = {**bound, "PIP_DISABLE_PIP_VERSION_CHECK": "1"}
+        env = {
+            **bound,
+            "PIP_DISABLE_PIP_VERSION_CHECK": "1",
+            **(EMULATED_PIP if arm64(label) else {}),
+        }
         pip = [*bare, str(pips / "bin" / "python"), "-m", "pip", "--python", python[-1]]
         pip += ["install", "-q"]
         self.run([*pip, "--only-binary", ":all:", *wanted], env, log)
