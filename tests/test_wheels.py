@@ -247,3 +247,16 @@ def test_the_mask_clears_only_the_crypto_bits(wheels: ModuleType, tmp_path: Path
     hwcap, page = map(int, plain.stdout.split())
     crypto = (1 << 3) | (1 << 4) | (1 << 5) | (1 << 6) | (7 << 17) | (1 << 21)
     assert masked.stdout.split() == [str(hwcap & ~crypto), str(page)]
+
+
+def test_the_cross_compiler_script_enters_the_tree_by_chroot_alone(wheels: ModuleType) -> None:
+    """The aarch64 builds' script: the same argument handling, then chroot into the bullseye
+    tree (whose mounts BIND_TREE made for the build), in the caller's folder."""
+    tree = Path("/var/cache/variants/debian/bullseye")
+    text = wheels.cc_script(Path("/e"), compiler=wheels.CROSS_GCC, chroot=tree)
+    plain = wheels.cc_script(Path("/e"), compiler=wheels.CROSS_GCC)
+    last = f'exec /usr/sbin/chroot {tree} /bin/sh -c \'cd "$0" && exec "$@"\' "$PWD" '
+    assert text.splitlines()[-1] == last + f'{wheels.CROSS_GCC} "$@"'
+    assert plain.splitlines()[-1] == f'exec /bin/sh /e {wheels.CROSS_GCC} "$@"'
+    assert text.splitlines()[:-1] == plain.splitlines()[:-1]
+    assert '"$VARIANTS_WHEEL_WORK"' in wheels.BIND_TREE and "mount --rbind" in wheels.BIND_TREE
