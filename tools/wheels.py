@@ -427,13 +427,15 @@ class Builder:
             bound = [binds.get(modes.BINDS_ENV, ""), str(modes.tree_path(TREE)), str(self.work)]
             env[modes.BINDS_ENV] = ":".join(b for b in bound if b)
         raw = folder / "raw"
-        wheel = [python[-1], "-m", "pip", "wheel", "--no-deps", "-w", str(raw), str(self.sdist)]
+        pip_wheel = [python[-1], "-m", "pip", "wheel", "--no-deps", "-w", str(raw), str(self.sdist)]
         if arm64(label) is None:
-            self.run([*python[:-1], *wheel], env, log)
+            self.run([*python[:-1], *pip_wheel], env, log)
         else:  # the bullseye tree's mounts made once, for BY_CHROOT's compiler calls
             bind = ["/bin/sh", "-c", BIND_TREE, "bind", str(modes.tree_path(TREE))]
             self.run(
-                [*python[:-1], *bind, *wheel], {**env, "VARIANTS_WHEEL_WORK": str(self.work)}, log
+                [*python[:-1], *bind, *pip_wheel],
+                {**env, "VARIANTS_WHEEL_WORK": str(self.work)},
+                log,
             )
         (built,) = raw.glob("*.whl")
         auditwheel = [sys.executable, "-m", "auditwheel"]
