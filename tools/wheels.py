@@ -378,11 +378,19 @@ class Builder:
         debian.ensure_tree(tree, self.log)
         return [*launcher(label), f"/usr/bin/{program}"]
 
+    def pip_env(self, label: str) -> Path:
+        """Where the kept environment of ``label`` is: the work folder's, or for an aarch64
+        interpreter the per-user cache's (``wheels/``: nox makes its session's folder anew
+        each run, and making one takes minutes under emulation)."""
+        if arm64(label) is None:
+            return self.work / "pip" / label
+        return Path(envs.build_cache.root()) / "wheels" / label
+
     def venv(self, label: str, log: Path) -> Tuple[List[str], Dict[str, str]]:
         """The kept environment of ``label`` whose pip builds and installs: (its python's
         argv, the environment that binds it). An aarch64 one gets the latest pip (Debian's
         ensurepip of bullseye has pip 20.3, before ``pip --python``)."""
-        folder = self.work / "pip" / label
+        folder = self.pip_env(label)
         if arm64(label) is None:
             return envs.venv(label, folder, self.log)
         objects = Path(envs.build_cache.root())  # the build's object cache, as envs binds it
@@ -449,7 +457,7 @@ class Builder:
     def _check(self, label: str, folder: Path, log: Path, result: Result) -> None:
         """A fresh environment without pip (the kept one's pip installs into it: --python)."""
         fresh = folder / "check"
-        pips = self.work / "pip" / label
+        pips = self.pip_env(label)
         bound = binds(label, str(fresh), str(pips))
         self.run([*self.base(label), "-m", "venv", "--without-pip", str(fresh)], bound, log)
         # PATH only the environment's bin, set inside a Debian tree (its entry script needs
