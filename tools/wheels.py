@@ -448,10 +448,15 @@ class Builder:
         (built,) = raw.glob("*.whl")
         auditwheel = [sys.executable, "-m", "auditwheel"]
         result.tag = lowest_tag(self.run([*auditwheel, "show", str(built)], {}, log))
-        repair = [*auditwheel, "repair", "--plat", result.tag, "-w", str(self.out), str(built)]
+        # --plat names only this machine's architecture's policies; "auto" (the wheel's own,
+        # the lowest its symbols allow) for another's, whose tag is checked below
+        plat = result.tag if arm64(label) is None else "auto"
+        repair = [*auditwheel, "repair", "--plat", plat, "-w", str(self.out), str(built)]
         self.run(repair, {}, log)
         name = built.name.rsplit("-", 1)[0]  # less the platform tag, which repair replaces
         (wheel,) = self.out.glob(f"{name}-*.whl")
+        if result.tag not in wheel.name:
+            raise ValueError(f"auditwheel repair made {wheel.name}, not a {result.tag} wheel")
         result.wheel, result.size = wheel.name, wheel.stat().st_size
 
     def _check(self, label: str, folder: Path, log: Path, result: Result) -> None:
