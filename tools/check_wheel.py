@@ -78,10 +78,10 @@ def parse_kernels(text: str) -> Dict[str, str]:
     return {core.strip(): kernel.strip() for core, kernel in pairs}
 
 
-def run_every_kernel() -> Dict[str, List[str]]:
-    """Each usable kernel forced (``rounds``) in a process of its own that checks its digests;
-    the ids that ran, per core. RuntimeError if a forced kernel did not run or a digest
-    differs."""
+def run_every_kernel(cwd: str) -> Dict[str, List[str]]:
+    """Each usable kernel forced (``rounds``) in a process of its own that checks its digests,
+    run in ``cwd`` (not the checkout, whose unbuilt variants/ ``-c`` would import); the ids
+    that ran, per core. RuntimeError if a forced kernel did not run or a digest differs."""
     from variants import native
 
     usable = {core: [k.id for k in ks if k.usable] for core, ks in native.kernels().items()}
@@ -90,7 +90,7 @@ def run_every_kernel() -> Dict[str, List[str]]:
         setting = ",".join(f"{core}={kernel}" for core, kernel in forced.items())
         env = {**os.environ, "VARIANTS_NATIVE_KERNELS": setting}
         done = subprocess.run(
-            [sys.executable, "-c", FORCED], env=env, capture_output=True, text=True
+            [sys.executable, "-c", FORCED], env=env, capture_output=True, text=True, cwd=cwd
         )
         if done.returncode:
             raise RuntimeError(f"with {setting}: {done.stderr.strip()[-600:]}")
@@ -130,7 +130,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             return 1
     if args.kernels:
         try:
-            ran = run_every_kernel()
+            ran = run_every_kernel(args.tests)
         except RuntimeError as error:
             print(f"check_wheel: {error}", file=sys.stderr)
             return 1
