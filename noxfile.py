@@ -6,7 +6,7 @@
     nox -s lint           # ruff, mypy --strict, generated code up to date
     nox -s cross          # native C kernels on x86-64, AArch64, RISC-V 64 under qemu-user
     nox -s windows        # the C kernels built by MinGW-w64, run under Wine
-    nox -s wheels         # the sdist, a manylinux wheel per interpreter, x86-64 and aarch64, checked
+    nox -s wheels         # the sdist, a manylinux wheel per interpreter (x86-64, aarch64), checked
     nox -s wheel-aarch64  # one aarch64 wheel (CPython 3.13), checked under qemu-user (in CI)
     nox -s sanitize       # native variants with ASan and UBSan (tsan: ThreadSanitizer)
     nox -s fuzz           # libFuzzer over the native state machine, against OpenSSL
