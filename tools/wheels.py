@@ -21,6 +21,19 @@ The interpreters and their headers stay their own, as in the manylinux images. E
 then tagged with the lowest tag ``auditwheel show`` finds its symbols consistent with, and
 ``auditwheel repair`` checks it against that policy.
 
+**aarch64.** A wheel per interpreter of ``ARM64``: Debian's arm64 builds of CPython 3.9,
+3.11, 3.13, 3.14, 3.15 and PyPy 7.3, each in an arm64 Debian tree (``tools/debian.py ensure
+bookworm-arm64``: made once, run under qemu-user through binfmt_misc). pip runs there, under
+emulation; the C is crossed, by bullseye's ``aarch64-linux-gnu-gcc`` (GCC 10, the arm64
+glibc 2.31 of ``libc6-dev-arm64-cross`` as its sysroot) through the same kind of script,
+entered from inside the arm64 tree. aarch64's glibc began at 2.17, so ``manylinux_2_17`` is
+the lowest tag there is for it. The check runs under qemu's ``-cpu max`` (``QEMU_CPU``:
+SHA1, SHA2 and SHA512) with ``--kernels`` (every kernel forced and checked against hashlib)
+and ``--expect`` (the kernels dispatch must choose, ``CPUS``), then twice more without the
+quick tests: on ``cortex-a53`` (no SHA512 extension) and on ``cortex-a53`` with the crypto
+extension's bits masked out of ``AT_HWCAP`` (``MASK_C``, preloaded: no qemu 7.2 model lacks
+SHA1 and SHA2), where dispatch must fall back to NEON and portable kernels.
+
 **The check.** A fresh virtual environment of the same interpreter, the wheel installed with
 ``--no-index`` (nothing can be built), pytest and hypothesis from wheels, ``PATH`` holding only
 the environment's ``bin``, then ``tools/check_wheel.py --no-compiler``: no C compiler on PATH,
@@ -42,9 +55,9 @@ import sys
 import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import List, Mapping, Optional, Sequence
+from typing import Dict, List, Mapping, Optional, Sequence, Tuple
 
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
@@ -64,11 +77,63 @@ PYPY_HYPOTHESIS = "hypothesis>=6,<=6.155.7"
 #: The check (also cibuildwheel's test command), run in the wheel's environment.
 CHECK = ROOT / "tools" / "check_wheel.py"
 
+#: The aarch64 wheels' interpreters, labelled "3.11-aarch64": the arm64 Debian tree each lives
+#: in (tools/debian.py) and its program there.
+ARM64: Dict[str, Tuple[str, str]] = {
+    "3.9": ("bullseye-arm64", "python3.9"),
+    "3.11": ("bookworm-arm64", "python3.11"),
+    "pypy3": ("bookworm-arm64", "pypy3"),  # PyPy 7.3.11 (Python 3.9)
+    "3.13": ("trixie-arm64", "python3.13"),
+    "3.14": ("sid-arm64", "python3.14"),
+    "3.15": ("sid-arm64", "python3.15"),
+}
+AARCH64 = "-aarch64"
+#: pip under emulation: no version check, no byte-compiling what it installs (setuptools in
+#: each isolated build, pytest and hypothesis: minutes under qemu; imports compile what they use)
+EMULATED_PIP = {"PIP_DISABLE_PIP_VERSION_CHECK": "1", "PIP_NO_COMPILE": "1"}
+#: The cross compiler (in the bullseye tree) that compiles the aarch64 wheels' C.
+CROSS_GCC = "aarch64-linux-gnu-gcc"
+
+#: What dispatch must choose (check_wheel.py --expect) on each qemu CPU model an aarch64 wheel
+#: is checked on (QEMU_CPU), as tests/cross/run.py's runs of the C driver say: "max" has SHA1,
+#: SHA2 and SHA512, the Cortex-A53 model SHA1 and SHA2 only; "cortex-a53" with MASK_C
+#: preloaded none of them (the A53's crypto extension is optional: a Raspberry Pi 3 or 4 has
+#: none), so that dispatch falls back to the NEON lanes and the portable kernels.
+LANELESS = ",sha1-many=portable,sha512-many=portable"  # no AArch64 lanes for these cores
+MAX = "md5=arm64,sha256=sha2,md5-many=neon-x8,sha256-many=sha2-x2,sha1=sha1,sha512=sha512"
+MAX += LANELESS
+A53 = MAX.replace("sha512=sha512", "sha512=portable")
+NO_CRYPTO = "md5=arm64,sha256=portable,md5-many=neon-x8,sha256-many=portable,sha1=portable"
+NO_CRYPTO += ",sha512=portable" + LANELESS
+#: (QEMU_CPU, the crypto bits masked, what dispatch must choose, whether the quick tests run)
+CPUS: Tuple[Tuple[str, bool, str, bool], ...] = (
+    ("max", False, MAX, True),
+    ("cortex-a53", False, A53, False),
+    ("cortex-a53", True, NO_CRYPTO, False),
+)
+
+#: Preloaded, a CPU without the crypto extension as the kernels' dispatch sees it (cpu.c reads
+#: getauxval(AT_HWCAP)): AES, PMULL, SHA1, SHA2, SHA3, SM3, SM4 and SHA512 cleared.
+MASK_C = r"""/* Written by tools/wheels.py: AT_HWCAP without the crypto extension's bits. */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <sys/auxv.h>
+
+unsigned long getauxval(unsigned long type) {
+    unsigned long (*real)(unsigned long) =
+        (unsigned long (*)(unsigned long))dlsym(RTLD_NEXT, "getauxval");
+    unsigned long value = real(type);
+    if (type == AT_HWCAP)
+        value &= ~((1UL << 3) | (1UL << 4) | (1UL << 5) | (1UL << 6) | (7UL << 17) | (1UL << 21));
+    return value;
+}
+"""
+
 #: The compiler the wheels' builds are given: the tree's gcc, each of the interpreter's include
 #: folders named in $VARIANTS_WHEEL_INCLUDES (colon-separated) replaced by its copy under
 #: $VARIANTS_WHEEL_STAGE (the tree has its own /usr, so /usr/include/python3.14 is not bound).
 CC_SCRIPT = r"""#!/bin/sh
-# Written by tools/wheels.py: gcc of the Debian {suite} tree, for the wheels' builds.
+# Written by tools/wheels.py: {compiler} of the Debian {suite} tree, for the wheels' builds.
 for arg; do
     shift
     new=$arg
@@ -83,7 +148,26 @@ for arg; do
     esac
     set -- "$@" "$new"
 done
-exec /bin/sh {entry} gcc "$@"
+exec {launch} "$@"
+"""
+#: How CC_SCRIPT starts the compiler: through the tree's entry script (a namespace and its
+#: mounts per call), or, for the aarch64 builds, by chroot alone into the tree, whose mounts
+#: the build made once (``BIND_TREE``): each of an entry's dozen programs costs a start under
+#: emulation there, for each of the build's hundred calls.
+THROUGH_ENTRY = "/bin/sh {entry} {compiler}"
+BY_CHROOT = '/usr/sbin/chroot {tree} /bin/sh -c \'cd "$0" && exec "$@"\' "$PWD" {compiler}'
+
+#: Run inside an arm64 tree (its entry's private mount namespace) before the build: the folders
+#: the cross compiler reads and writes bound into the bullseye tree (seen at the same path),
+#: for as long as the build runs; then the build's command.
+BIND_TREE = r"""set -e
+tree=$1
+shift
+for dir in /proc /dev /tmp /var/tmp "$VARIANTS_WHEEL_WORK"; do
+    mkdir -p "$tree$dir"
+    mount --rbind "$dir" "$tree$dir"
+done
+exec "$@"
 """
 
 #: Prints the interpreter's include folders, one a line.
@@ -101,20 +185,68 @@ def lowest_tag(shown: str) -> str:
     return found[1]
 
 
-def cc_script(entry: Path, suite: str = TREE) -> str:
-    """The text of the compiler script that runs the tree's gcc through ``entry``."""
-    return CC_SCRIPT.format(entry=shlex.quote(str(entry)), suite=suite)
+def cc_script(
+    entry: Path, suite: str = TREE, compiler: str = "gcc", chroot: Optional[Path] = None
+) -> str:
+    """The text of the compiler script that runs the tree's ``compiler`` through ``entry``,
+    or by ``chroot`` into the tree at that path (BY_CHROOT)."""
+    if chroot is None:
+        launch = THROUGH_ENTRY.format(entry=shlex.quote(str(entry)), compiler=compiler)
+    else:
+        launch = BY_CHROOT.format(tree=shlex.quote(str(chroot)), compiler=compiler)
+    return CC_SCRIPT.format(suite=suite, compiler=compiler, launch=launch)
 
 
-def labels() -> List[str]:
-    """The interpreters a wheel is built for: every CPython and PyPy of the table."""
-    return [r.label for r in modes.INTERPRETERS if r.implementation in ("cpython", "pypy")]
+def labels(arches: Sequence[str] = ("x86_64", "aarch64")) -> List[str]:
+    """The interpreters a wheel is built for: for x86-64 every CPython and PyPy of the
+    table, for aarch64 those of ``ARM64`` ("3.11-aarch64"); the aarch64 ones first (the
+    longest, under emulation)."""
+    found = [f"{label}{AARCH64}" for label in ARM64] if "aarch64" in arches else []
+    if "x86_64" in arches:
+        rows = modes.INTERPRETERS
+        found += [r.label for r in rows if r.implementation in ("cpython", "pypy")]
+    return found
+
+
+def arm64(label: str) -> Optional[Tuple[str, str]]:
+    """(tree, program) of an aarch64 label ("3.11-aarch64"), None for an x86-64 one;
+    KeyError for an aarch64 label ARM64 lacks."""
+    if not label.endswith(AARCH64):
+        return None
+    base = label[: -len(AARCH64)]
+    if base not in ARM64:
+        raise KeyError(f"no aarch64 interpreter {base!r}; known: {', '.join(ARM64)}")
+    return ARM64[base]
+
+
+def tree_of(label: str) -> Optional[str]:
+    """The Debian tree interpreter ``label`` lives in; None for one of the host."""
+    found = arm64(label)
+    if found:
+        return found[0]
+    where = modes.interpreter(label).where
+    return None if where in modes.HOST_PLACES else where
 
 
 def host_path(label: str, path: str) -> Path:
     """Where the host sees ``path`` of interpreter ``label`` (inside its Debian tree, if any)."""
-    where = modes.interpreter(label).where
-    return Path(path) if where in modes.HOST_PLACES else modes.tree_path(where) / path.lstrip("/")
+    tree = tree_of(label)
+    return Path(path) if tree is None else modes.tree_path(tree) / path.lstrip("/")
+
+
+def launcher(label: str) -> List[str]:
+    """What goes before a path of ``label``'s on a command line: its tree's entry script."""
+    tree = tree_of(label)
+    return [] if tree is None else [str(modes.entry_script(tree))]
+
+
+def binds(label: str, *places: str) -> Dict[str, str]:
+    """The environment that makes ``label``'s tree bind the checkout and ``places``."""
+    if arm64(label) is None:
+        return modes.binds(label, *places)
+    given = os.environ.get(modes.BINDS_ENV)
+    bound = [str(modes.CHECKOUT), *places, *([given] if given else [])]
+    return {modes.BINDS_ENV: os.pathsep.join(bound)}
 
 
 @dataclass
@@ -129,6 +261,12 @@ class Result:
     kernels: str = ""  # variants.native.describe() in the check
     tests: str = ""  # pytest's last line
     seconds: float = 0.0
+    ran: str = ""  # aarch64: check_wheel.py --kernels' line under -cpu max
+    fallbacks: List[str] = field(default_factory=list)  # aarch64: describe() on the other CPUs
+
+    @property
+    def arch(self) -> str:
+        return "aarch64" if self.label.endswith(AARCH64) else "x86_64"
 
 
 class Builder:
@@ -139,7 +277,11 @@ class Builder:
         self.sdist = Path()
         self.glibc = ""  # of the tree that compiles the extensions
         self.cc = work / "cc"
+        self.cross_cc = work / "cc-aarch64"
+        self.cross_glibc = ""  # of the cross compiler's arm64 sysroot
+        self.mask = work / "no-crypto.so"  # MASK_C, for aarch64
         self.stage = work / "headers"
+        self.arm_ready = False
 
     def run(
         self, argv: Sequence[str], env: Mapping[str, str], output: Path, cwd: Optional[Path] = None
@@ -187,12 +329,30 @@ class Builder:
         self.cc.chmod(0o755)
         self.log(f"the extensions are compiled in the {TREE} tree ({self.glibc})")
 
+    def prepare_arm(self) -> None:
+        """The cross compiler's script and the preloaded mask, for the aarch64 wheels."""
+        entry = self.work / f"enter-{TREE}"
+        self.cross_cc.write_text(cc_script(entry, compiler=CROSS_GCC, chroot=modes.tree_path(TREE)))
+        self.cross_cc.chmod(0o755)
+        query = ["dpkg-query", "-W", "-f=${Version}", "libc6-dev-arm64-cross"]
+        version = subprocess.run(
+            ["/bin/sh", str(entry), *query], capture_output=True, text=True, check=True
+        ).stdout.strip()
+        self.cross_glibc = f"glibc {version.split('-')[0]}"
+        source = self.work / "no-crypto.c"
+        source.write_text(MASK_C)
+        compile_mask = ["/bin/sh", str(entry), CROSS_GCC, "-shared", "-fPIC", "-O2"]
+        self.run(
+            [*compile_mask, "-o", str(self.mask), str(source), "-ldl"], {}, self.work / "mask.log"
+        )
+        self.log(f"the aarch64 extensions are crossed by {CROSS_GCC} ({self.cross_glibc})")
+
     def one(self, label: str) -> Result:
         """Build, repair and check the wheel of interpreter ``label``."""
         result = Result(label)
         started = time.monotonic()
-        argv, why = modes.find(label)
-        if argv is None:
+        argv, why = (None, "") if arm64(label) else modes.find(label)  # arm64 trees are made
+        if arm64(label) is None and argv is None:
             result.outcome = f"not here: {why}"
             return result
         folder = self.work / label
@@ -209,9 +369,48 @@ class Builder:
         self.log(f"{label}: {result.outcome.splitlines()[0]} ({result.seconds} s)")
         return result
 
+    def base(self, label: str) -> List[str]:
+        """The argv that starts interpreter ``label`` (its tree made first, if need be)."""
+        found = arm64(label)
+        if found is None:
+            return envs.ensure(label, self.log)
+        tree, program = found
+        debian.ensure_tree(tree, self.log)
+        return [*launcher(label), f"/usr/bin/{program}"]
+
+    def pip_env(self, label: str) -> Path:
+        """Where the kept environment of ``label`` is: the work folder's, or for an aarch64
+        interpreter the per-user cache's (``wheels/``: nox makes its session's folder anew
+        each run, and making one takes minutes under emulation)."""
+        if arm64(label) is None:
+            return self.work / "pip" / label
+        return Path(envs.build_cache.root()) / "wheels" / label
+
+    def venv(self, label: str, log: Path) -> Tuple[List[str], Dict[str, str]]:
+        """The kept environment of ``label`` whose pip builds and installs: (its python's
+        argv, the environment that binds it). An aarch64 one gets the latest pip (Debian's
+        ensurepip of bullseye has pip 20.3, before ``pip --python``)."""
+        folder = self.pip_env(label)
+        if arm64(label) is None:
+            return envs.venv(label, folder, self.log)
+        objects = Path(envs.build_cache.root())  # the build's object cache, as envs binds it
+        objects.mkdir(parents=True, exist_ok=True)
+        bound = binds(label, str(folder), str(objects))
+        python = [*launcher(label), str(folder / "bin" / "python")]
+        if not (folder / "pyvenv.cfg").exists():
+            folder.mkdir(parents=True, exist_ok=True)  # for the entry script to bind
+            try:
+                self.run([*self.base(label), "-m", "venv", str(folder)], bound, log)
+                upgrade = ["-m", "pip", "install", "-q", "--upgrade", "pip"]
+                self.run([*python, *upgrade], {**bound, **EMULATED_PIP}, log)
+            except RuntimeError:
+                shutil.rmtree(folder, ignore_errors=True)  # made again next time
+                raise
+        return python, bound
+
     def _build(self, label: str, folder: Path, log: Path, result: Result) -> None:
         # the build's own environment is pip's and kept (the build itself is isolated)
-        python, binds = envs.venv(label, self.work / "pip" / label, self.log)
+        python, binds = self.venv(label, log)
         includes = self.run([*python, "-c", INCLUDES], binds, folder / "includes.txt").split()
         for include in includes:
             copy = self.stage / include.lstrip("/")
@@ -224,63 +423,102 @@ class Builder:
                     shutil.copytree(arch, copy / arch.relative_to(system), dirs_exist_ok=True)
         env = {
             **binds,
-            "CC": str(self.cc),
+            "CC": str(self.cc if arm64(label) is None else self.cross_cc),
             "VARIANTS_WHEEL_INCLUDES": ":".join(includes),
             "VARIANTS_WHEEL_STAGE": str(self.stage),
             "VARIANTS_BUILD": "default",
             "VARIANTS_REQUIRE_ALL": "1",
             "PIP_DISABLE_PIP_VERSION_CHECK": "1",
+            **(EMULATED_PIP if arm64(label) else {}),
         }
-        if modes.interpreter(label).where not in modes.HOST_PLACES:  # bullseye seen from sid
+        if tree_of(label) is not None:  # bullseye seen from sid or an arm64 tree
             bound = [binds.get(modes.BINDS_ENV, ""), str(modes.tree_path(TREE)), str(self.work)]
             env[modes.BINDS_ENV] = ":".join(b for b in bound if b)
         raw = folder / "raw"
-        self.run(
-            [*python, "-m", "pip", "wheel", "--no-deps", "-w", str(raw), str(self.sdist)], env, log
-        )
+        pip_wheel = [python[-1], "-m", "pip", "wheel", "--no-deps", "-w", str(raw), str(self.sdist)]
+        if arm64(label) is None:
+            self.run([*python[:-1], *pip_wheel], env, log)
+        else:  # the bullseye tree's mounts made once, for BY_CHROOT's compiler calls
+            bind = ["/bin/sh", "-c", BIND_TREE, "bind", str(modes.tree_path(TREE))]
+            self.run(
+                [*python[:-1], *bind, *pip_wheel],
+                {**env, "VARIANTS_WHEEL_WORK": str(self.work)},
+                log,
+            )
         (built,) = raw.glob("*.whl")
         auditwheel = [sys.executable, "-m", "auditwheel"]
         result.tag = lowest_tag(self.run([*auditwheel, "show", str(built)], {}, log))
-        repair = [*auditwheel, "repair", "--plat", result.tag, "-w", str(self.out), str(built)]
+        # --plat names only this machine's architecture's policies; "auto" (the wheel's own,
+        # the lowest its symbols allow) for another's, whose tag is checked below
+        plat = result.tag if arm64(label) is None else "auto"
+        repair = [*auditwheel, "repair", "--plat", plat, "-w", str(self.out), str(built)]
         self.run(repair, {}, log)
         name = built.name.rsplit("-", 1)[0]  # less the platform tag, which repair replaces
         (wheel,) = self.out.glob(f"{name}-*.whl")
+        if result.tag not in wheel.name:
+            raise ValueError(f"auditwheel repair made {wheel.name}, not a {result.tag} wheel")
         result.wheel, result.size = wheel.name, wheel.stat().st_size
 
     def _check(self, label: str, folder: Path, log: Path, result: Result) -> None:
         """A fresh environment without pip (the kept one's pip installs into it: --python)."""
         fresh = folder / "check"
-        pips = self.work / "pip" / label
-        binds = modes.binds(label, str(fresh), str(pips))
-        self.run([*envs.ensure(label), "-m", "venv", "--without-pip", str(fresh)], binds, log)
+        pips = self.pip_env(label)
+        bound = binds(label, str(fresh), str(pips))
+        self.run([*self.base(label), "-m", "venv", "--without-pip", str(fresh)], bound, log)
         # PATH only the environment's bin, set inside a Debian tree (its entry script needs
         # the host's PATH to enter)
-        bare = [*modes.launcher(modes.interpreter(label)), "/usr/bin/env", f"PATH={fresh / 'bin'}"]
+        bare = [*launcher(label), "/usr/bin/env", f"PATH={fresh / 'bin'}"]
         python = [*bare, str(fresh / "bin" / "python")]
         wanted = list(CHECK_REQUIREMENTS)
-        if label == "pypy3":  # PyPy 7.3: the test extra's pin
+        if label in ("pypy3", f"pypy3{AARCH64}"):  # PyPy 7.3: the test extra's pin
             wanted[1] = PYPY_HYPOTHESIS
-        env = {**binds, "PIP_DISABLE_PIP_VERSION_CHECK": "1"}
+        env = {
+            **bound,
+            "PIP_DISABLE_PIP_VERSION_CHECK": "1",
+            **(EMULATED_PIP if arm64(label) else {}),
+        }
         pip = [*bare, str(pips / "bin" / "python"), "-m", "pip", "--python", python[-1]]
         pip += ["install", "-q"]
         self.run([*pip, "--only-binary", ":all:", *wanted], env, log)
         self.run([*pip, "--no-index", "--no-deps", str(self.out / result.wheel)], env, log)
-        check = [*python, str(CHECK), str(ROOT / "tests"), "--no-compiler"]
-        said = self.run(check, env, folder / "check.txt").strip().splitlines()
-        result.kernels, result.tests = said[0], said[-1]
+        check = [str(CHECK), str(ROOT / "tests"), "--no-compiler"]
+        if arm64(label) is None:
+            said = self.run([*python, *check], env, folder / "check.txt").strip().splitlines()
+            result.kernels, result.tests = said[0], said[-1]
+            return
+        for cpu, masked, expected, tests in CPUS:
+            # the mask preloaded inside the tree only (the host's entry script is x86-64)
+            preload = [f"LD_PRELOAD={self.mask}"] if masked else []
+            argv = [*bare, *preload, python[-1], *check, "--kernels", "--expect", expected]
+            argv += [] if tests else ["--no-tests"]
+            name = f"check-{cpu}{'-masked' if masked else ''}.txt"
+            said = self.run(argv, {**env, "QEMU_CPU": cpu}, folder / name).strip().splitlines()
+            if tests:
+                result.kernels, result.ran, result.tests = said[0], said[1], said[-1]
+            else:
+                result.fallbacks.append(f"{cpu}{', crypto masked' if masked else ''}: {said[0]}")
 
 
-def summary(results: Sequence[Result], glibc: str, seconds: float) -> str:
-    """The run's table: a line per interpreter."""
-    lines = [f"wheels compiled against {glibc} ({TREE}), in {seconds:.0f} s:"]
+def summary(results: Sequence[Result], glibc: str, seconds: float, cross: str = "") -> str:
+    """The run's table: a line per interpreter, the aarch64 ones' kernels and fallbacks, and
+    the seconds each architecture's wheels took (their sum: two build at once)."""
+    against = f"{glibc} ({TREE})" + (
+        f", aarch64 against {cross} ({TREE}'s cross GCC)" if cross else ""
+    )
+    lines = [f"wheels compiled against {against}, in {seconds:.0f} s:"]
     for r in results:
         if r.wheel:
-            lines.append(
-                f"  {r.label:7s} {r.wheel} ({r.size / 1024:.0f} KiB, {r.tag}): {r.outcome}"
-            )
-            lines.append(f"          {r.kernels}; {r.tests}")
+            size = f"{r.size / 1024:.0f} KiB"
+            lines.append(f"  {r.label:13s} {r.wheel} ({size}, {r.tag}): {r.outcome}")
+            lines.append(f"                {r.kernels}; {r.tests}")
+            lines += [f"                {line}" for line in [r.ran, *r.fallbacks] if line]
         else:
-            lines.append(f"  {r.label:7s} {r.outcome}")
+            lines.append(f"  {r.label:13s} {r.outcome}")
+    for arch in ("x86_64", "aarch64"):
+        mine = [r for r in results if r.arch == arch and not r.outcome.startswith("not here")]
+        if mine:
+            total = sum(r.seconds for r in mine)
+            lines.append(f"{arch}: {len(mine)} interpreters, {total:.0f} s of the two jobs' time")
     return "\n".join(lines)
 
 
@@ -288,25 +526,33 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("--out", type=Path, default=ROOT / "dist", help="the wheels' folder")
     parser.add_argument("--work", type=Path, help="the builds' folder (default: a temporary one)")
-    parser.add_argument("--only", help="interpreter labels, comma-separated (default: all)")
+    parser.add_argument(
+        "--only", help="interpreter labels, comma-separated (default: all): 3.12,3.11-aarch64"
+    )
+    parser.add_argument(
+        "--arch", default="x86_64,aarch64", help="x86_64, aarch64 or both (default), for all"
+    )
     parser.add_argument("--jobs", type=int, default=2, help="interpreters at once (default 2)")
     args = parser.parse_args(argv)
-    chosen = args.only.split(",") if args.only else labels()
+    chosen = args.only.split(",") if args.only else labels(args.arch.split(","))
     started = time.monotonic()
     work = args.work or Path(tempfile.mkdtemp(prefix="variants-wheels-"))
     work.mkdir(parents=True, exist_ok=True)
     builder = Builder(args.out.absolute(), work.absolute(), debian.log_stderr)
     builder.prepare()
+    if any(arm64(label) for label in chosen):
+        builder.prepare_arm()
     with ThreadPoolExecutor(max_workers=args.jobs) as pool:
         results = list(pool.map(builder.one, chosen))
     seconds = time.monotonic() - started
     report = {
         "glibc": builder.glibc,
+        "aarch64 glibc": builder.cross_glibc,
         "seconds": round(seconds),
         "wheels": [asdict(r) for r in results],
     }
     (builder.out / "wheels.json").write_text(json.dumps(report, indent=1) + "\n")
-    print(summary(results, builder.glibc, seconds))
+    print(summary(results, builder.glibc, seconds, builder.cross_glibc))
     built = [r for r in results if not r.outcome.startswith("not here")]
     return 0 if built and all(r.outcome == "ok" for r in built) else 1
 
