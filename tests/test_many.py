@@ -237,6 +237,29 @@ def test_a_bad_message_is_hashlibs_error_naming_its_index(
             loaded.digest_many(algorithm, long_batch)
 
 
+def test_a_str_gets_the_running_hashlibs_own_words(
+    loaded: registry.Loaded, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """hashlib's words for a str differ between releases (Debian 11's CPython 3.9.2: "Unicode-
+    objects must be encoded before hashing", later ones "Strings must ..."): every variant,
+    the C-API bridge's checks included, says the running hashlib's, not words of its own."""
+    words = "Unicode-objects must be encoded before hashing"
+    real = hashlib.sha256
+
+    def older(data: object = b"", **kwargs: Any) -> Any:
+        if isinstance(data, str):
+            raise TypeError(words)
+        return real(data, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(hashlib, "sha256", older)
+    for algorithm in loaded.algorithms_available:
+        with pytest.raises(TypeError) as raised:
+            loaded.digest_many(algorithm, [b"a", "text"])
+        assert str(raised.value) == f"messages[1]: {words}"
+        with pytest.raises(TypeError, match=words):
+            loaded.new(algorithm, "text")
+
+
 def test_a_generator_that_raises_gives_no_result(loaded: registry.Loaded) -> None:
     for algorithm in loaded.algorithms_available:
         with pytest.raises(RuntimeError, match="gave up"):

@@ -9,6 +9,15 @@
 /* The bytes of `obj`, as hashlib takes them (Modules/hashlib.h). */
 int capi_get_buffer(PyObject *obj, Py_buffer *view) {
     if (PyUnicode_Check(obj)) {
+        /* hashlib's own error, whose words differ between releases (Debian 11's 3.9.2:
+         * "Unicode-objects must be encoded before hashing"): asked of hashlib, as the pure-Python
+         * shell does (raise_like_hashlib), with today's words where it cannot be asked. */
+        PyObject *hashlib = PyImport_ImportModule("hashlib");
+        PyObject *made = hashlib ? PyObject_CallMethod(hashlib, "sha256", "O", obj) : NULL;
+        Py_XDECREF(hashlib);
+        if (made == NULL && PyErr_ExceptionMatches(PyExc_TypeError)) return -1;
+        Py_XDECREF(made);
+        PyErr_Clear();
         PyErr_SetString(PyExc_TypeError, "Strings must be encoded before hashing");
         return -1;
     }
