@@ -45,10 +45,11 @@ static void run(int c, int k, const unsigned char *data, size_t n) {
     static uint64_t state64[8];
     static uint32_t state32[8];
     if (k >= 0) {
-        if (vn_core_is_wide(core)) {
-            vn_kernel64(core, k)(state64, data, n / block);
+        const vn_blocks_ref kernel = vn_kernel(core, k);
+        if (kernel.wide) {
+            kernel.fn.words64(state64, data, n / block);
         } else {
-            vn_kernel(core, k)(state32, data, n / block);
+            kernel.fn.words32(state32, data, n / block);
         }
         return;
     }
@@ -61,13 +62,14 @@ static void run(int c, int k, const unsigned char *data, size_t n) {
 static int agree(int core, const unsigned char *data, size_t n, size_t block, int k) {
     uint64_t a64[8] = {1, 2, 3, 4, 5, 6, 7, 8}, b64[8] = {1, 2, 3, 4, 5, 6, 7, 8};
     uint32_t a32[8] = {1, 2, 3, 4, 5, 6, 7, 8}, b32[8] = {1, 2, 3, 4, 5, 6, 7, 8};
-    if (vn_core_is_wide(core)) {
-        vn_kernel64(core, 0)(a64, data, n / block);
-        vn_kernel64(core, k)(b64, data, n / block);
+    const vn_blocks_ref portable = vn_kernel(core, 0), kernel = vn_kernel(core, k);
+    if (kernel.wide) {
+        portable.fn.words64(a64, data, n / block);
+        kernel.fn.words64(b64, data, n / block);
         return memcmp(a64, b64, sizeof a64) == 0;
     }
-    vn_kernel(core, 0)(a32, data, n / block);
-    vn_kernel(core, k)(b32, data, n / block);
+    portable.fn.words32(a32, data, n / block);
+    kernel.fn.words32(b32, data, n / block);
     return memcmp(a32, b32, sizeof a32) == 0;
 }
 

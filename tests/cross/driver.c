@@ -94,12 +94,6 @@ static int algorithms_of(int core, int out[VN_ALGORITHMS]) {
     return n;
 }
 
-/* Kernel `index` of single-message core `core` as vn_init takes it (the
- * SHA-512 core's 64-bit kernels cast, as native.h says). */
-static vn_blocks_fn *kernel_of(int core, int index) {
-    if (vn_core_is_wide(core)) return (vn_blocks_fn *)vn_kernel64(core, index);
-    return vn_kernel(core, index);
-}
 
 static void check(int ok, const char *what, const char *kernel, int algorithm, size_t length,
                   size_t offset) {
@@ -118,10 +112,10 @@ static void hex(const unsigned char *digest, int size, char *out) {
 }
 
 /* The digest of `length` bytes at `data`, with kernel `blocks`. */
-static int digest_with(int algorithm, vn_blocks_fn *blocks, const unsigned char *data,
+static int digest_with(int algorithm, vn_blocks_ref blocks, const unsigned char *data,
                        size_t length, unsigned char *out) {
     vn_state s;
-    vn_init(&s, algorithm, blocks);
+    vn_init(&s, algorithm, &blocks);
     vn_absorb(&s, data, length);
     return vn_final(&s, out);
 }
@@ -194,7 +188,7 @@ static const struct vector vectors[] = {
 };
 
 static void check_vectors(int core, int index, const unsigned char *million) {
-    vn_blocks_fn *blocks = kernel_of(core, index);
+    const vn_blocks_ref blocks = vn_kernel(core, index);
     const char *name = vn_kernel_name(core, index);
     for (size_t v = 0; v < sizeof vectors / sizeof vectors[0]; v++) {
         const struct vector *vec = &vectors[v];
@@ -208,7 +202,7 @@ static void check_vectors(int core, int index, const unsigned char *million) {
         if (vec->message) continue;
         /* the million again, in uneven pieces across block edges */
         vn_state h;
-        vn_init(&h, vec->algorithm, blocks);
+        vn_init(&h, vec->algorithm, &blocks);
         static const size_t pieces[] = {1, 63, 65, 1000, 4095, 4097, 123456};
         size_t fed = 0;
         for (size_t p = 0; p < sizeof pieces / sizeof pieces[0]; p++) {
@@ -225,7 +219,7 @@ static void check_vectors(int core, int index, const unsigned char *million) {
 /* ---- agreement with the portable kernel --------------------------------- */
 
 static void check_agreement(int core, int index, const unsigned char *data) {
-    vn_blocks_fn *blocks = kernel_of(core, index), *portable = kernel_of(core, 0);
+    const vn_blocks_ref blocks = vn_kernel(core, index), portable = vn_kernel(core, 0);
     const char *name = vn_kernel_name(core, index);
     int algorithms[VN_ALGORITHMS];
     const int count = algorithms_of(core, algorithms);
@@ -256,7 +250,7 @@ static void check_agreement(int core, int index, const unsigned char *data) {
             /* two pieces, split where the length says, and a copy taken between them */
             const size_t cut = length ? (length * 7919) % (length + 1) : 0;
             vn_state h, c;
-            vn_init(&h, algorithm, blocks);
+            vn_init(&h, algorithm, &blocks);
             vn_absorb(&h, data + 1, 0);
             vn_absorb(&h, data, cut);
             c = h;
@@ -277,23 +271,17 @@ static void check_agreement(int core, int index, const unsigned char *data) {
             const size_t offset = alignments[k];
             unsigned char moved[MAX_LENGTH + 16];
             memcpy(moved + offset, data, block * n);
-            int same;
-            if (vn_core_is_wide(core)) {
-                uint64_t expected[8], got[8];
-                for (int i = 0; i < 8; i++) {
-                    expected[i] = got[i] = 0x0123456789abcdefu * (uint64_t)(i + 3);
-                }
-                vn_compress64(core, 0, expected, (const char *)data, n);
-                vn_compress64(core, index, got, (const char *)moved + offset, n);
-                same = memcmp(got, expected, sizeof got) == 0;
-            } else {
-                uint32_t expected[8], got[8];
-                for (int i = 0; i < 8; i++) expected[i] = got[i] = 0x01234567u * (uint32_t)(i + 3);
-                vn_compress(core, 0, expected, (const char *)data, n);
-                vn_compress(core, index, got, (const char *)moved + offset, n);
-                same = memcmp(got, expected, sizeof got) == 0;
+            /* the core's words, 32 or 64 bits (vn_compress takes either) */
+            uint64_t expected[8], got[8];
+            for (int i = 0; i < 8; i++) {
+                expected[i] = got[i] = vn_core_is_wide(core)
+                                           ? 0x0123456789abcdefu * (uint64_t)(i + 3)
+                                           : 0x0123456701234567u * (uint64_t)(i + 3);
             }
-            check(same, "block function", name, algorithms[0], block * n, offset);
+            vn_compress(core, 0, expected, (const char *)data, n);
+            vn_compress(core, index, got, (const char *)moved + offset, n);
+            check(memcmp(got, expected, sizeof got) == 0, "block function", name, algorithms[0],
+                  block * n, offset);
         }
     }
 }
@@ -337,7 +325,7 @@ static void check_messages(int core, int index, int algorithm, const unsigned ch
     memset(out, 0xa5, (count + 1) * size);
     const int status = vn_digest_many_with(index, algorithm, count, data, lengths, out, threads);
     many_check(status == 0, what, core, index, algorithm, count, (size_t)threads);
-    vn_blocks_fn *portable = kernel_of(vn_core_of(algorithm), 0);
+    const vn_blocks_ref portable = vn_kernel(vn_core_of(algorithm), 0);
     size_t wrong = 0;
     for (size_t i = 0; i < count; i++) {
         digest_with(algorithm, portable, data[i], lengths[i], expected);
@@ -426,7 +414,7 @@ static void check_digests(int core, int index, int algorithm) {
 static void check_absorb(int core, int index, int algorithm) {
     const size_t lanes = (size_t)vn_kernel_lanes(core, index);
     const size_t counts[] = {1, 2, lanes - 1, lanes, lanes + 1, 100};
-    vn_blocks_fn *portable = kernel_of(vn_core_of(algorithm), 0);
+    const vn_blocks_ref portable = vn_kernel(vn_core_of(algorithm), 0);
     int algorithms[VN_ALGORITHMS];
     const int kinds = algorithms_of(vn_core_of(algorithm), algorithms);
     for (size_t c = 0; c < sizeof counts / sizeof counts[0]; c++) {
@@ -441,7 +429,7 @@ static void check_absorb(int core, int index, int algorithm) {
             /* the algorithms of one core (SHA-224 and SHA-256; the SHA-512
              * core's four) share its lanes: mix them */
             const int a = algorithms[i % (size_t)kinds];
-            vn_init(&ref[i], a, portable);
+            vn_init(&ref[i], a, &portable);
             const size_t prefix = below(200);
             vn_absorb(&ref[i], pool + i, prefix);
             test[i] = ref[i];
@@ -494,8 +482,7 @@ static void check_absorb(int core, int index, int algorithm) {
  * 56 or 112 bytes, two from there on); and the B bytes read ending where a page ends,
  * before one that cannot be read. Nothing is written past a digest's size. */
 static void check_short(int core, int index, int algorithm) {
-    vn_short_fn *shorts = vn_short_kernel(core, index);
-    vn_short64_fn *shorts64 = vn_short64_kernel(core, index);
+    const vn_short_ref shorts = vn_short_kernel(core, index);
     const int lanes = vn_kernel_lanes(core, index);
     const size_t size = (size_t)vn_digest_size(algorithm);
     /* one block below `one` bytes (the length takes the last 8 of 64, 16 of 128) */
@@ -504,9 +491,9 @@ static void check_short(int core, int index, int algorithm) {
     unsigned char *pages = guarded_pages(&page);
     if (!pages) exit(2);
     memcpy(pages, pool, page);
-    vn_blocks_fn *portable = kernel_of(vn_core_of(algorithm), 0);
+    const vn_blocks_ref portable = vn_kernel(vn_core_of(algorithm), 0);
     vn_state iv;
-    vn_init(&iv, algorithm, portable);
+    vn_init(&iv, algorithm, &portable);
     static unsigned char padded[VN_MAX_LANES][2 * VN_MAX_BLOCK];
     static unsigned char out[VN_MAX_LANES][VN_MAX_DIGEST + 8];
     const unsigned char *data[VN_MAX_LANES];
@@ -532,10 +519,12 @@ static void check_short(int core, int index, int algorithm) {
                 }
                 memset(out[i], 0xa5, sizeof out[i]);
             }
-            if (shorts64) {
-                shorts64(iv.state64, (int)size, blocks, data, kind == 1 ? NULL : lengths, outs);
+            if (shorts.wide) {
+                shorts.fn.words64(iv.state64, (int)size, blocks, data, kind == 1 ? NULL : lengths,
+                                  outs);
             } else {
-                shorts(iv.state, (int)size, blocks, data, kind == 1 ? NULL : lengths, outs);
+                shorts.fn.words32(iv.state, (int)size, blocks, data, kind == 1 ? NULL : lengths,
+                                  outs);
             }
             for (int i = 0; i < lanes; i++) {
                 unsigned char expected[VN_MAX_DIGEST];
@@ -560,7 +549,7 @@ static void check_many(int core, int index) {
     const int count = algorithms_of(vn_single_core(core), algorithms);
     for (int a = 0; a < count; a++) check_digests(core, index, algorithms[a]);
     check_absorb(core, index, algorithms[0]);
-    if (vn_short_kernel(core, index) || vn_short64_kernel(core, index)) {
+    if (VN_REF_SET(vn_short_kernel(core, index))) {
         for (int a = 0; a < count; a++) check_short(core, index, algorithms[a]);
     }
     /* no kernel of that index, or no such algorithm */
@@ -722,7 +711,7 @@ static void check_expected(const char *path) {
         for (int index = 0; out && index < vn_kernel_count(core); index++) {
             if (!vn_kernel_usable(core, index)) continue;
             for (size_t k = 0; k < n; k++) {
-                hex_of(digest, (size_t)digest_with(algorithm, kernel_of(core, index), bytes,
+                hex_of(digest, (size_t)digest_with(algorithm, vn_kernel(core, index), bytes,
                                                    batch[k], digest), text);
                 check(strcmp(text, hexes[which[k]]) == 0, "hashlib's digest",
                       vn_kernel_name(core, index), algorithm, batch[k], 0);
@@ -826,8 +815,8 @@ int main(int argc, char **argv) {
             /* every kernel with lanes has a short kernel beside it (short messages
              * go through it, many.c's fastest path) */
             if (many) {
-                many_check(!vn_kernel_has_lanes(core, index) || vn_short_kernel(core, index) ||
-                               vn_short64_kernel(core, index),
+                many_check(!vn_kernel_has_lanes(core, index) ||
+                               VN_REF_SET(vn_short_kernel(core, index)),
                            "a short kernel", core, index, VN_MD5, 0, 0);
             }
             printf("  %-11s kernel %-12s %-30s %s\n", core_names[core], vn_kernel_id(core, index),

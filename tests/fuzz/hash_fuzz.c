@@ -84,9 +84,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     }
     positions[cuts] = length;
     vn_state s, copy;
-    /* (the SHA-512 core's kernels are vn_blocks64_fn, passed cast, as vn_init takes them) */
-    vn_init(&s, algorithm,
-            vn_wide(algorithm) ? (vn_blocks_fn *)vn_kernel64(core, index) : vn_kernel(core, index));
+    const vn_blocks_ref kernel = vn_kernel(core, index);
+    vn_init(&s, algorithm, &kernel);
     copy = s;
     size_t done = 0;
     for (size_t i = 0; i <= cuts; i++) {

@@ -129,8 +129,7 @@ const char *vn_kernel_name(int core, int index);
 int vn_kernel_usable(int core, int index);
 int vn_kernel_chosen(int core);
 int vn_kernel_ran(int core, int index);
-int vn_compress(int core, int index, uint32_t *state, const char *data, size_t blocks);
-int vn_compress64(int core, int index, uint64_t *state, const char *data, size_t blocks);
+int vn_compress(int core, int index, void *state, const char *data, size_t blocks);
 
 void vn_start(vn_hash *h, int algorithm, const char *data, size_t length);
 void vn_update(vn_hash *h, const char *data, size_t length);

@@ -107,13 +107,8 @@ static PyObject *module_compress(PyObject *module, PyObject *const *args, Py_ssi
     int status = -1;
     if (view.len % block == 0) {
         Py_BEGIN_ALLOW_THREADS
-        if (wide) {
-            status = vn_compress64((int)core, (int)index, state64, view.buf,
-                                   (size_t)(view.len / block));
-        } else {
-            status = vn_compress((int)core, (int)index, state, view.buf,
-                                 (size_t)(view.len / block));
-        }
+        status = vn_compress((int)core, (int)index, wide ? (void *)state64 : (void *)state,
+                             view.buf, (size_t)(view.len / block));
         Py_END_ALLOW_THREADS
     }
     const Py_ssize_t length = view.len;

@@ -274,9 +274,8 @@ def _run(core: int, index: int, state: State, data: memoryview) -> State:
     if size % block:
         raise ValueError(f"{size} bytes is not whole {block}-byte blocks")
     words = _new("uint64_t[]" if wide else "uint32_t[]", list(state))
-    compress = lib.vn_compress64 if wide else lib.vn_compress
     with _held(data) as blocks:
-        if compress(core, index, words, blocks, size // block) < 0:
+        if lib.vn_compress(core, index, words, blocks, size // block) < 0:
             raise ValueError(f"no kernel {index} of core {core} runs on this CPU")
     return tuple(words)
 

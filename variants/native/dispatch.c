@@ -20,20 +20,19 @@
 
 /* A kernel of a single-message core (`blocks`) or of a many core (`many`,
  * `lanes` messages at once, and the id of the `narrower` kernel that takes
- * the last messages when too few are left to fill this one). The SHA-512
- * core's have 64-bit words: `blocks64`, `many64`, `shorts64` instead. */
+ * the last messages when too few are left to fill it), tagged by its core's
+ * word width: `wide` (the SHA-512 cores': 64-bit words) says which member of
+ * blocks, many and shorts holds the function, words64 or words32. */
 struct kernel {
     const char *id;
     const char *name;
-    vn_blocks_fn *blocks;
-    vn_many_fn *many;
+    int wide;
+    vn_blocks_any blocks;
+    vn_many_any many;
     int lanes;
     const char *narrower;
     unsigned needs;
-    vn_short_fn *shorts; /* its short kernel (native.h): every kernel with lanes has one */
-    vn_blocks64_fn *blocks64;
-    vn_many64_fn *many64;
-    vn_short64_fn *shorts64;
+    vn_short_any shorts; /* its short kernel (native.h): every kernel with lanes has one */
     /* 1: a kernel that no machine of the project's could run (an instruction set none
      * has); vn_setup runs it on known blocks first and leaves it unused if its state
      * differs from the portable kernel's */
@@ -43,29 +42,29 @@ struct kernel {
 /* Each core's kernels, slowest first: the choice is the last one usable (a
  * kernel is one entry, designated initializers; lanes 1 unless it has them). */
 static const struct kernel md5_kernels[] = {
-    {.id = "portable", .name = "portable", .blocks = vn_md5_generic, .lanes = 1},
+    {.id = "portable", .name = "portable", .blocks.words32 = vn_md5_generic, .lanes = 1},
 #if defined(VN_AMD64)
-    {.id = "amd64", .name = "x86-64 scalar", .blocks = vn_md5_amd64, .lanes = 1},
+    {.id = "amd64", .name = "x86-64 scalar", .blocks.words32 = vn_md5_amd64, .lanes = 1},
 #elif defined(VN_ARM64)
-    {.id = "arm64", .name = "AArch64 scalar", .blocks = vn_md5_arm64, .lanes = 1},
+    {.id = "arm64", .name = "AArch64 scalar", .blocks.words32 = vn_md5_arm64, .lanes = 1},
 #elif defined(VN_RISCV64)
-    {.id = "zbb", .name = "RISC-V Zbb", .blocks = vn_md5_riscv64_zbb, .lanes = 1,
+    {.id = "zbb", .name = "RISC-V Zbb", .blocks.words32 = vn_md5_riscv64_zbb, .lanes = 1,
      .needs = NEEDS_ZBB},
 #endif
 };
 
 static const struct kernel sha256_kernels[] = {
-    {.id = "portable", .name = "portable", .blocks = vn_sha256_generic, .lanes = 1},
+    {.id = "portable", .name = "portable", .blocks.words32 = vn_sha256_generic, .lanes = 1},
 #if defined(VN_AMD64)
-    {.id = "shani", .name = "x86-64 SHA-NI", .blocks = vn_sha256_amd64_shani, .lanes = 1,
+    {.id = "shani", .name = "x86-64 SHA-NI", .blocks.words32 = vn_sha256_amd64_shani, .lanes = 1,
      .needs = NEEDS_SHANI},
 #elif defined(VN_ARM64)
-    {.id = "sha2", .name = "AArch64 SHA2", .blocks = vn_sha256_arm64_sha2, .lanes = 1,
+    {.id = "sha2", .name = "AArch64 SHA2", .blocks.words32 = vn_sha256_arm64_sha2, .lanes = 1,
      .needs = NEEDS_SHA2},
 #elif defined(VN_RISCV64)
-    {.id = "zbb", .name = "RISC-V Zbb", .blocks = vn_sha256_riscv64_zbb, .lanes = 1,
+    {.id = "zbb", .name = "RISC-V Zbb", .blocks.words32 = vn_sha256_riscv64_zbb, .lanes = 1,
      .needs = NEEDS_ZBB},
-    {.id = "zknh", .name = "RISC-V Zknh", .blocks = vn_sha256_riscv64_zknh, .lanes = 1,
+    {.id = "zknh", .name = "RISC-V Zknh", .blocks.words32 = vn_sha256_riscv64_zknh, .lanes = 1,
      .needs = NEEDS_ZKNH},
 #endif
 };
@@ -84,52 +83,56 @@ static const struct kernel sha256_kernels[] = {
 static const struct kernel md5_many_kernels[] = {
     {.id = "portable", .name = "one at a time", .lanes = 1},
 #if defined(VN_AMD64)
-    {.id = "avx2-x8", .name = "AVX2 x8", .many = vn_md5_many_avx2_x8, .lanes = 8,
-     .needs = NEEDS_AVX2, .shorts = vn_md5_short_avx2_x8},
-    {.id = "avx2-x16", .name = "AVX2 x16 (2 sets of 8)", .many = vn_md5_many_avx2_x16, .lanes = 16,
-     .narrower = "avx2-x8", .needs = NEEDS_AVX2, .shorts = vn_md5_short_avx2_x16},
-    {.id = "avx512-x8", .name = "AVX-512 x8 (ymm)", .many = vn_md5_many_avx512_x8, .lanes = 8,
-     .needs = NEEDS_AVX512, .shorts = vn_md5_short_avx512_x8},
-    {.id = "avx512-x16", .name = "AVX-512 x16", .many = vn_md5_many_avx512_x16, .lanes = 16,
-     .narrower = "avx512-x8", .needs = NEEDS_AVX512, .shorts = vn_md5_short_avx512_x16},
-    {.id = "avx512-x32", .name = "AVX-512 x32 (2 sets of 16)", .many = vn_md5_many_avx512_x32,
-     .lanes = 32, .narrower = "avx512-x16", .needs = NEEDS_AVX512,
-     .shorts = vn_md5_short_avx512_x32},
+    {.id = "avx2-x8", .name = "AVX2 x8", .many.words32 = vn_md5_many_avx2_x8, .lanes = 8,
+     .needs = NEEDS_AVX2, .shorts.words32 = vn_md5_short_avx2_x8},
+    {.id = "avx2-x16", .name = "AVX2 x16 (2 sets of 8)", .many.words32 = vn_md5_many_avx2_x16,
+     .lanes = 16, .narrower = "avx2-x8", .needs = NEEDS_AVX2,
+     .shorts.words32 = vn_md5_short_avx2_x16},
+    {.id = "avx512-x8", .name = "AVX-512 x8 (ymm)", .many.words32 = vn_md5_many_avx512_x8,
+     .lanes = 8, .needs = NEEDS_AVX512, .shorts.words32 = vn_md5_short_avx512_x8},
+    {.id = "avx512-x16", .name = "AVX-512 x16", .many.words32 = vn_md5_many_avx512_x16, .lanes = 16,
+     .narrower = "avx512-x8", .needs = NEEDS_AVX512, .shorts.words32 = vn_md5_short_avx512_x16},
+    {.id = "avx512-x32", .name = "AVX-512 x32 (2 sets of 16)",
+     .many.words32 = vn_md5_many_avx512_x32, .lanes = 32, .narrower = "avx512-x16",
+     .needs = NEEDS_AVX512, .shorts.words32 = vn_md5_short_avx512_x32},
 #elif defined(VN_ARM64)
-    {.id = "neon-x4", .name = "NEON x4", .many = vn_md5_many_neon_x4, .lanes = 4,
-     .shorts = vn_md5_short_neon_x4},
-    {.id = "neon-x8", .name = "NEON x8 (2 sets of 4)", .many = vn_md5_many_neon_x8, .lanes = 8,
-     .narrower = "neon-x4", .shorts = vn_md5_short_neon_x8},
+    {.id = "neon-x4", .name = "NEON x4", .many.words32 = vn_md5_many_neon_x4, .lanes = 4,
+     .shorts.words32 = vn_md5_short_neon_x4},
+    {.id = "neon-x8", .name = "NEON x8 (2 sets of 4)", .many.words32 = vn_md5_many_neon_x8,
+     .lanes = 8, .narrower = "neon-x4", .shorts.words32 = vn_md5_short_neon_x8},
 #endif
 };
 
 static const struct kernel sha256_many_kernels[] = {
     {.id = "portable", .name = "one at a time", .lanes = 1},
 #if defined(VN_AMD64)
-    {.id = "avx2-x8", .name = "AVX2 x8", .many = vn_sha256_many_avx2_x8, .lanes = 8,
-     .needs = NEEDS_AVX2, .shorts = vn_sha256_short_avx2_x8},
-    {.id = "avx512-x8", .name = "AVX-512 x8 (ymm)", .many = vn_sha256_many_avx512_x8, .lanes = 8,
-     .needs = NEEDS_AVX512, .shorts = vn_sha256_short_avx512_x8},
-    {.id = "avx512-x16", .name = "AVX-512 x16", .many = vn_sha256_many_avx512_x16, .lanes = 16,
-     .narrower = "avx512-x8", .needs = NEEDS_AVX512, .shorts = vn_sha256_short_avx512_x16},
-    {.id = "shani-x2", .name = "SHA-NI x2 (interleaved pairs)", .many = vn_sha256_many_shani_x2,
-     .lanes = 16, .needs = NEEDS_SHANI, .shorts = vn_sha256_short_shani_x2},
+    {.id = "avx2-x8", .name = "AVX2 x8", .many.words32 = vn_sha256_many_avx2_x8, .lanes = 8,
+     .needs = NEEDS_AVX2, .shorts.words32 = vn_sha256_short_avx2_x8},
+    {.id = "avx512-x8", .name = "AVX-512 x8 (ymm)", .many.words32 = vn_sha256_many_avx512_x8,
+     .lanes = 8, .needs = NEEDS_AVX512, .shorts.words32 = vn_sha256_short_avx512_x8},
+    {.id = "avx512-x16", .name = "AVX-512 x16", .many.words32 = vn_sha256_many_avx512_x16,
+     .lanes = 16, .narrower = "avx512-x8", .needs = NEEDS_AVX512,
+     .shorts.words32 = vn_sha256_short_avx512_x16},
+    {.id = "shani-x2", .name = "SHA-NI x2 (interleaved pairs)",
+     .many.words32 = vn_sha256_many_shani_x2, .lanes = 16, .needs = NEEDS_SHANI,
+     .shorts.words32 = vn_sha256_short_shani_x2},
     {.id = "avx512-shani", .name = "AVX-512 x16 or SHA-NI pairs",
-     .many = vn_sha256_many_avx512_shani, .lanes = 16, .needs = NEEDS_AVX512 | NEEDS_SHANI,
-     .shorts = vn_sha256_short_avx512_x16},
+     .many.words32 = vn_sha256_many_avx512_shani, .lanes = 16, .needs = NEEDS_AVX512 | NEEDS_SHANI,
+     .shorts.words32 = vn_sha256_short_avx512_x16},
 #elif defined(VN_ARM64)
-    {.id = "sha2-x2", .name = "AArch64 SHA2 x2 (interleaved pairs)", .many = vn_sha256_many_sha2_x2,
-     .lanes = 16, .needs = NEEDS_SHA2, .shorts = vn_sha256_short_sha2_x2},
+    {.id = "sha2-x2", .name = "AArch64 SHA2 x2 (interleaved pairs)",
+     .many.words32 = vn_sha256_many_sha2_x2, .lanes = 16, .needs = NEEDS_SHA2,
+     .shorts.words32 = vn_sha256_short_sha2_x2},
 #endif
 };
 
 static const struct kernel sha1_kernels[] = {
-    {.id = "portable", .name = "portable", .blocks = vn_sha1_generic, .lanes = 1},
+    {.id = "portable", .name = "portable", .blocks.words32 = vn_sha1_generic, .lanes = 1},
 #if defined(VN_AMD64)
-    {.id = "shani", .name = "x86-64 SHA-NI", .blocks = vn_sha1_amd64_shani, .lanes = 1,
+    {.id = "shani", .name = "x86-64 SHA-NI", .blocks.words32 = vn_sha1_amd64_shani, .lanes = 1,
      .needs = NEEDS_SHANI},
 #elif defined(VN_ARM64)
-    {.id = "sha1", .name = "AArch64 SHA1", .blocks = vn_sha1_arm64_sha1, .lanes = 1,
+    {.id = "sha1", .name = "AArch64 SHA1", .blocks.words32 = vn_sha1_arm64_sha1, .lanes = 1,
      .needs = NEEDS_SHA1},
 #endif
 };
@@ -140,24 +143,26 @@ static const struct kernel sha1_kernels[] = {
 #define SHA512_AVX2_NAME "x86-64 AVX2 and BMI2 (C: no assembly kernel off ELF)"
 #endif
 static const struct kernel sha512_kernels[] = {
-    {.id = "portable", .name = "portable", .blocks64 = vn_sha512_generic, .lanes = 1},
+    {.id = "portable", .name = "portable", .wide = 1, .blocks.words64 = vn_sha512_generic,
+     .lanes = 1},
 #if defined(VN_AMD64)
-    {.id = "avx2", .name = SHA512_AVX2_NAME, .blocks64 = vn_sha512_amd64_avx2, .lanes = 1,
-     .needs = NEEDS_AVX2 | NEEDS_BMI2},
+    {.id = "avx2", .name = SHA512_AVX2_NAME, .wide = 1, .blocks.words64 = vn_sha512_amd64_avx2,
+     .lanes = 1, .needs = NEEDS_AVX2 | NEEDS_BMI2},
 #if defined(VN_AMD64_ASM)
     /* the same instructions in assembly, two blocks a pass: faster than the C kernel
      * above at one block and at 16 KiB (bench/product/bench_kernels.c; the figures in
      * docs/development.md, "The kernels' measurements") */
-    {.id = "avx2-asm", .name = "x86-64 AVX2 and BMI2 (assembly)", .blocks64 = vn_sha512_amd64_asm,
-     .lanes = 1, .needs = NEEDS_AVX2 | NEEDS_BMI2},
+    {.id = "avx2-asm", .name = "x86-64 AVX2 and BMI2 (assembly)", .wide = 1,
+     .blocks.words64 = vn_sha512_amd64_asm, .lanes = 1, .needs = NEEDS_AVX2 | NEEDS_BMI2},
 #endif
     /* the SHA512 extension (its name and needs: the include path's sha512_extension.h, which
      * the cross driver's build replaces with its model's) */
-    {.id = "sha512", .name = VN_SHA512_EXTENSION_NAME, .blocks64 = vn_sha512_amd64_sha512,
-     .lanes = 1, .needs = VN_SHA512_EXTENSION_NEEDS, .verify = 1},
+    {.id = "sha512", .name = VN_SHA512_EXTENSION_NAME, .wide = 1,
+     .blocks.words64 = vn_sha512_amd64_sha512, .lanes = 1, .needs = VN_SHA512_EXTENSION_NEEDS,
+     .verify = 1},
 #elif defined(VN_ARM64)
-    {.id = "sha512", .name = "AArch64 SHA512", .blocks64 = vn_sha512_arm64_sha512, .lanes = 1,
-     .needs = NEEDS_SHA512},
+    {.id = "sha512", .name = "AArch64 SHA512", .wide = 1,
+     .blocks.words64 = vn_sha512_arm64_sha512, .lanes = 1, .needs = NEEDS_SHA512},
 #endif
 };
 
@@ -171,25 +176,26 @@ static const struct kernel sha512_kernels[] = {
 static const struct kernel sha1_many_kernels[] = {
     {.id = "portable", .name = "one at a time", .lanes = 1},
 #if defined(VN_AMD64)
-    {.id = "avx2-x8", .name = "AVX2 x8", .many = vn_sha1_many_avx2_x8, .lanes = 8,
-     .needs = NEEDS_AVX2, .shorts = vn_sha1_short_avx2_x8},
-    {.id = "shani-x2", .name = "SHA-NI x2 (interleaved streams)", .many = vn_sha1_many_shani_x2,
-     .lanes = 16, .needs = NEEDS_SHANI, .shorts = vn_sha1_short_shani_x2},
-    {.id = "avx512-x16", .name = "AVX-512 x16", .many = vn_sha1_many_avx512_x16, .lanes = 16,
-     .needs = NEEDS_AVX512, .shorts = vn_sha1_short_avx512_x16},
+    {.id = "avx2-x8", .name = "AVX2 x8", .many.words32 = vn_sha1_many_avx2_x8, .lanes = 8,
+     .needs = NEEDS_AVX2, .shorts.words32 = vn_sha1_short_avx2_x8},
+    {.id = "shani-x2", .name = "SHA-NI x2 (interleaved streams)",
+     .many.words32 = vn_sha1_many_shani_x2, .lanes = 16, .needs = NEEDS_SHANI,
+     .shorts.words32 = vn_sha1_short_shani_x2},
+    {.id = "avx512-x16", .name = "AVX-512 x16", .many.words32 = vn_sha1_many_avx512_x16,
+     .lanes = 16, .needs = NEEDS_AVX512, .shorts.words32 = vn_sha1_short_avx512_x16},
     {.id = "avx512-shani", .name = "AVX-512 x16 or SHA-NI streams",
-     .many = vn_sha1_many_avx512_shani, .lanes = 16, .needs = NEEDS_AVX512 | NEEDS_SHANI,
-     .shorts = vn_sha1_short_avx512_x16},
+     .many.words32 = vn_sha1_many_avx512_shani, .lanes = 16, .needs = NEEDS_AVX512 | NEEDS_SHANI,
+     .shorts.words32 = vn_sha1_short_avx512_x16},
 #endif
 };
 
 static const struct kernel sha512_many_kernels[] = {
-    {.id = "portable", .name = "one at a time", .lanes = 1},
+    {.id = "portable", .name = "one at a time", .wide = 1, .lanes = 1},
 #if defined(VN_AMD64)
-    {.id = "avx2-x4", .name = "AVX2 x4", .many64 = vn_sha512_many_avx2_x4, .lanes = 4,
-     .needs = NEEDS_AVX2, .shorts64 = vn_sha512_short_avx2_x4},
-    {.id = "avx512-x8", .name = "AVX-512 x8", .many64 = vn_sha512_many_avx512_x8, .lanes = 8,
-     .needs = NEEDS_AVX512, .shorts64 = vn_sha512_short_avx512_x8},
+    {.id = "avx2-x4", .name = "AVX2 x4", .wide = 1, .many.words64 = vn_sha512_many_avx2_x4,
+     .lanes = 4, .needs = NEEDS_AVX2, .shorts.words64 = vn_sha512_short_avx2_x4},
+    {.id = "avx512-x8", .name = "AVX-512 x8", .wide = 1, .many.words64 = vn_sha512_many_avx512_x8,
+     .lanes = 8, .needs = NEEDS_AVX512, .shorts.words64 = vn_sha512_short_avx512_x8},
 #endif
 };
 
@@ -240,17 +246,17 @@ static int agrees_with_portable(int core, int index) {
     unsigned char data[3 * 128];
     for (size_t i = 0; i < sizeof data; i++) data[i] = (unsigned char)(i * 167 + (i >> 5));
     const struct kernel *k = &cores[core].kernels[index], *portable = &cores[core].kernels[0];
-    if (k->blocks64) {
+    if (k->wide) {
         uint64_t a[8], b[8];
         for (int i = 0; i < 8; i++) a[i] = b[i] = 0x0123456789abcdefull * (uint64_t)(i + 1);
-        portable->blocks64(a, data, 3);
-        k->blocks64(b, data, 3);
+        portable->blocks.words64(a, data, 3);
+        k->blocks.words64(b, data, 3);
         return memcmp(a, b, sizeof a) == 0;
     }
     uint32_t a[8], b[8];
     for (int i = 0; i < 8; i++) a[i] = b[i] = 0x01234567u * (uint32_t)(i + 1);
-    portable->blocks(a, data, 6);
-    k->blocks(b, data, 6);
+    portable->blocks.words32(a, data, 6);
+    k->blocks.words32(b, data, 6);
     return memcmp(a, b, sizeof a) == 0;
 }
 
@@ -372,17 +378,17 @@ int vn_kernel_usable(int core, int index) {
 
 int vn_kernel_chosen(int core) { return core >= 0 && core < VN_CORES ? chosen[core] : -1; }
 
-vn_blocks_fn *vn_kernel(int core, int index) {
-    return valid(core, index) ? cores[core].kernels[index].blocks : NULL;
+/* The record of kernel `index` of `core`, NULL if there is none. */
+static const struct kernel *record(int core, int index) {
+    return valid(core, index) ? &cores[core].kernels[index] : NULL;
 }
 
-vn_blocks_fn *vn_chosen(int core) { return vn_kernel(core, vn_kernel_chosen(core)); }
-
-vn_blocks64_fn *vn_kernel64(int core, int index) {
-    return valid(core, index) ? cores[core].kernels[index].blocks64 : NULL;
+vn_blocks_ref vn_kernel(int core, int index) {
+    const struct kernel *k = record(core, index);
+    return k ? (vn_blocks_ref){k->wide, k->blocks} : (vn_blocks_ref){vn_core_is_wide(core), {NULL}};
 }
 
-vn_blocks64_fn *vn_chosen64(int core) { return vn_kernel64(core, vn_kernel_chosen(core)); }
+vn_blocks_ref vn_chosen(int core) { return vn_kernel(core, vn_kernel_chosen(core)); }
 
 /* Which kernels have run in this process (vn_note sets a flag the first time). */
 static unsigned char ran[VN_CORES][MAX_KERNELS];
@@ -391,16 +397,13 @@ unsigned char *vn_ran_flag(int core, int index) {
     return valid(core, index) ? &ran[core][index] : NULL;
 }
 
-unsigned char *vn_ran_flag_of(int core, vn_blocks_fn *blocks) {
+unsigned char *vn_ran_flag_of(int core, vn_blocks_ref blocks) {
     for (int i = 0; core >= 0 && core < VN_CORES && i < cores[core].count; i++) {
-        if (cores[core].kernels[i].blocks == blocks) return vn_ran_flag(core, i);
-    }
-    return NULL;
-}
-
-unsigned char *vn_ran_flag_of64(int core, vn_blocks64_fn *blocks) {
-    for (int i = 0; core >= 0 && core < VN_CORES && i < cores[core].count; i++) {
-        if (cores[core].kernels[i].blocks64 == blocks) return vn_ran_flag(core, i);
+        const struct kernel *k = &cores[core].kernels[i];
+        if (k->wide != blocks.wide) continue;
+        const int same = k->wide ? k->blocks.words64 == blocks.fn.words64
+                                 : k->blocks.words32 == blocks.fn.words32;
+        if (same) return vn_ran_flag(core, i);
     }
     return NULL;
 }
@@ -410,53 +413,39 @@ int vn_kernel_ran(int core, int index) {
     return flag ? __atomic_load_n(flag, __ATOMIC_RELAXED) : 0;
 }
 
-int vn_compress(int core, int index, uint32_t *state, const char *data, size_t blocks) {
+int vn_compress(int core, int index, void *state, const char *data, size_t blocks) {
     if (index < 0) index = vn_kernel_chosen(core);
-    if (!vn_kernel(core, index) || !vn_kernel_usable(core, index)) return -1;
+    const vn_blocks_ref k = vn_kernel(core, index);
+    if (!VN_REF_SET(k) || !vn_kernel_usable(core, index)) return -1;
     if (blocks) {
-        cores[core].kernels[index].blocks(state, (const unsigned char *)data, blocks);
+        if (k.wide) {
+            k.fn.words64((uint64_t *)state, (const unsigned char *)data, blocks);
+        } else {
+            k.fn.words32((uint32_t *)state, (const unsigned char *)data, blocks);
+        }
         vn_note(vn_ran_flag(core, index));
     }
     return 0;
 }
 
-int vn_compress64(int core, int index, uint64_t *state, const char *data, size_t blocks) {
-    if (index < 0) index = vn_kernel_chosen(core);
-    if (!vn_kernel64(core, index) || !vn_kernel_usable(core, index)) return -1;
-    if (blocks) {
-        cores[core].kernels[index].blocks64(state, (const unsigned char *)data, blocks);
-        vn_note(vn_ran_flag(core, index));
-    }
-    return 0;
+vn_many_ref vn_many_kernel(int core, int index) {
+    const struct kernel *k = record(core, index);
+    return k ? (vn_many_ref){k->wide, k->many} : (vn_many_ref){vn_core_is_wide(core), {NULL}};
 }
 
-vn_many_fn *vn_many_kernel(int core, int index) {
-    return valid(core, index) ? cores[core].kernels[index].many : NULL;
+vn_short_ref vn_short_kernel(int core, int index) {
+    const struct kernel *k = record(core, index);
+    return k ? (vn_short_ref){k->wide, k->shorts} : (vn_short_ref){vn_core_is_wide(core), {NULL}};
 }
 
-vn_short_fn *vn_short_kernel(int core, int index) {
-    return valid(core, index) ? cores[core].kernels[index].shorts : NULL;
-}
-
-vn_many64_fn *vn_many64_kernel(int core, int index) {
-    return valid(core, index) ? cores[core].kernels[index].many64 : NULL;
-}
-
-vn_short64_fn *vn_short64_kernel(int core, int index) {
-    return valid(core, index) ? cores[core].kernels[index].shorts64 : NULL;
-}
-
-int vn_kernel_has_lanes(int core, int index) {
-    return valid(core, index) && (cores[core].kernels[index].many || cores[core].kernels[index].many64);
-}
+int vn_kernel_has_lanes(int core, int index) { return VN_REF_SET(vn_many_kernel(core, index)); }
 
 int vn_many_lanes(int index, int algorithm) {
     if (algorithm < 0 || algorithm >= VN_ALGORITHMS) return -1;
     const int core = vn_many_core_of(algorithm);
     if (index < 0) index = vn_kernel_chosen(core);
     if (!vn_kernel_usable(core, index)) return -1;
-    return vn_kernel_has_lanes(core, index) &&
-           (vn_short_kernel(core, index) || vn_short64_kernel(core, index));
+    return vn_kernel_has_lanes(core, index) && VN_REF_SET(vn_short_kernel(core, index));
 }
 
 int vn_kernel_lanes(int core, int index) {

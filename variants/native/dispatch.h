@@ -31,32 +31,28 @@ const char *vn_kernel_id(int core, int index);
 int vn_kernel_find(int core, const char *id);
 int vn_kernel_usable(int core, int index);
 int vn_kernel_chosen(int core);
-/* Kernel `index` of a single-message core (NULL if there is none, or if
- * `core` is a many core), and the chosen one; the 64-bit ones for the SHA-512 core. */
-vn_blocks_fn *vn_kernel(int core, int index);
-vn_blocks_fn *vn_chosen(int core);
-vn_blocks64_fn *vn_kernel64(int core, int index);
-vn_blocks64_fn *vn_chosen64(int core);
+/* Kernel `index` of a single-message core (its function NULL if there is
+ * none, or if `core` is a many core), and the chosen one, tagged by the
+ * core's word width (native.h's vn_blocks_ref). */
+vn_blocks_ref vn_kernel(int core, int index);
+vn_blocks_ref vn_chosen(int core);
 /* Run kernel `index` of a single-message core (the chosen one if index < 0)
- * over `blocks` whole blocks: the block benchmark and the tests use it.
- * Returns 0, or -1 (doing nothing) if there is no such kernel, this CPU
- * cannot run it, or `core` is a many core (see vn_digest_many_with). */
-int vn_compress(int core, int index, uint32_t *state, const char *data, size_t blocks);
-/* The same for the SHA-512 core, over whole 128-byte blocks (vn_compress
- * refuses it, and this every other core). */
-int vn_compress64(int core, int index, uint64_t *state, const char *data, size_t blocks);
+ * over `blocks` whole blocks from `state`, the core's words (uint32_t[8], or
+ * uint64_t[8] for a core of 64-bit words and 128-byte blocks): the block
+ * benchmark and the tests use it. Returns 0, or -1 (doing nothing) if there
+ * is no such kernel, this CPU cannot run it, or `core` is a many core (see
+ * vn_digest_many_with). */
+int vn_compress(int core, int index, void *state, const char *data, size_t blocks);
 /* A many core's kernel `index`: its function (NULL for the portable one,
  * which hashes one message at a time with the chosen single-message kernel),
  * how many messages it takes at once (1 for single-message cores), and the
  * index of the narrower kernel the scheduler hands the last messages to when
  * there are too few left to fill it (-1: none; then, for one message, the
- * chosen single-message kernel). */
-vn_many_fn *vn_many_kernel(int core, int index);
-vn_many64_fn *vn_many64_kernel(int core, int index);
-/* The short kernel beside many-kernel `index` of `core`, or NULL. */
-vn_short_fn *vn_short_kernel(int core, int index);
-vn_short64_fn *vn_short64_kernel(int core, int index);
-/* Whether many-kernel `index` of `core` has lanes (a vn_many_fn or vn_many64_fn). */
+ * chosen single-message kernel). Tagged by the core's word width, as vn_kernel. */
+vn_many_ref vn_many_kernel(int core, int index);
+/* The short kernel beside many-kernel `index` of `core` (its function NULL if none). */
+vn_short_ref vn_short_kernel(int core, int index);
+/* Whether many-kernel `index` of `core` has lanes (a many function of either width). */
 int vn_kernel_has_lanes(int core, int index);
 /* For an algorithm: whether many-kernel `index` of its many core (the chosen
  * one if index < 0) has lanes and a short kernel beside them (what
@@ -70,8 +66,7 @@ int vn_many_lanes(int index, int algorithm);
  * single-message kernel `blocks` of `core` (NULL if there is none). */
 int vn_kernel_ran(int core, int index);
 unsigned char *vn_ran_flag(int core, int index);
-unsigned char *vn_ran_flag_of(int core, vn_blocks_fn *blocks);
-unsigned char *vn_ran_flag_of64(int core, vn_blocks64_fn *blocks);
+unsigned char *vn_ran_flag_of(int core, vn_blocks_ref blocks);
 /* Set a kernel's flag: a load, and a store only the first time, so that
  * threads calling the same kernel do not pass its cache line to and fro. */
 static inline void vn_note(unsigned char *flag) {

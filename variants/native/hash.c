@@ -21,31 +21,32 @@ int vn_digest_size(int algorithm) {
     return size[algorithm];
 }
 
-/* The initial chaining state of `algorithm` (the words it does not use zero),
- * and the kernel it runs unless told otherwise (a vn_blocks64_fn, cast, for
- * the SHA-512 core), with that kernel's flag (vn_note) in *ran. */
-static vn_blocks_fn *initial(int algorithm, vn_state *s, unsigned char **ran) {
+/* The initial chaining state of `algorithm` (the words it does not use zero)
+ * and the kernel it runs unless told otherwise, with that kernel's flag
+ * (vn_note), into `s`. */
+static void initial(int algorithm, vn_state *s) {
     const int core = vn_core_of(algorithm);
-    *ran = vn_ran_flag(core, vn_kernel_chosen(core));
+    const vn_blocks_ref chosen = vn_chosen(core);
+    s->ran = vn_ran_flag(core, vn_kernel_chosen(core));
     if (vn_wide(algorithm)) {
         memcpy(s->state64, ivs64[algorithm], sizeof s->state64);
-        return (vn_blocks_fn *)vn_chosen64(core);
+        s->blocks64 = chosen.fn.words64;
+        return;
     }
     memset(s->state64, 0, sizeof s->state64); /* all of the union: copies read it whole */
     memcpy(s->state, ivs32[algorithm], sizeof s->state);
-    return vn_chosen(core);
+    s->blocks = chosen.fn.words32;
 }
 
-void vn_init(vn_state *s, int algorithm, vn_blocks_fn *blocks) {
-    unsigned char *ran;
-    vn_blocks_fn *chosen = initial(algorithm, s, &ran);
-    s->blocks = blocks ? blocks : chosen;
-    if (!blocks) {
-        s->ran = ran;
-    } else if (vn_wide(algorithm)) {
-        s->ran = vn_ran_flag_of64(vn_core_of(algorithm), (vn_blocks64_fn *)blocks);
-    } else {
-        s->ran = vn_ran_flag_of(vn_core_of(algorithm), blocks);
+void vn_init(vn_state *s, int algorithm, const vn_blocks_ref *blocks) {
+    initial(algorithm, s);
+    if (blocks) {
+        if (vn_wide(algorithm)) {
+            s->blocks64 = blocks->fn.words64;
+        } else {
+            s->blocks = blocks->fn.words32;
+        }
+        s->ran = vn_ran_flag_of(vn_core_of(algorithm), *blocks);
     }
     s->algorithm = algorithm;
     s->length = 0;
@@ -128,7 +129,7 @@ int vn_final(const vn_state *s, unsigned char *out) {
 
 int vn_oneshot(int algorithm, const char *data, size_t length, char *out) {
     vn_state s;
-    s.blocks = initial(algorithm, &s, &s.ran);
+    initial(algorithm, &s);
     s.algorithm = algorithm;
     s.length = length;
     const size_t block = (size_t)vn_block_size(algorithm), whole = length / block;

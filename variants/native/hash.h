@@ -26,9 +26,9 @@ typedef struct vn_state {
     int algorithm;
 } vn_state;
 
-/* Start `s` as `algorithm` with kernel `blocks` (NULL: the one vn_setup chose;
- * for the SHA-512 core's algorithms a vn_blocks64_fn, cast). */
-void vn_init(vn_state *s, int algorithm, vn_blocks_fn *blocks);
+/* Start `s` as `algorithm` with kernel `blocks` of its core (vn_kernel's; NULL:
+ * the one vn_setup chose). */
+void vn_init(vn_state *s, int algorithm, const vn_blocks_ref *blocks);
 /* Hash `length` more bytes. */
 void vn_absorb(vn_state *s, const unsigned char *data, size_t length);
 /* Write the digest of everything so far to `out` (vn_digest_size bytes); `s`

@@ -32,8 +32,9 @@ static void build_ladder(struct ladder *ladder, int core, int index) {
     ladder->ran[0] = vn_ran_flag(single_core, vn_kernel_chosen(single_core));
     for (int k = length - 1; k >= 0; k--) {
         ladder->lanes[ladder->rungs] = vn_kernel_lanes(core, chain[k]);
-        ladder->run[ladder->rungs] = vn_many_kernel(core, chain[k]);
-        ladder->run64[ladder->rungs] = vn_many64_kernel(core, chain[k]);
+        const vn_many_ref many = vn_many_kernel(core, chain[k]);
+        ladder->run[ladder->rungs] = many.wide ? NULL : many.fn.words32;
+        ladder->run64[ladder->rungs] = many.wide ? many.fn.words64 : NULL;
         ladder->ran[ladder->rungs] = vn_ran_flag(core, chain[k]);
         ladder->rungs++;
     }
@@ -42,10 +43,12 @@ static void build_ladder(struct ladder *ladder, int core, int index) {
         while (rung < ladder->rungs - 1 && ladder->lanes[rung] < n) rung++;
         ladder->pick[n] = (unsigned char)rung;
     }
-    ladder->single = vn_chosen(single_core);
-    ladder->single64 = vn_chosen64(single_core);
-    ladder->shorts = vn_short_kernel(core, index);
-    ladder->shorts64 = vn_short64_kernel(core, index);
+    const vn_blocks_ref single = vn_chosen(single_core);
+    const vn_short_ref shorts = vn_short_kernel(core, index);
+    ladder->single = single.wide ? NULL : single.fn.words32;
+    ladder->single64 = single.wide ? single.fn.words64 : NULL;
+    ladder->shorts = shorts.wide ? NULL : shorts.fn.words32;
+    ladder->shorts64 = shorts.wide ? shorts.fn.words64 : NULL;
 }
 
 /* A scheduler for many-kernel `index` of `core`, or NULL without memory. */

@@ -163,6 +163,38 @@ typedef void vn_short_fn(const uint32_t *iv, int size, int blocks, const unsigne
 typedef void vn_short64_fn(const uint64_t *iv, int size, int blocks, const unsigned char *const *data,
                            const uint32_t *lengths, unsigned char *const *out);
 
+/* A kernel of either word width, as dispatch.c's record holds it and its
+ * accessors (vn_kernel, vn_many_kernel, vn_short_kernel, ...) return it:
+ * `wide` is its core's width (vn_core_is_wide: 64-bit words) and says which
+ * member of `fn` is the function, words64 or words32 (NULL where the core
+ * has no such kernel). One kind per type of kernel above. */
+typedef union vn_blocks_any {
+    vn_blocks_fn *words32;
+    vn_blocks64_fn *words64;
+} vn_blocks_any;
+typedef union vn_many_any {
+    vn_many_fn *words32;
+    vn_many64_fn *words64;
+} vn_many_any;
+typedef union vn_short_any {
+    vn_short_fn *words32;
+    vn_short64_fn *words64;
+} vn_short_any;
+typedef struct vn_blocks_ref {
+    int wide;
+    vn_blocks_any fn;
+} vn_blocks_ref;
+typedef struct vn_many_ref {
+    int wide;
+    vn_many_any fn;
+} vn_many_ref;
+typedef struct vn_short_ref {
+    int wide;
+    vn_short_any fn;
+} vn_short_ref;
+/* Whether a kernel reference names a function (the member of its width is set). */
+#define VN_REF_SET(ref) ((ref).wide ? (ref).fn.words64 != NULL : (ref).fn.words32 != NULL)
+
 /* The padding of a short message as tables, for short kernels without
  * AVX-512's masks: byte j of block b (0 or 1) of a message of n <= 64 bytes
  * is its own byte (there is one only in block 0) & vn_short_keep[s + j],
