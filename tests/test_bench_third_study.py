@@ -49,8 +49,15 @@ class TwoMd5s:
 
     def listing(self, column: Column) -> Dict[str, Any]:
         grid = Grid((LENGTH,), get_max=LENGTH, block_max=LENGTH, batches=())
-        return {"op": "list", "algorithms": ["md5"], "grid": grid.as_json(),
-                "variants": ["hashlib"], "benchmarks": ["digest"], "references": True}  # fmt: skip
+        return {
+            "op": "list",
+            "algorithms": ["md5"],
+            "grid": grid.as_json(),
+            "variants": ["hashlib"],
+            "benchmarks": ["digest"],
+            "references": True,
+            "pypy_lib": OWN == "pypy-lib",
+        }
 
     def tables(self, lay: Layout) -> List[Table]:
         def cell(row: None, column: str) -> Optional[Cell]:
