@@ -192,7 +192,7 @@ def test_every_study_mode_found_by_the_table_is_found_by_the_search() -> None:
     paths = {os.path.realpath(f.candidate.path) for _, f in search}
     lost = []
     for row in modes.study_interpreters():
-        argv = modes.find(row.label)[0] if row.implementation != "openjdk" else []
+        argv = (modes.find(row.label)[0] if row.implementation != "openjdk" else None) or []
         for m in modes.modes_of(row.label) if argv else ():
             if (
                 m.variants is None
