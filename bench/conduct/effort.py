@@ -110,9 +110,15 @@ EFFORTS: Dict[str, Settings] = {
         slow_limit=0.25, jdk_budget=15.0, readme_rounds=8, promise=0.10, count=False,
         headline_first=True,
     ),
+    # default: four algorithms doubled a whole pass (2026-12-06, Xeon 6/207, quiet: 282 s, the
+    # README's 382 cases 92 s of it at 16 rounds): its three whole passes took the 900 s budget
+    # and stopped at ±6.5 % within the run (target ±4 %). From that run's values, the fastest
+    # of 8 rounds spreads about as little from process to process as of 16 (the README's
+    # ratios' median SD 1.9 % against 1.8 %), of 3 more than of 4 (the other ratios' 5.5 %
+    # against 4.2 %): 8 and 3 make a whole pass 189 s, and six passes fit in 12 minutes.
     "default": Settings(
-        stretches=6, least=3, max_passes=48, min_time=0.001, budget=720.0, rounds=4,
-        jit_warm=(0.03, 1.0), slow_limit=0.1, readme_rounds=16, promise=0.05,
+        stretches=6, least=3, max_passes=48, min_time=0.001, budget=720.0, rounds=3,
+        jit_warm=(0.03, 1.0), slow_limit=0.1, readme_rounds=8, promise=0.05,
         styles_budget=450.0,
     ),
     "rigorous": Settings(
