@@ -141,7 +141,9 @@ def test_the_answer_leaves_out_a_run_of_other_code_and_names_it(tmp_path: Path) 
     assert "other code (sha256:other" in across.left_out[0]
     section = sections.readme_section(across)
     assert "Left out: 20260103-000000" in section
-    assert "MD5, AMD EPYC 25/1 (Zen 3)" in section and "MD5, Intel Xeon 6/167" in section
+    # a column an algorithm, each cell the range over the CPUs that measured it
+    assert "| mode " in section and " MD5 " in section and "(MD5: all 2;" in section
+    assert "MD5, AMD EPYC 25/1 (Zen 3)" not in section
     # the same figures on both: every ratio holds across the CPUs
     assert "hold on every one" in section and "none moves" in section
     answer = sections.answer_section(across, "x.png")
@@ -220,3 +222,17 @@ def test_each_declared_digest_maps_to_one_that_is_not_itself_mapped() -> None:
     for new, old in machine.SAME_CODE.items():
         assert new != old and old not in machine.SAME_CODE
         assert all(d.startswith("sha256:") and len(d) == 23 for d in (new, old))
+
+
+def test_a_readme_cell_is_one_cpu_s_figure_or_the_range_over_several() -> None:
+    from bench.report.figures import Ratio
+
+    slower = Ratio(2.24, 2.16, 2.32)
+    assert machines.across_cell([slower]) == "2.24x slower (2.16-2.32)"
+    assert machines.across_cell([None, slower]) == "2.24x slower (2.16-2.32)"
+    assert machines.across_cell([slower, Ratio(2.32, 2.21, 2.44)]) == "2.2-2.3x slower"
+    same = [Ratio(0.99, 0.93, 1.05), Ratio(1.01, 0.97, 1.04)]
+    assert machines.across_cell(same) == "no difference"
+    mixed = [Ratio(1.08, 1.05, 1.12), Ratio(0.95, 0.9, 0.99)]  # one slower, one faster
+    assert machines.across_cell(mixed) == "1.1x faster to 1.1x slower"
+    assert machines.across_cell([None, None]) is None

@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from ..catalog.comparisons import LONG
-from ..core import machine
+from ..core import machine, stats
 from ..core.fmt import grid, size_label
 from ..store import Run, kept
 from . import answers, stability
@@ -149,45 +149,83 @@ def cell_of(f: Optional[Ratio]) -> Optional[str]:
     return said(f) if f is not None else None
 
 
+def across_cell(cells: Sequence[Optional[Ratio]]) -> Optional[str]:
+    """One algorithm's helpers ÷ streamlined in one mode, over the machines that measured it:
+    one machine's ratio with its rerun interval; several machines' range of ratios
+    (``2.2-2.3x slower``), or ``no difference`` where every machine's interval holds 1."""
+    shown = [c for c in cells if c is not None]
+    if len(shown) < 2:
+        return cell_of(shown[0]) if shown else None
+    words = {stats.verdict(c.value, c.low, c.high) for c in shown}
+    if words == {stats.SAME}:
+        return stats.SAME
+    return answers.direction([c.value for c in shown])
+
+
+def measured_on(
+    rows: Dict[str, Dict[str, List[Optional[Ratio]]]], cpus: Sequence[str]
+) -> Dict[str, List[str]]:
+    """Each algorithm's machines: those with a figure of it in some mode."""
+    return {
+        name: [
+            cpu
+            for i, cpu in enumerate(cpus)
+            if any(by[name][i] for by in rows.values() if name in by)
+        ]
+        for name in NAMES.values()
+        if any(name in by for by in rows.values())
+    }
+
+
+def counted_on(reports: Sequence[Report], mode: str, name: str) -> Optional[str]:
+    """An algorithm's helpers ÷ streamlined in machine instructions in ``mode``: the first
+    machine's that counted it (callgrind's counts are the same on every CPU)."""
+    for r in reports:
+        t = r.table("styles")
+        f = t.at((mode,), f"{name} instr.") if t else None
+        if f is not None:
+            return f"{f.value:.2f}x"
+    return None
+
+
 def styles_lines(reports: Sequence[Report], cpus: Sequence[str], caption: str) -> List[str]:
-    """The README's table across machines: per mode, each machine's helpers ÷ streamlined
-    with its rerun interval, the instructions (the same on every CPU: the first's), how far
-    apart the machines are, and the verdicts."""
+    """The README's table across machines: per mode, a column an algorithm, its helpers ÷
+    streamlined over the machines that measured it (``across_cell``; each machine's figure
+    with its rerun interval is docs/study.md's table), the instructions (the same on every
+    CPU: the first's), how far apart the machines are, and the verdicts."""
     rows: Dict[str, Dict[str, List[Optional[Ratio]]]] = {}
     for mode, name, cells in spreads(reports):
         rows.setdefault(mode, {})[name] = cells
-    names = [n for n in NAMES.values() if any(n in by for by in rows.values())]  # measured
-    header = [
-        "mode",
-        *(f"{n}, {cpu}" for n in names for cpu in cpus),
-        "instr.",
-        "across CPUs",
-        "verdict",
-    ]
+    on = measured_on(rows, cpus)
+    names = list(on)
+    header = ["mode", *names, "instr.", "across CPUs", "verdict"]
     body = []
     for mode, by_name in rows.items():
-        empty: List[Optional[Ratio]] = [None] * len(cpus)
-        shown = [cell_of(c) for n in names for c in by_name.get(n, empty)]
-        counted: List[Optional[str]] = []
-        for n in names:
-            t = next((t for r in reports if (t := r.table("styles"))), None)
-            f = t.at((mode,), f"{n} instr.") if t else None
-            counted.append(f"{f.value:.2f}x" if f else None)
-        instr = " / ".join(c for c in counted if c) or None
-        far = [f"{apart(c):.2f}x" for c in by_name.values()]
-        spread = (
-            "within 10%"
-            if all(apart(c) <= 1 + HOLDS for c in by_name.values())
-            else " / ".join(far) + " apart"
-        )
+        shown = [across_cell(by_name[n]) if n in by_name else None for n in names]
+        counted = [counted_on(reports, mode, n) for n in names]
+        instr = " / ".join(c if c else "—" for c in counted) if any(counted) else None
+        several = {n: c for n, c in by_name.items() if sum(x is not None for x in c) > 1}
+        far = [f"{n} {apart(c):.2f}x" for n, c in several.items() if apart(c) > 1 + HOLDS]
+        spread = "; ".join(far) + " apart" if far else f"within {HOLDS:.0%}"
         words = [answers.mode_word(r.verdicts, mode) for r in reports]
         verdict = (
             words[0]
             if len(set(words)) == 1
             else "; ".join(f"{w} ({cpu})" for w, cpu in zip(words, cpus))
         )
-        body.append([mode, *shown, instr, spread if len(cpus) > 1 else "—", verdict])
-    return [caption, "", grid(header, body, 1, 1), ""]
+        body.append([mode, *shown, instr, spread if several else "—", verdict])
+    where = "; ".join(
+        f"{n}: {', '.join(c)}" if len(c) < len(cpus) else f"{n}: all {len(cpus)}"
+        for n, c in on.items()
+    )
+    told = (
+        f"{caption[:-1]}. A cell gives the range over the CPUs that measured it ({where}), one "
+        f"CPU's figure with its 95% rerun interval; every CPU's figure with its interval: "
+        f"[docs/study.md](docs/study.md#results):"
+        if len(cpus) > 1
+        else f"{caption[:-1]}. Each figure with its 95% rerun interval:"
+    )
+    return [told, "", grid(header, body, 1, 1), ""]
 
 
 def disjoint(cells: Sequence[Optional[Ratio]]) -> bool:

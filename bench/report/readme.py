@@ -143,7 +143,7 @@ def readme_section(across: Optional[machines.Across]) -> str:
     why = f"; JDK 25's `-Xint`: [JDK-8072070]({REVIEWS['8072070']})" if jdk25 else ""
     caption = (
         f"**What the coding style costs**: helpers against streamlined, "
-        f"{size_label(first.run.layout.length(LONG))}, 95% rerun interval, on each CPU; the "
+        f"{size_label(first.run.layout.length(LONG))}; the "
         f"JDK's [8256523]({REVIEWS['8256523']}): 4-5x under `-Xint` and Zero, none "
         f"compiled{why}:"
     )
