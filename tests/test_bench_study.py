@@ -503,6 +503,32 @@ def test_the_conductor_takes_its_budget_when_the_ratios_stay_wide(tmp_path: Path
     assert "the budget spent" in store.Header("d", {}, "", "", 1, 1, 1, 0, stop=stop).stopped
 
 
+class Started(Clocked):
+    """A conductor whose first pass costs three times what each pass after it does (its
+    processes' start and calibration), as a first pass of the study does."""
+
+    def one_pass(self, p: int, todo: Dict[Any, Any]) -> None:
+        self.SECOND = 3.0 if p == 0 else 1.0
+        super().one_pass(p, todo)
+
+
+def test_the_readme_s_cases_take_the_budget_the_first_pass_made_look_spent(tmp_path: Path) -> None:
+    probe = Started(0.01, replace(conductor.EFFORTS["default"], slow_limit=None), tmp_path)
+    cases = sum(len(ms) for ms in probe.members.values())
+    # From pass 0's costs the plan has no pass of the README's cases alone: its least passes
+    # look like the whole budget; each pass after the first costs a third of what it said.
+    budget = 3 * cases * probe.settings.least + 1
+    settings = replace(conductor.EFFORTS["default"], budget=budget, slow_limit=None)
+    (tmp_path / "run").mkdir()
+    run = Started(0.01, settings, tmp_path / "run")
+    outcome = run.run()
+    assert outcome["plan"]["passes"] > settings.least  # passes added after the plan
+    stop = outcome["stop"]
+    assert stop["rule"] == "precision" and outcome["measure_seconds"] <= budget
+    for label, name in run.readme:
+        assert {r.stretch for r in run.data[label][name].runs} == set(range(settings.stretches))
+
+
 def test_an_effort_without_a_promise_never_stops_early(tmp_path: Path) -> None:
     settings = replace(conductor.EFFORTS["default"], promise=None, budget=400.0, slow_limit=None)
     run = Clocked(0.0, settings, tmp_path)
