@@ -107,6 +107,8 @@ def test_each_binary_is_asked_once_and_a_pyenv_shim_is_read_not_run(
     fake(root / "versions" / "3.12.1" / "bin" / "python3.12", [3, 12, 1])
     (root / "versions" / "3.12.1" / "bin" / "python3").symlink_to("python3.12")
     fake(root / "versions" / "3.10.13" / "bin" / "python3.10", [3, 10, 13])
+    old = fake(root / "versions" / "3.8.18" / "bin" / "python3.8", [3, 8, 18])
+    (old.parent / "python3").symlink_to("python3.8")
     system = fake(home / "bin" / "python3.9", [3, 9, 18])
     ran = home / "ran"
     for name in ("python3.12", "python3.10", "python3.9"):  # a shim that was run says so
@@ -131,6 +133,10 @@ def test_each_binary_is_asked_once_and_a_pyenv_shim_is_read_not_run(
     assert not ran.exists(), "a shim of pyenv's was run"
     assert len(set(asked)) == len(asked) == 3  # python3 is python3.12; each shim, read
     why = {c.path: w for c, w in found.skipped}
+    for path in (old, old.parent / "python3"):  # not asked: the name says it
+        assert why[str(path)] == (
+            "Python 3.8 (by its name, python3.8): the worker needs 3.9 or newer"
+        )
     assert why[str(root / "shims" / "python3.12")] == discover.SAME + "3.12"
     assert why[str(root / "shims" / "python3.10")] == discover.NOT_SELECTED + "3.12.1"
     # not in the version selected: pyenv's system, PATH without the shims

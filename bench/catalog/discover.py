@@ -433,9 +433,24 @@ def probe(argv: Sequence[str]) -> Tuple[Optional[Dict[str, Any]], str]:
     return facts, ""
 
 
+def older_by_name(c: Candidate) -> str:
+    """Why ``c`` is too old for the worker, said by its binary's own name (``python3.8``,
+    ``pypy3.8``: that Python), not asked; "" where its name does not say so."""
+    try:
+        name = Path(os.path.realpath(c.path)).name
+    except OSError:
+        return ""
+    match = re.fullmatch(r"(?:python|pypy)(\d+)\.(\d+)t?", name)
+    if not match or (int(match[1]), int(match[2])) >= OLDEST:
+        return ""
+    oldest = ".".join(map(str, OLDEST))
+    return f"Python {match[1]}.{match[2]} (by its name, {name}): the worker needs {oldest} or newer"
+
+
 def probe_all(found: Sequence[Candidate]) -> List[Tuple[Optional[Dict[str, Any]], str]]:
     """Every candidate's probe, in parallel, through the cache: each binary asked once (two
-    paths to it, one key), a shim of pyenv's read as the binary it runs (``pyenv_shim``)."""
+    paths to it, one key), a shim of pyenv's read as the binary it runs (``pyenv_shim``), one
+    whose name says it is too old not asked (``older_by_name``)."""
     cache = cache_file()
     try:
         known: Dict[str, Any] = json.loads(cache.read_text())
@@ -452,6 +467,10 @@ def probe_all(found: Sequence[Candidate]) -> List[Tuple[Optional[Dict[str, Any]]
         if program is None:
             not_run[i] = why
         asked.append(Candidate(c.source, program or c.path, (program or c.path,)))
+    for i, c in enumerate(asked):
+        old = older_by_name(c)
+        if old and i not in not_run:
+            not_run[i] = old
     keys = [_key(c) for c in asked]
     todo: Dict[str, Candidate] = {}  # the probes to run, one a key ("#i": a candidate's own)
     for i, (key, c) in enumerate(zip(keys, asked)):
