@@ -167,8 +167,8 @@ def wheels(session: nox.Session) -> None:
 def styles_user(session: nox.Session) -> None:
     """The styles tool as a user gets it: its wheel into a pipx-style venv, a fresh HOME with
     uv's and pyenv's layouts of this machine's interpreters, no Debian tree (tools/styles_user.py;
-    as root: a private mount namespace)."""
-    session.install("build")
+    as root: a private mount namespace); then once through uvx, offline (uv from PyPI)."""
+    session.install("build", "uv")
     session.run("python", "tools/styles_user.py")
 
 

@@ -103,6 +103,11 @@ def test_modes_share_their_interpreter_environment(tmp_path: Path) -> None:
     ]
     with pytest.raises(SystemExit, match="no environment"):
         launch.columns_of(Options(python=("3.11=/x",), modes="3.12"))
+    # an interpreter the table knows but measures in no mode (3.9) is a plain mode, not dropped
+    assert not modes.modes_of("3.9")
+    (nine,) = launch.columns_of(Options(python=("3.9=/old/bin/python",)))
+    assert (nine.label, nine.mode.interpreter, nine.program) == ("3.9", "3.9", "/old/bin/python")
+    assert launch.command(nine, tmp_path)[0] == ["/old/bin/python", "-m", "bench.conduct.worker"]
 
 
 def test_the_conductor_stops_on_a_worker_error(
@@ -549,6 +554,23 @@ def test_a_result_file_says_its_format_and_another_is_refused(tmp_path: Path) ->
         store.read_record(path)
     folder = store.new_folder("peers", tmp_path)
     assert folder.is_dir() and folder.parent == tmp_path / "peers"
+
+
+def test_runs_started_in_one_second_get_folders_of_their_own_in_order(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(store, "stamp", lambda: "20261206-083000")
+    made = [store.new_folder("styles", tmp_path) for _ in range(11)]
+    assert len(set(made)) == 11 and all(p.is_dir() for p in made)
+    assert [p.name for p in made[:3]] == ["20261206-083000", "20261206-083000-2",
+                                          "20261206-083000-3"]  # fmt: skip
+    for folder in made:  # each a finished run, in the order made: -10 and -11 after -9
+        (folder / "summary.json").write_text("{}")
+        assert store.newest("styles", "summary.json", tmp_path) == folder
+    monkeypatch.setattr(store, "stamp", lambda: "20261206-083001")
+    later = store.new_folder("styles", tmp_path)
+    (later / "summary.json").write_text("{}")
+    assert store.newest("styles", "summary.json", tmp_path) == later
 
 
 def test_one_cpython_and_a_jdk_without_root_or_the_tree_measure_their_modes_and_name_the_rest(

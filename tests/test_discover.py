@@ -100,6 +100,63 @@ def test_answers_are_cached_by_path_size_and_mtime(
         discover.search()
 
 
+def test_each_binary_is_asked_once_and_a_pyenv_shim_is_read_not_run(
+    home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = home / ".pyenv"
+    fake(root / "versions" / "3.12.1" / "bin" / "python3.12", [3, 12, 1])
+    (root / "versions" / "3.12.1" / "bin" / "python3").symlink_to("python3.12")
+    fake(root / "versions" / "3.10.13" / "bin" / "python3.10", [3, 10, 13])
+    old = fake(root / "versions" / "3.8.18" / "bin" / "python3.8", [3, 8, 18])
+    (old.parent / "python3").symlink_to("python3.8")
+    system = fake(home / "bin" / "python3.9", [3, 9, 18])
+    ran = home / "ran"
+    for name in ("python3.12", "python3.10", "python3.9"):  # a shim that was run says so
+        shim = root / "shims" / name
+        shim.parent.mkdir(parents=True, exist_ok=True)
+        shim.write_text(f'#!/bin/sh\necho "$0" >> {ran}\nexit 127\n')
+        shim.chmod(0o755)
+    (root / "version").write_text("# pyenv global\n3.12.1\n")
+    monkeypatch.setenv("PATH", os.pathsep.join([str(root / "shims"), str(home / "bin")]))
+    work = home / "work"
+    work.mkdir()
+    monkeypatch.chdir(work)
+    asked: List[Any] = []
+    real_probe = discover.probe
+
+    def counted(argv: Any) -> Any:
+        asked.append(tuple(argv))
+        return real_probe(argv)
+
+    monkeypatch.setattr(discover, "probe", counted)
+    found = discover.search()
+    assert not ran.exists(), "a shim of pyenv's was run"
+    assert len(set(asked)) == len(asked) == 3  # python3 is python3.12; each shim, read
+    why = {c.path: w for c, w in found.skipped}
+    for path in (old, old.parent / "python3"):  # not asked: the name says it
+        assert why[str(path)] == (
+            "Python 3.8 (by its name, python3.8): the worker needs 3.9 or newer"
+        )
+    assert why[str(root / "shims" / "python3.12")] == discover.SAME + "3.12"
+    assert why[str(root / "shims" / "python3.10")] == discover.NOT_SELECTED + "3.12.1"
+    # not in the version selected: pyenv's system, PATH without the shims
+    assert found.found["3.9"].executable == str(system)
+    text = "\n".join(discover.listing(found, 0.1))
+    assert "shims of versions not selected (their installs are searched): python3.10" in text
+    # a project's .python-version, from the working folder up, selects for its folders
+    (work / ".python-version").write_text("3.10.13\n")
+    (work / "sub").mkdir()
+    monkeypatch.chdir(work / "sub")
+    why = {c.path: w for c, w in discover.search().skipped}
+    assert why[str(root / "shims" / "python3.10")] == discover.SAME + "3.10"
+    assert why[str(root / "shims" / "python3.12")] == discover.NOT_SELECTED + "3.10.13"
+    assert not ran.exists() and len(asked) == 3  # the answers cached: nothing asked again
+    # a version pyenv resolves itself (a prefix): the shim is run
+    (work / ".python-version").write_text("3.10\n")
+    why = {c.path: w for c, w in discover.search().skipped}
+    assert ran.exists() and why[str(root / "shims" / "python3.10")].startswith("did not answer")
+
+
 def test_a_tree_interpreter_runs_through_the_entry_script(home: Path) -> None:
     root = home / "debian"
     entry = root / "enter-sid"
@@ -157,6 +214,13 @@ def test_python_labels_are_checked_against_what_the_interpreter_is(home: Path) -
         discover.given("x", str(home / "nothing"))
     (mode,), _ = discover.given("mine", str(p311))
     assert (mode.label, mode.interpreter, mode.jit) == ("mine", "mine", False)
+    # the oldest Python the worker runs is a mode like any other; an older one, one line
+    p39 = fake(home / "bin" / "python3.9", [3, 9, 18])
+    (mode,), _ = discover.given("3.9", str(p39))
+    assert (mode.label, mode.interpreter, mode.jit) == ("3.9", "3.9", False)
+    p38 = fake(home / "bin" / "python3.8", [3, 8, 10])
+    with pytest.raises(ValueError, match=r"that is CPython 3.8.10; the worker needs 3.9 or newer"):
+        discover.given("3.8", str(p38))
     jit = fake(home / "bin" / "python3.14", [3, 14, 0], jit_available=True, jit_enabled=True)
     (mode,), _ = discover.given("3.14-jit", str(jit))
     assert mode.env == modes.JIT_ON and mode.jit and mode.interpreter == "3.14@--python"

@@ -18,7 +18,12 @@ into ~/.local/bin). Then, from a folder of the user's:
 2. ``stylebench styles mine.py --effort quick --no-count`` (mine.py: examples/styles/helpers.py)
    must answer in every mode found, its results in the user's folder;
 3. ``stylebench styles mine.py --python 3.12-jit=<uv's 3.12>`` must fail with one line (that
-   CPython has no JIT), no traceback.
+   CPython has no JIT), no traceback;
+4. where uv is installed beside the Python running this (``nox -s styles_user`` installs it),
+   the tool run as uvx runs it, nothing installed first: uv's ``uv`` and ``uvx`` copied into
+   ~/.local/bin as uv's own installer puts them, then ``uvx --from <the wheel> stylebench
+   styles mine.py --effort quick --modes 3.11`` with ``UV_OFFLINE=1`` (the wheel has no
+   dependencies: uv needs no index) must answer, its results in the user's folder.
 
 It prints the modes found and the quick run's wall time. Needs root for ``unshare -m``.
 """
@@ -49,6 +54,10 @@ UV_LABELS = ("3.10", "3.11", "3.12", "3.13")
 SYSTEM_PATH = ("/usr/local/bin", "/usr/bin", "/bin")
 #: The mount the layout hides (the Debian trees, the built free-threaded CPython).
 HIDDEN = modes.CACHE_ROOT
+#: uv's programs, copied into the user's ~/.local/bin as its installer puts them, and the mode
+#: the run through uvx measures (one: the pip-installed run measured every mode already).
+UV = ("uv", "uvx")
+UVX_MODES = "3.11"
 
 
 def version_of(program: str, attribute: str = "version_info") -> str:
@@ -98,6 +107,45 @@ def lay_out(home: Path, found: Dict[str, str], wheel: Path) -> Dict[str, str]:
     local.mkdir(parents=True, exist_ok=True)
     (local / stylebench.NAME).symlink_to(bin_dir / stylebench.NAME)
     return where
+
+
+def uv_programs() -> List[Path]:
+    """uv's ``uv`` and ``uvx`` beside the Python running this (a venv's, where pip installed
+    uv), else on PATH; none: no uvx check."""
+    found = []
+    for name in UV:
+        beside = Path(sys.executable).parent / name
+        path = str(beside) if beside.is_file() else shutil.which(name)
+        if not path:
+            return []
+        found.append(Path(path))
+    return found
+
+
+def through_uvx(home: Path, work: Path, wheel: Path, env: Dict[str, str]) -> str:
+    """The tool run once as ``uvx --from WHEEL`` runs it, offline, in the user's folder (the
+    user's uv in ~/.local/bin, as its installer puts it): what it said, or SystemExit."""
+    for program in uv_programs():
+        shutil.copy2(program, home / ".local" / "bin" / program.name)
+    before = set((work / "results" / "styles").glob("*/summary.json"))
+    argv = ["uvx", "--from", str(wheel), stylebench.NAME, "styles", "mine.py", "--effort", "quick",
+            "--modes", UVX_MODES, "--no-count", "--no-plots"]  # fmt: skip
+    print("$ UV_OFFLINE=1 " + " ".join(argv), flush=True)
+    done = subprocess.run(argv, cwd=work, env={**env, "UV_OFFLINE": "1"})
+    made = sorted(set((work / "results" / "styles").glob("*/summary.json")) - before)
+    if done.returncode or len(made) != 1:
+        raise SystemExit(f"uvx --from {wheel.name} {stylebench.NAME} did not answer "
+                         f"(exit {done.returncode}, new runs {made})")  # fmt: skip
+    columns = sorted({r["mode"] for r in json.loads(made[0].read_text())["ratios"]})
+    if columns != [UVX_MODES]:
+        raise SystemExit(f"the uvx run answered in {columns}, not {UVX_MODES}")
+    # the environment uvx made for the tool, in uv's cache: which Python hosts it
+    hosts = []
+    for cfg in sorted((home / ".cache" / "uv").glob("archive-v0/*/pyvenv.cfg")):
+        said = dict(line.split(" = ", 1) for line in cfg.read_text().splitlines() if " = " in line)
+        hosts.append(f"Python {said.get('version_info')} from {said.get('home')}")
+    host = f", its host {', '.join(hosts)}" if hosts else ""
+    return f"uvx --from the wheel, offline, answered in {columns[0]} ({made[0].parent.name}{host})"
 
 
 def user_env(home: Path) -> Dict[str, str]:
@@ -150,8 +198,13 @@ def inside(home: Path, wheel: Path) -> int:
     said = (jit.stdout + jit.stderr).strip()
     if jit.returncode == 0 or "has no JIT" not in said or len(said.splitlines()) != 1:
         raise SystemExit(f"--python 3.12-jit= on a CPython without a JIT said: {said!r}")
+    uvx = (
+        through_uvx(home, work, wheel, env)
+        if uv_programs()
+        else "uv not installed here: no uvx run"
+    )
     print(f"\nuser layout: {len(rows)} modes found ({', '.join(sorted(rows))}); the quick run "
-          f"took {took:.0f} s of wall time; a -jit label without a JIT: {said}")  # fmt: skip
+          f"took {took:.0f} s of wall time; a -jit label without a JIT: {said}; {uvx}")  # fmt: skip
     return 0
 
 

@@ -11,8 +11,9 @@ label is its mode; a later find of the same label is listed as not used):
    ``~/.local/share/mise/installs/python``);
 4. conda's environments (``~/miniconda3``, ``~/anaconda3``, ``~/miniforge3``, ``~/mambaforge``,
    their ``envs/*``, and those ``~/.conda/environments.txt`` lists);
-5. PATH: ``python3``, ``python3.X``, ``python3.Xt``, ``pypy3``, ``pypy3.X``; a shim of pyenv,
-   asdf or mise is run and stands for the binary it runs (``sys.executable``);
+5. PATH: ``python3``, ``python3.X``, ``python3.Xt``, ``pypy3``, ``pypy3.X``; a shim stands for
+   the binary it runs: pyenv's read as ``pyenv which`` finds it (``pyenv_shim``, no process),
+   asdf's or mise's run (``sys.executable``);
 6. this project's: the free-threaded 3.13 built by ``tools/debian.py freethreaded`` and the
    Debian trees (``tools/debian.py ensure sid``), whose interpreters run through the tree's
    entry script.
@@ -69,10 +70,12 @@ OLDEST = (3, 9)
 NAMES = re.compile(r"(python3(\.\d+t?)?|pypy3(\.\d+)?)")
 #: A probe taking longer than this (seconds) is a candidate that does not answer.
 TIMEOUT = 20.0
-#: How a candidate runs the probe: without the user's site folder. Not ``-I``: its ``-E``
-#: would hide ``PYTHON_JIT=1`` (``modes.JIT_ON``), and a JIT that is off by default (Debian's
-#: 3.14 and 3.15) would say it never comes on; the environment is cleaned instead (``probe``).
-PROBE_FLAGS = ("-s",)
+#: How a candidate runs the probe: without ``site`` (``-S``: no site-packages, no ``.pth``
+#: files run; what the probe asks does not depend on them, and a CPython with many packages
+#: installed starts several times faster without). Not ``-I``: its ``-E`` would hide
+#: ``PYTHON_JIT=1`` (``modes.JIT_ON``), and a JIT that is off by default (Debian's 3.14 and
+#: 3.15) would say it never comes on; the environment is cleaned instead (``probe``).
+PROBE_FLAGS = ("-S",)
 #: The cache of probes, in the per-user cache (``$XDG_CACHE_HOME``, default ~/.cache), named
 #: by the probe: an answer to another probe (another question, other flags) is not reused.
 CACHE_NAME = (
@@ -344,18 +347,66 @@ def cache_file() -> Path:
 
 
 def _key(c: Candidate) -> Optional[str]:
-    """The cache's key of a candidate: its real path, size and mtime (a shim's: its tool's
-    setting and the working folder, what decides what it runs)."""
-    if c.shim:  # what it runs: pyenv's setting (its version file, PYENV_VERSION), the folder
-        setting = Path(os.environ.get("PYENV_ROOT") or _home() / ".pyenv") / "version"
-        mtime = setting.stat().st_mtime_ns if setting.exists() else 0
-        return f"shim {c.path} {os.environ.get('PYENV_VERSION', '')} {mtime} {os.getcwd()}"
+    """The cache's key of a candidate: its real path, size and mtime (a shim of asdf's or
+    mise's: its path and the working folder, what decides what it runs). Two candidates of one
+    key are one binary (a symlink, ``/bin`` and ``/usr/bin``): asked once."""
+    if c.shim:
+        return f"shim {c.path} {os.getcwd()}"
     try:
         real = os.path.realpath(c.path)
         st = os.stat(real)
     except OSError:
         return None
     return f"{' '.join(c.argv[:-1])} {real} {st.st_size} {st.st_mtime_ns}"
+
+
+#: Why a shim of pyenv's is not used: the versions pyenv selects have no such program.
+NOT_SELECTED = "not in the versions pyenv selects here: "
+
+
+def pyenv_versions(root: Path) -> List[str]:
+    """The versions pyenv selects in the working folder, read as pyenv reads them: the first
+    ``.python-version`` from the folder up, else ``$PYENV_ROOT/version`` (one version a line,
+    ``#`` a comment); none: ``system``. ``PYENV_VERSION`` is not read: ``pyenv exec`` sets it
+    for whatever it runs (this tool itself, started by a shim), so it is not the user's."""
+    here = Path(os.getcwd())
+    files = [d / ".python-version" for d in (here, *here.parents)] + [root / "version"]
+    for file in files:
+        try:
+            lines = file.read_text().splitlines()
+        except (OSError, UnicodeDecodeError):
+            continue
+        words = [line.split()[0] for line in lines if line.split()]
+        versions = [w for w in words if not w.startswith("#")]
+        if versions:
+            return versions
+    return ["system"]
+
+
+def pyenv_shim(c: Candidate) -> Optional[Tuple[Optional[str], str]]:
+    """What a shim of pyenv's would run, found as ``pyenv which`` finds it, without starting
+    pyenv (a bash program, a tenth of a second a shim): each selected version's
+    ``versions/<v>/bin/NAME``, then ``system`` (PATH without the shims). (the program, "") or
+    (None, why: none there); None where ``c`` is no shim of pyenv's or a version is not an
+    install's name (a prefix such as ``3.12``, a virtualenv's: the shim is run instead)."""
+    root = Path(os.environ.get("PYENV_ROOT") or _home() / ".pyenv")
+    shims = root / "shims"
+    if Path(c.path).parent != shims:
+        return None
+    name = Path(c.path).name
+    versions = pyenv_versions(root)
+    for version in [*versions, "system"]:
+        if version == "system":
+            for folder in os.environ.get("PATH", "").split(os.pathsep):
+                if folder and Path(folder) != shims and _runnable(Path(folder) / name):
+                    return str(Path(folder) / name), ""
+            continue
+        install = root / "versions" / version
+        if not install.is_dir():
+            return None
+        if _runnable(install / "bin" / name):
+            return str(install / "bin" / name), ""
+    return None, NOT_SELECTED + ", ".join(versions)
 
 
 def probe(argv: Sequence[str]) -> Tuple[Optional[Dict[str, Any]], str]:
@@ -382,30 +433,66 @@ def probe(argv: Sequence[str]) -> Tuple[Optional[Dict[str, Any]], str]:
     return facts, ""
 
 
+def older_by_name(c: Candidate) -> str:
+    """Why ``c`` is too old for the worker, said by its binary's own name (``python3.8``,
+    ``pypy3.8``: that Python), not asked; "" where its name does not say so."""
+    try:
+        name = Path(os.path.realpath(c.path)).name
+    except OSError:
+        return ""
+    match = re.fullmatch(r"(?:python|pypy)(\d+)\.(\d+)t?", name)
+    if not match or (int(match[1]), int(match[2])) >= OLDEST:
+        return ""
+    oldest = ".".join(map(str, OLDEST))
+    return f"Python {match[1]}.{match[2]} (by its name, {name}): the worker needs {oldest} or newer"
+
+
 def probe_all(found: Sequence[Candidate]) -> List[Tuple[Optional[Dict[str, Any]], str]]:
-    """Every candidate's probe, in parallel, through the cache."""
+    """Every candidate's probe, in parallel, through the cache: each binary asked once (two
+    paths to it, one key), a shim of pyenv's read as the binary it runs (``pyenv_shim``), one
+    whose name says it is too old not asked (``older_by_name``)."""
     cache = cache_file()
     try:
         known: Dict[str, Any] = json.loads(cache.read_text())
     except (OSError, ValueError):
         known = {}
-    keys = [_key(c) for c in found]
-
-    def one(i: int) -> Tuple[Optional[Dict[str, Any]], str]:
-        key = keys[i]
-        if key is not None and key in known:
-            said = dict(known[key])
-            return (None, str(said["error"])) if "error" in said else (said, "")
-        return probe(found[i].argv)
-
+    asked: List[Candidate] = []  # what is probed for each: itself, or the program a shim runs
+    not_run: Dict[int, str] = {}  # a shim that would run nothing: why
+    for i, c in enumerate(found):
+        resolved = pyenv_shim(c)
+        if resolved is None:
+            asked.append(c)
+            continue
+        program, why = resolved
+        if program is None:
+            not_run[i] = why
+        asked.append(Candidate(c.source, program or c.path, (program or c.path,)))
+    for i, c in enumerate(asked):
+        old = older_by_name(c)
+        if old and i not in not_run:
+            not_run[i] = old
+    keys = [_key(c) for c in asked]
+    todo: Dict[str, Candidate] = {}  # the probes to run, one a key ("#i": a candidate's own)
+    for i, (key, c) in enumerate(zip(keys, asked)):
+        if i not in not_run and (key is None or key not in known):
+            todo.setdefault(f"#{i}" if key is None else key, c)
     with ThreadPoolExecutor(max_workers=8) as pool:
-        answers = list(pool.map(one, range(len(found))))
-    fresh = {k: a or {"error": why} for k, (a, why) in zip(keys, answers) if k is not None}
-    if any(k not in known for k in fresh):
+        fresh = dict(zip(todo, pool.map(lambda c: probe(c.argv), todo.values())))
+    answers: List[Tuple[Optional[Dict[str, Any]], str]] = []
+    for i, key in enumerate(keys):
+        if i in not_run:
+            answers.append((None, not_run[i]))
+        elif key is None or key in fresh:
+            answers.append(fresh[f"#{i}" if key is None else key])
+        else:
+            said = dict(known[key])
+            answers.append((None, str(said["error"])) if "error" in said else (said, ""))
+    new = {k: a or {"error": why} for k, (a, why) in fresh.items() if not k.startswith("#")}
+    if new:
         try:
             cache.parent.mkdir(parents=True, exist_ok=True)
             tmp = cache.with_name(f"{cache.name}.{os.getpid()}")
-            tmp.write_text(json.dumps({**known, **fresh}, indent=1, sort_keys=True))
+            tmp.write_text(json.dumps({**known, **new}, indent=1, sort_keys=True))
             os.replace(tmp, cache)
         except OSError:
             pass  # a cache that cannot be written: the next look probes again
@@ -491,6 +578,11 @@ def given(label: str, path: str) -> Tuple[List[modes.Mode], Found]:
         if label.endswith(s):
             base, suffix = label[: -len(s)], s
     found = Found(base, candidate, facts)
+    if too_old(facts):
+        oldest = ".".join(map(str, OLDEST))
+        raise ValueError(
+            f"--python {label}={path}: that is {found.title}; the worker needs {oldest} or newer"
+        )
     natural = label_of(facts)
     accepted = {natural}
     if facts.get("pypy"):
@@ -542,7 +634,7 @@ def listing(result: Search, took: float) -> List[str]:
     for c, why in result.skipped:
         if why.startswith(SAME):
             also.setdefault(why[len(SAME) :], {})[c.path] = None
-        elif c.shim and why.startswith("did not answer"):
+        elif c.shim and why.startswith(("did not answer", NOT_SELECTED)):
             shims.append(Path(c.path).name)
         else:
             other.append(f"  {c.path} ({c.source}): {why}")

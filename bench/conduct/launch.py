@@ -117,8 +117,13 @@ def columns_of(options: Options) -> List[Column]:
             raise SystemExit(f"no environment for {missing}; have {sorted(programs)}")
     else:
         chosen = tuple(m for m in modes.MODES if m.interpreter in programs)
-    # A runtime outside the table is one plain mode of its own.
-    plain = [modes.Mode(x, x, {}, (), None, "") for x in programs if x not in known]
+    # A runtime outside the table's modes is one plain mode of its own: one the table does not
+    # know, or one it knows but does not measure in any mode (3.9: below the study's range)
+    plain = [
+        modes.Mode(x, x, {}, (), None, "")
+        for x in programs
+        if x not in known or not modes.modes_of(x)
+    ]
     return [
         Column(
             m,

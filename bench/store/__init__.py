@@ -45,10 +45,26 @@ class FormatError(ValueError):
 
 
 def new_folder(kind: str, results: Path = RESULTS) -> Path:
-    """A new run's folder: ``results/<kind>/<date-time>/`` (bench, bytecode, memory, peers)."""
-    folder = results / kind / stamp()
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
+    """A new run's folder: ``results/<kind>/<date-time>/`` (bench, bytecode, memory, peers),
+    its own: a run started in the same second as another (two styles runs from one script)
+    gets ``<date-time>-2``, ``-3``, ... (made with ``mkdir``, which one process alone wins)."""
+    (results / kind).mkdir(parents=True, exist_ok=True)
+    name, n = stamp(), 1
+    while True:
+        folder = results / kind / (name if n == 1 else f"{name}-{n}")
+        try:
+            folder.mkdir()
+            return folder
+        except FileExistsError:
+            n += 1
+
+
+def run_order(folder: Path) -> Tuple[str, int]:
+    """A run folder's place among its kind's, oldest first: by its date-time, then by its
+    suffix as a number (``-10`` after ``-9``, where the names alone would not say so)."""
+    name, _, suffix = folder.name.partition("-")
+    time_, _, n = suffix.partition("-")
+    return f"{name}-{time_}", int(n) if n.isdigit() else 1
 
 
 def record_text(data: Mapping[str, Any], indent: Optional[int] = 1) -> str:
@@ -76,8 +92,8 @@ def read_record(path: Path) -> Dict[str, Any]:
 
 def newest(kind: str, needs: str, results: Path = RESULTS) -> Optional[Path]:
     """The newest finished run of ``kind`` under ``results`` (one that has written ``needs``)."""
-    runs = sorted((results / kind).glob("2*/" + needs))
-    return runs[-1].parent if runs else None
+    runs = sorted((p.parent for p in (results / kind).glob("2*/" + needs)), key=run_order)
+    return runs[-1] if runs else None
 
 
 @dataclass
