@@ -1,24 +1,37 @@
 /*
  * Test driver for the native kernels, built with the sources of
  * variants/native for each architecture and run natively or under qemu-user
- * (see run.py). It checks, on whatever CPU it finds itself:
+ * (see run.py). It takes every core's kernels from dispatch's tables, so a
+ * kernel added there is tested here with nothing to add, and checks, on
+ * whatever CPU it finds itself:
  *
  *   - the kernels dispatch chose, against what the caller expects
- *     (--expect md5=NAME --expect sha256=NAME, and so on for every core);
+ *     (--expect md5=NAME --expect sha256=NAME, and so on for every core),
+ *     and that the kernels the caller names run here (--require core=ID:
+ *     a CPU model missing an extension cannot pass by testing less) or are
+ *     refused (--unusable core=ID);
  *   - the standard vectors (RFC 1321; FIPS 180-4 examples, including one
  *     million 'a') through every kernel this CPU can run: MD5, SHA-1,
  *     SHA-224, SHA-256 and the SHA-512 core's four algorithms;
  *   - every kernel against the portable one: whole messages of every length
- *     up to 1000 bytes at several misalignments, the same messages in two
+ *     up to 1100 bytes at several misalignments, the same messages in two
  *     pieces, copies, the one-shot digest (which runs the chosen kernel) and
- *     the block functions alone;
+ *     the block functions alone (1 to 40 blocks, from random states);
  *   - every many-kernel this CPU can run (vn_digest_many_with,
  *     vn_absorb_many_with), against the portable single-message kernel:
  *     batches of 0, 1, lanes-1, lanes, lanes+1 and 1000 messages of mixed
  *     lengths up to 300 bytes, of equal lengths, of random lengths up to
  *     1 MiB, short messages streaming past a long one, any alignment, split
  *     over threads; states starting mid-block absorbing random chunks;
- *   - VARIANTS_NATIVE_KERNELS: forcing, and the problems it reports.
+ *   - each many-kernel's lanes called directly (every count up to its
+ *     width; the lanes past the count unread and, past its width, not
+ *     written) and its short kernel (every length to a block, in place,
+ *     padded already and at a page's end; nothing written past a digest);
+ *   - every usable kernel, single-message and many, against the digests
+ *     Python's hashlib made (--expected FILE, written by run.py);
+ *   - VARIANTS_NATIVE_KERNELS: forcing, and the problems it reports (without
+ *     the variables none, or --setup-problem TEXT: the SHA512 model built
+ *     one bit off, whose kernel dispatch verifies and refuses).
  *
  * --expect core=KERNEL takes a kernel's display name or its id.
  * Exit status 0 when everything agrees; each failure is printed.
@@ -37,6 +50,7 @@
 #endif
 
 #include "dispatch.h"
+#include "environment.h"
 #include "many.h"
 #include "padding.h"
 
@@ -73,17 +87,33 @@ static unsigned char *guarded_pages(size_t *page) {
 static void free_pages(unsigned char *pages, size_t page) { munmap(pages, 2 * page); }
 #endif
 
-#define MAX_LENGTH 1000
+/* xorshift64*: the same numbers on every machine. */
+static uint64_t rng_state = 0x2545f4914f6cdd1dULL;
+
+static uint64_t rng(void) {
+    rng_state ^= rng_state >> 12;
+    rng_state ^= rng_state << 25;
+    rng_state ^= rng_state >> 27;
+    return rng_state * 0x2545f4914f6cdd1dULL;
+}
+
+static size_t below(size_t n) { return n ? (size_t)(rng() % n) : 0; }
+
+#define POOL_SIZE ((size_t)3 << 20)
+static unsigned char *pool; /* random bytes the messages are cut from */
+
+#define MAX_LENGTH 1100
+#define BLOCKS_ALONE 40 /* the most blocks the block functions are given alone */
 static const size_t alignments[] = {0, 1, 2, 3, 5, 7, 8, 13};
 #define ALIGNMENTS (sizeof alignments / sizeof alignments[0])
 
 static int failures, checks;
 
-/* The algorithms by number (native.h: VN_MD5 ...) and the cores (VN_CORE_MD5 ...). */
-static const char *algorithm_names[VN_ALGORITHMS] = {
-    "md5", "sha224", "sha256", "sha1", "sha384", "sha512", "sha512_224", "sha512_256"};
-static const char *core_names[VN_CORES] = {"md5",  "sha256", "md5-many",  "sha256-many",
-                                           "sha1", "sha512", "sha1-many", "sha512-many"};
+/* The algorithms' names by number (native.h: VN_MD5 ...) and the cores' (VN_CORE_MD5 ...):
+ * algorithms.h's, generated from variants/_algorithms.py. */
+#define ALGORITHM_NAME(name, number) [number] = #name,
+static const char *const algorithm_names[VN_ALGORITHMS] = {VN_FOR_EACH_ALGORITHM(ALGORITHM_NAME)};
+static const char *const core_names[VN_CORES] = VN_CORE_NAMES;
 
 /* The algorithms a single-message core runs: how many, into out[]. */
 static int algorithms_of(int core, int out[VN_ALGORITHMS]) {
@@ -264,21 +294,17 @@ static void check_agreement(int core, int index, const unsigned char *data) {
             check(memcmp(got, expected, (size_t)size) == 0, "copy", name, algorithm, length, cut);
         }
     }
-    /* the block function alone, from a state that is not the IV */
+    /* the block function alone, from random states, on 1 to BLOCKS_ALONE blocks */
     const size_t block = (size_t)vn_block_size(algorithms[0]);
-    for (size_t n = 1; n <= MAX_LENGTH / block; n++) {
+    static unsigned char moved[BLOCKS_ALONE * VN_MAX_BLOCK + 16];
+    for (size_t n = 1; n <= BLOCKS_ALONE; n++) {
         for (size_t k = 0; k < ALIGNMENTS; k++) {
             const size_t offset = alignments[k];
-            unsigned char moved[MAX_LENGTH + 16];
-            memcpy(moved + offset, data, block * n);
+            memcpy(moved + offset, pool, block * n);
             /* the core's words, 32 or 64 bits (vn_compress takes either) */
             uint64_t expected[8], got[8];
-            for (int i = 0; i < 8; i++) {
-                expected[i] = got[i] = vn_core_is_wide(core)
-                                           ? 0x0123456789abcdefu * (uint64_t)(i + 3)
-                                           : 0x0123456701234567u * (uint64_t)(i + 3);
-            }
-            vn_compress(core, 0, expected, (const char *)data, n);
+            for (int i = 0; i < 8; i++) expected[i] = got[i] = rng();
+            vn_compress(core, 0, expected, (const char *)pool, n);
             vn_compress(core, index, got, (const char *)moved + offset, n);
             check(memcmp(got, expected, sizeof got) == 0, "block function", name, algorithms[0],
                   block * n, offset);
@@ -287,21 +313,6 @@ static void check_agreement(int core, int index, const unsigned char *data) {
 }
 
 /* ---- many messages at once ------------------------------------------------ */
-
-/* xorshift64*: the same numbers on every machine. */
-static uint64_t rng_state = 0x2545f4914f6cdd1dULL;
-
-static uint64_t rng(void) {
-    rng_state ^= rng_state >> 12;
-    rng_state ^= rng_state << 25;
-    rng_state ^= rng_state >> 27;
-    return rng_state * 0x2545f4914f6cdd1dULL;
-}
-
-static size_t below(size_t n) { return n ? (size_t)(rng() % n) : 0; }
-
-#define POOL_SIZE ((size_t)3 << 20)
-static unsigned char *pool; /* random bytes the messages are cut from */
 
 static void many_check(int ok, const char *what, int core, int index, int algorithm, size_t count,
                        size_t detail) {
@@ -474,19 +485,101 @@ static void check_absorb(int core, int index, int algorithm) {
     }
 }
 
+/* Either width's lanes (the same bytes, data[] at the same place), and word j of lane i. */
+typedef union {
+    vn_lanes words32;
+    vn_lanes64 words64;
+} any_lanes;
+
+static uint64_t lane_word(const any_lanes *lanes, int wide, int j, int i) {
+    return wide ? lanes->words64.state[j][i] : lanes->words32.state[j][i];
+}
+
+static const unsigned char **lane_data(any_lanes *lanes, int wide) {
+    return wide ? lanes->words64.data : lanes->words32.data;
+}
+
+/* A many-kernel called directly (native.h: vn_many_fn, vn_many64_fn), against the portable
+ * single-message kernel: every count of lanes up to its width, one to three blocks, from random
+ * states, each lane's blocks anywhere in the pool (any alignment). The lanes from `count` on
+ * have no data (NULL: reading it would crash); the kernel may overwrite the state of its idle
+ * vector lanes (count to its width) but no state past its width, and leaves data[] as it was. */
+static void check_lanes(int core, int index, int algorithm) {
+    const vn_many_ref many = vn_many_kernel(core, index);
+    const vn_blocks_ref portable = vn_kernel(vn_single_core(core), 0);
+    const int wide = many.wide, width = vn_kernel_lanes(core, index);
+    const int words = vn_core_state_words(core), most = wide ? VN_MAX_LANES64 : VN_MAX_LANES;
+    const size_t block = (size_t)VN_BLOCK_SIZE(wide);
+    static any_lanes lanes, before;
+    const unsigned char **data = lane_data(&lanes, wide), **data_before = lane_data(&before, wide);
+    for (int count = 1; count <= width; count++) {
+        for (size_t blocks = 1; blocks <= 3; blocks++) {
+            for (int j = 0; j < 8; j++) {
+                for (int i = 0; i < most; i++) {
+                    if (wide) {
+                        lanes.words64.state[j][i] = rng();
+                    } else {
+                        lanes.words32.state[j][i] = (uint32_t)rng();
+                    }
+                }
+            }
+            for (int i = 0; i < most; i++) {
+                data[i] = i < count ? pool + below(POOL_SIZE - block * blocks + 1) : NULL;
+            }
+            before = lanes;
+            if (wide) {
+                many.fn.words64(&lanes.words64, count, blocks);
+            } else {
+                many.fn.words32(&lanes.words32, count, blocks);
+            }
+            for (int i = 0; i < most; i++) {
+                /* lane i's state after, and before then through the portable kernel */
+                uint64_t expected[8], got[8];
+                uint32_t narrow[8];
+                for (int j = 0; j < 8; j++) {
+                    expected[j] = lane_word(&before, wide, j, i);
+                    got[j] = lane_word(&lanes, wide, j, i);
+                    narrow[j] = (uint32_t)expected[j];
+                }
+                if (i < count && wide) portable.fn.words64(expected, data_before[i], blocks);
+                if (i < count && !wide) {
+                    portable.fn.words32(narrow, data_before[i], blocks);
+                    for (int j = 0; j < 8; j++) expected[j] = narrow[j];
+                }
+                /* a lane's words its core uses; every word of those past the width */
+                const size_t compared = sizeof expected[0] * (size_t)(i < width ? words : 8);
+                const int same = memcmp(got, expected, compared) == 0 && data[i] == data_before[i];
+                many_check(same || (i >= count && i < width), "lanes", core, index, algorithm,
+                           (size_t)count, blocks * 100 + (size_t)i);
+            }
+        }
+    }
+}
+
+/* Message `message` of `length` bytes (at most a block) padded: its one or two blocks, as a short
+ * kernel takes them without lengths (pad() makes the last block or two; a message of a whole
+ * block is that block, then one of padding). */
+static void pad_short(int algorithm, const unsigned char *message, uint32_t length,
+                      unsigned char *out) {
+    const size_t block = (size_t)vn_block_size(algorithm), whole = length / block * block;
+    memcpy(out, message, whole);
+    pad(algorithm, message + whole, length, out + whole);
+}
+
 /* A short kernel called directly (native.h: vn_short_fn, vn_short64_fn), a
  * full width of messages at a time, against the portable kernel: every
  * length from 0 to a block (B: 64 bytes, the SHA-512 core's 128) read in
  * place, each lane of a call a different length of its class and a
- * different offset; every length below B padded already (one block below
- * 56 or 112 bytes, two from there on); and the B bytes read ending where a page ends,
- * before one that cannot be read. Nothing is written past a digest's size. */
+ * different offset; every length to B padded already (one block below
+ * VN_LENGTH_ROOM, 56 or 112 bytes, two from there on); and the B bytes read ending where a
+ * page ends, before one that cannot be read. Nothing is written past a digest's size. */
 static void check_short(int core, int index, int algorithm) {
     const vn_short_ref shorts = vn_short_kernel(core, index);
     const int lanes = vn_kernel_lanes(core, index);
     const size_t size = (size_t)vn_digest_size(algorithm);
     /* one block below `one` bytes (the length takes the last 8 of 64, 16 of 128) */
-    const uint32_t block = (uint32_t)vn_block_size(algorithm), one = block == 128 ? 112 : 56;
+    const uint32_t block = (uint32_t)vn_block_size(algorithm);
+    const uint32_t one = VN_LENGTH_ROOM(vn_wide(algorithm));
     size_t page;
     unsigned char *pages = guarded_pages(&page);
     if (!pages) exit(2);
@@ -503,18 +596,17 @@ static void check_short(int core, int index, int algorithm) {
     /* kind 0: in place; 1: padded already; 2: in place, ending at the page's end */
     for (int kind = 0; kind < 3; kind++) {
         for (uint32_t first = 0; first <= block; first++) {
-            if (kind == 1 && first == block) continue;
             const int blocks = first < one ? 1 : 2;
             for (int i = 0; i < lanes; i++) {
                 /* lane i: a length of the same class, every one in turn */
                 const uint32_t low = blocks == 1 ? 0 : one;
-                const uint32_t span = blocks == 1 ? one : block - one + (kind == 1 ? 0 : 1);
+                const uint32_t span = blocks == 1 ? one : block - one + 1;
                 lengths[i] = low + (first - low + (uint32_t)i * 7) % span;
                 const unsigned char *message =
                     kind == 2 ? pages + page - block : pool + block * (size_t)i + first;
                 data[i] = message;
                 if (kind == 1) {
-                    pad(algorithm, message, lengths[i], padded[i]);
+                    pad_short(algorithm, message, lengths[i], padded[i]);
                     data[i] = padded[i];
                 }
                 memset(out[i], 0xa5, sizeof out[i]);
@@ -549,6 +641,7 @@ static void check_many(int core, int index) {
     const int count = algorithms_of(vn_single_core(core), algorithms);
     for (int a = 0; a < count; a++) check_digests(core, index, algorithms[a]);
     check_absorb(core, index, algorithms[0]);
+    if (vn_kernel_has_lanes(core, index)) check_lanes(core, index, algorithms[0]);
     if (VN_REF_SET(vn_short_kernel(core, index))) {
         for (int a = 0; a < count; a++) check_short(core, index, algorithms[a]);
     }
@@ -564,20 +657,31 @@ static void check_many(int core, int index) {
 
 /* ---- VARIANTS_NATIVE_KERNELS -------------------------------------------------- */
 
-static void check_forcing(void) {
-    const char *saved_kernels = getenv("VARIANTS_NATIVE_KERNELS");
-    const char *saved_portable = getenv("VARIANTS_NATIVE_PORTABLE");
+/* Whether vn_setup reports what it reported without the variables (`usual`), and no more. */
+static int usual_problem(const char *usual) {
+    const char *problem = vn_setup_problem();
+    return strcmp(problem ? problem : "", usual) == 0;
+}
+
+/* VARIANTS_NATIVE_KERNELS and VARIANTS_NATIVE_PORTABLE. Without them vn_setup reports no problem,
+ * or (--setup-problem TEXT) one that says TEXT: a kernel it verified and refused. */
+static void check_forcing(const char *expected_problem) {
+    const char *saved_kernels = getenv(VN_KERNELS_ENV);
+    const char *saved_portable = getenv(VN_PORTABLE_ENV);
     char *kernels_copy = saved_kernels ? strdup(saved_kernels) : NULL;
     char *portable_copy = saved_portable ? strdup(saved_portable) : NULL;
-    unsetenv("VARIANTS_NATIVE_PORTABLE");
-    unsetenv("VARIANTS_NATIVE_KERNELS");
+    unsetenv(VN_PORTABLE_ENV);
+    unsetenv(VN_KERNELS_ENV);
     vn_setup();
     int usual[VN_CORES];
     for (int core = 0; core < VN_CORES; core++) usual[core] = vn_kernel_chosen(core);
+    char *const problem = strdup(vn_setup_problem() ? vn_setup_problem() : "");
+    if (!problem) exit(2);
     checks++;
-    if (vn_setup_problem()) {
+    if (expected_problem ? !strstr(problem, expected_problem) : *problem != 0) {
         failures++;
-        printf("FAIL forcing: a problem without the variable: %s\n", vn_setup_problem());
+        printf("FAIL forcing: without the variables, the problem \"%s\" (expected: %s)\n",
+               problem, expected_problem ? expected_problem : "none");
     }
     /* every usable kernel can be forced, with spaces around the entries */
     for (int core = 0; core < VN_CORES; core++) {
@@ -585,12 +689,12 @@ static void check_forcing(void) {
             char list[200];
             snprintf(list, sizeof list, " %s = %s ,md5=portable", core_names[core],
                      vn_kernel_id(core, i));
-            setenv("VARIANTS_NATIVE_KERNELS", list, 1);
+            setenv(VN_KERNELS_ENV, list, 1);
             vn_setup();
             const int usable = vn_kernel_usable(core, i);
             const int want = usable ? i : usual[core];
             const int ok = vn_kernel_chosen(core) == (core == VN_CORE_MD5 ? 0 : want) &&
-                           (usable ? vn_setup_problem() == NULL : vn_setup_problem() != NULL) &&
+                           usual_problem(problem) == usable &&
                            vn_kernel_find(core, vn_kernel_id(core, i)) == i;
             checks++;
             if (!ok) {
@@ -604,10 +708,10 @@ static void check_forcing(void) {
     static const char *bad[] = {"md5=nosuch,sha256-many=portable", "sha3=portable,sha256-many=portable",
                                 "sha256-many=portable,md5", "sha256-many=portable,md5-many=shani"};
     for (size_t b = 0; b < sizeof bad / sizeof bad[0]; b++) {
-        setenv("VARIANTS_NATIVE_KERNELS", bad[b], 1);
+        setenv(VN_KERNELS_ENV, bad[b], 1);
         vn_setup();
         checks++;
-        if (!vn_setup_problem() || vn_kernel_chosen(VN_CORE_SHA256_MANY) != 0 ||
+        if (usual_problem(problem) || vn_kernel_chosen(VN_CORE_SHA256_MANY) != 0 ||
             vn_kernel_chosen(VN_CORE_MD5) != usual[VN_CORE_MD5]) {
             failures++;
             printf("FAIL forcing %s: no problem reported or wrong choice\n", bad[b]);
@@ -616,8 +720,8 @@ static void check_forcing(void) {
         }
     }
     /* PORTABLE first, then the list on top of it */
-    setenv("VARIANTS_NATIVE_PORTABLE", "1", 1);
-    setenv("VARIANTS_NATIVE_KERNELS", "md5-many=portable", 1);
+    setenv(VN_PORTABLE_ENV, "1", 1);
+    setenv(VN_KERNELS_ENV, "md5-many=portable", 1);
     vn_setup();
     checks++;
     for (int core = 0; core < VN_CORES; core++) {
@@ -629,17 +733,18 @@ static void check_forcing(void) {
     }
     /* as it was */
     if (portable_copy) {
-        setenv("VARIANTS_NATIVE_PORTABLE", portable_copy, 1);
+        setenv(VN_PORTABLE_ENV, portable_copy, 1);
     } else {
-        unsetenv("VARIANTS_NATIVE_PORTABLE");
+        unsetenv(VN_PORTABLE_ENV);
     }
     if (kernels_copy) {
-        setenv("VARIANTS_NATIVE_KERNELS", kernels_copy, 1);
+        setenv(VN_KERNELS_ENV, kernels_copy, 1);
     } else {
-        unsetenv("VARIANTS_NATIVE_KERNELS");
+        unsetenv(VN_KERNELS_ENV);
     }
     free(kernels_copy);
     free(portable_copy);
+    free(problem);
     vn_setup();
 }
 
@@ -739,23 +844,54 @@ static void check_expected(const char *path) {
 
 /* ---- main ----------------------------------------------------------------- */
 
-static int check_expectation(const char *expect) {
-    const char *eq = strchr(expect, '=');
-    if (!eq) return 0;
-    int core = -1;
-    for (int c = 0; c < VN_CORES; c++) {
-        if (strlen(core_names[c]) == (size_t)(eq - expect) &&
-            strncmp(expect, core_names[c], (size_t)(eq - expect)) == 0) {
-            core = c;
+/* The core and kernel that `text` names, "core=kernel" (the kernel by its id, or with `by_name`
+ * by its display name too): 1, or 0 if there is no such core; *index is -1 without the kernel. */
+static int kernel_named(const char *text, int by_name, int *core, int *index) {
+    const char *eq = strchr(text, '=');
+    *core = *index = -1;
+    for (int c = 0; eq && c < VN_CORES; c++) {
+        if (strlen(core_names[c]) == (size_t)(eq - text) &&
+            strncmp(text, core_names[c], (size_t)(eq - text)) == 0) {
+            *core = c;
         }
     }
-    if (core < 0) return 0;
-    const char *chosen = vn_kernel_name(core, vn_kernel_chosen(core));
-    const char *id = vn_kernel_id(core, vn_kernel_chosen(core));
+    if (*core < 0) return 0;
+    for (int i = 0; i < vn_kernel_count(*core); i++) {
+        if (strcmp(vn_kernel_id(*core, i), eq + 1) == 0 ||
+            (by_name && strcmp(vn_kernel_name(*core, i), eq + 1) == 0)) {
+            *index = i;
+        }
+    }
+    return 1;
+}
+
+/* --expect core=KERNEL: dispatch chose that kernel (its display name or its id). */
+static int check_expectation(const char *expect) {
+    int core, index;
+    if (!kernel_named(expect, 1, &core, &index)) return 0;
+    const int chosen = vn_kernel_chosen(core);
     checks++;
-    if (strcmp(chosen, eq + 1) != 0 && strcmp(id, eq + 1) != 0) {
+    if (index != chosen) {
         failures++;
-        printf("FAIL dispatch: expected %s, chose %s (%s)\n", expect, chosen, id);
+        printf("FAIL dispatch: expected %s, chose %s (%s)\n", expect, vn_kernel_name(core, chosen),
+               vn_kernel_id(core, chosen));
+    }
+    return 1;
+}
+
+/* --require core=ID: this build has the kernel and this CPU runs it (so the driver tests it: a
+ * CPU model missing an extension cannot pass by testing less); --unusable core=ID: this build has
+ * it and dispatch leaves it unused here (a kernel whose verification failed). */
+static int check_usable(const char *kernel, int usable) {
+    int core, index;
+    if (!kernel_named(kernel, 0, &core, &index)) return 0;
+    checks++;
+    if (index < 0 || vn_kernel_usable(core, index) != usable) {
+        failures++;
+        printf("FAIL %s: kernel %s %s\n", usable ? "required" : "unusable", kernel,
+               index < 0     ? "is not in this build"
+               : usable      ? "does not run here"
+                             : "runs here");
     }
     return 1;
 }
@@ -769,9 +905,12 @@ int main(int argc, char **argv) {
     }
     if (vn_setup_problem()) printf("setup problem: %s\n", vn_setup_problem());
     int many_only = 0;
-    const char *expected_path = NULL;
+    const char *expected_path = NULL, *expected_problem = NULL;
     for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--expect") == 0 && i + 1 < argc && check_expectation(argv[i + 1])) {
+        const char *value = i + 1 < argc ? argv[i + 1] : NULL;
+        if (value && ((strcmp(argv[i], "--expect") == 0 && check_expectation(value)) ||
+                      (strcmp(argv[i], "--require") == 0 && check_usable(value, 1)) ||
+                      (strcmp(argv[i], "--unusable") == 0 && check_usable(value, 0)))) {
             i++;
             continue;
         }
@@ -779,11 +918,17 @@ int main(int argc, char **argv) {
             many_only = 1;
             continue;
         }
-        if (strcmp(argv[i], "--expected") == 0 && i + 1 < argc) {
+        if (value && strcmp(argv[i], "--expected") == 0) {
             expected_path = argv[++i];
             continue;
         }
-        fprintf(stderr, "usage: %s [--expect CORE=KERNEL]... [--many-only] [--expected FILE]\n",
+        if (value && strcmp(argv[i], "--setup-problem") == 0) {
+            expected_problem = argv[++i];
+            continue;
+        }
+        fprintf(stderr,
+                "usage: %s [--expect CORE=KERNEL]... [--require CORE=ID]... [--unusable CORE=ID]..."
+                " [--setup-problem TEXT] [--many-only] [--expected FILE]\n",
                 argv[0]);
         return 2;
     }
@@ -856,7 +1001,7 @@ int main(int argc, char **argv) {
         many_check(memcmp(out, expected, 16) == 0, "vn_absorb_many", VN_CORE_MD5_MANY,
                    vn_kernel_chosen(VN_CORE_MD5_MANY), VN_MD5, 2, 0);
     }
-    if (!many_only) check_forcing();
+    if (!many_only) check_forcing(expected_problem);
     if (expected_path) check_expected(expected_path);
     free(pool);
     free(million);

@@ -8,8 +8,9 @@
  * the project's has the extension, so the kernel's use of the instructions
  * is checked through this model, which AVX2 runs (sha512_extension.h here
  * tells dispatch.c so).
- * With VN_SHA512_MODEL_WRONG too, one bit of VSHA512RNDS2's result is off:
- * the check that dispatch's .verify finds such a kernel and leaves it unused.
+ * Built with VN_SHA512_MODEL_WRONG (run.py's model "wrong"), one bit of
+ * VSHA512RNDS2's result is off: the check that dispatch's .verify finds such
+ * a kernel and leaves it unused, and says so.
  *
  * Included by that kernel alone, after <immintrin.h> and its TARGET macro.
  */

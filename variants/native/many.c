@@ -80,23 +80,23 @@ static void run_kernel(struct scheduler *s, int active, size_t blocks) {
     const int rung = ladder->pick[active];
     vn_note(ladder->ran[rung]);
     if (s->wide) {
-        if (ladder->run64[rung]) {
-            ladder->run64[rung](&s->lanes64, active, blocks);
+        if (ladder->run[rung].words64) {
+            ladder->run[rung].words64(&s->lanes64, active, blocks);
             return;
         }
         uint64_t state[8];
         for (int j = 0; j < 8; j++) state[j] = s->lanes64.state[j][0];
-        ladder->single64(state, s->lanes64.data[0], blocks);
+        ladder->single.words64(state, s->lanes64.data[0], blocks);
         for (int j = 0; j < 8; j++) s->lanes64.state[j][0] = state[j];
         return;
     }
-    if (ladder->run[rung]) {
-        ladder->run[rung](&s->lanes, active, blocks);
+    if (ladder->run[rung].words32) {
+        ladder->run[rung].words32(&s->lanes, active, blocks);
         return;
     }
     uint32_t state[8];
     for (int j = 0; j < s->words; j++) state[j] = s->lanes.state[j][0];
-    ladder->single(state, s->lanes.data[0], blocks);
+    ladder->single.words32(state, s->lanes.data[0], blocks);
     for (int j = 0; j < s->words; j++) s->lanes.state[j][0] = state[j];
 }
 
@@ -167,7 +167,7 @@ static void start_state(struct scheduler *s, int i, size_t m) {
  * its bytes here. */
 static size_t next_job(struct scheduler *s) {
     if (s->algorithm >= 0) {
-        if (!has_shorts(&s->ladder)) return s->next < s->count ? s->next++ : s->count;
+        if (!has_shorts(s)) return s->next < s->count ? s->next++ : s->count;
         for (; s->next < s->count; s->next++) {
             if (!short_blocks(s->lengths[s->next], s->wide)) return s->next++;
         }
@@ -304,7 +304,7 @@ static void digest_range(int index, int algorithm, size_t count, const unsigned 
     s->lengths = lengths;
     s->out = out;
     s->states = NULL;
-    if (!has_shorts(&s->ladder) || many_digest_short(s)) schedule(s);
+    if (!has_shorts(s) || many_digest_short(s)) schedule(s);
     many_free_scheduler(s);
 }
 

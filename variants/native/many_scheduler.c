@@ -17,7 +17,8 @@
 #include "hash.h"
 #include "many_scheduler.h"
 
-/* The ladder down from many-kernel `index` of `core` (which must be usable). */
+/* The ladder down from many-kernel `index` of `core` (which must be usable):
+ * the functions of the core's width (dispatch's refs' members, untagged). */
 static void build_ladder(struct ladder *ladder, int core, int index) {
     int chain[8], length = 0;
     for (int i = index; i >= 0 && length < 7 && vn_kernel_usable(core, i);
@@ -27,14 +28,11 @@ static void build_ladder(struct ladder *ladder, int core, int index) {
     const int single_core = vn_single_core(core);
     ladder->rungs = 1;
     ladder->lanes[0] = 1;
-    ladder->run[0] = NULL;
-    ladder->run64[0] = NULL;
+    ladder->run[0] = (vn_many_any){NULL}; /* NULL as either member */
     ladder->ran[0] = vn_ran_flag(single_core, vn_kernel_chosen(single_core));
     for (int k = length - 1; k >= 0; k--) {
         ladder->lanes[ladder->rungs] = vn_kernel_lanes(core, chain[k]);
-        const vn_many_ref many = vn_many_kernel(core, chain[k]);
-        ladder->run[ladder->rungs] = many.wide ? NULL : many.fn.words32;
-        ladder->run64[ladder->rungs] = many.wide ? many.fn.words64 : NULL;
+        ladder->run[ladder->rungs] = vn_many_kernel(core, chain[k]).fn;
         ladder->ran[ladder->rungs] = vn_ran_flag(core, chain[k]);
         ladder->rungs++;
     }
@@ -43,12 +41,8 @@ static void build_ladder(struct ladder *ladder, int core, int index) {
         while (rung < ladder->rungs - 1 && ladder->lanes[rung] < n) rung++;
         ladder->pick[n] = (unsigned char)rung;
     }
-    const vn_blocks_ref single = vn_chosen(single_core);
-    const vn_short_ref shorts = vn_short_kernel(core, index);
-    ladder->single = single.wide ? NULL : single.fn.words32;
-    ladder->single64 = single.wide ? single.fn.words64 : NULL;
-    ladder->shorts = shorts.wide ? NULL : shorts.fn.words32;
-    ladder->shorts64 = shorts.wide ? shorts.fn.words64 : NULL;
+    ladder->single = vn_chosen(single_core).fn;
+    ladder->shorts = vn_short_kernel(core, index).fn;
 }
 
 /* A scheduler for many-kernel `index` of `core`, or NULL without memory. */

@@ -13,20 +13,20 @@
 #include "dispatch.h"
 #include "hash.h"
 
-/* The kernels one call can use, narrowest first. Rung 0 is always the
- * single-message kernel (one lane; run is NULL); pick[n] is the rung that
- * takes n messages. */
+/* The kernels one call can use, narrowest first, one of each kind of the
+ * core's word width: the scheduler's `wide` says which member of each union
+ * (native.h's vn_many_any, vn_blocks_any, vn_short_any) holds the function,
+ * words64 or words32, as a kernel record's tag does. Rung 0 is always the
+ * single-message kernel (one lane; its run is NULL); pick[n] is the rung
+ * that takes n messages. */
 struct ladder {
     int rungs;
     int lanes[8];
-    vn_many_fn *run[8];
-    vn_many64_fn *run64[8]; /* the SHA-512 core's */
+    vn_many_any run[8];
     unsigned char *ran[8]; /* each rung's flag (vn_note; the single-message kernel's for rung 0) */
     unsigned char pick[VN_MAX_LANES + 1];
-    vn_blocks_fn *single;
-    vn_blocks64_fn *single64;
-    vn_short_fn *shorts; /* the widest rung's short kernel, if it has one */
-    vn_short64_fn *shorts64;
+    vn_blocks_any single;
+    vn_short_any shorts; /* the widest rung's short kernel, if it has one */
 };
 
 /* What the scheduler knows of the message in a lane, beside lanes.data[i]
@@ -59,7 +59,7 @@ struct scheduler {
     struct ladder ladder;
     int width;         /* messages in flight at most: the widest rung */
     int words;         /* state words: 4 (MD5), 5 (SHA-1) or 8 */
-    int wide;          /* the SHA-512 core: 64-bit words, 128-byte blocks */
+    int wide;          /* the SHA-512 core: 64-bit words, 128-byte blocks (the ladder's words64) */
     size_t block;      /* 64 or 128 */
     int algorithm;     /* digests: the algorithm; absorbing: -1 */
     union {
@@ -91,9 +91,9 @@ static inline const unsigned char **lane_data(struct scheduler *s) {
     return s->wide ? s->lanes64.data : s->lanes.data;
 }
 
-/* Whether the ladder has a short kernel (native.h: vn_short_fn). */
-static inline int has_shorts(const struct ladder *ladder) {
-    return ladder->shorts != NULL || ladder->shorts64 != NULL;
+/* Whether the scheduler's ladder has a short kernel (native.h: vn_short_fn). */
+static inline int has_shorts(const struct scheduler *s) {
+    return s->wide ? s->ladder.shorts.words64 != NULL : s->ladder.shorts.words32 != NULL;
 }
 
 /* How many padded blocks a message of at most a block takes: 1 below 56

@@ -20,9 +20,9 @@ static void run_short(const struct scheduler *s, size_t blocks, const unsigned c
     vn_note(s->ladder.ran[s->ladder.rungs - 1]);
     const int size = vn_digest_size(s->algorithm);
     if (s->wide) {
-        s->ladder.shorts64(s->iv64, size, (int)blocks, data, lengths, out);
+        s->ladder.shorts.words64(s->iv64, size, (int)blocks, data, lengths, out);
     } else {
-        s->ladder.shorts(s->iv, size, (int)blocks, data, lengths, out);
+        s->ladder.shorts.words32(s->iv, size, (int)blocks, data, lengths, out);
     }
 }
 
