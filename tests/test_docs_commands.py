@@ -19,7 +19,14 @@ from bench.__main__ import parse  # noqa: E402
 from bench.conduct import envs  # noqa: E402
 from bench.report import readme as sections  # noqa: E402
 
-DOCS = ("README.md", "docs/study.md", "docs/columns.md", "docs/development.md", "docs/styles.md")
+DOCS = (
+    "README.md",
+    "docs/study.md",
+    "docs/columns.md",
+    "docs/development.md",
+    "docs/styles.md",
+    "docs/instructions.md",
+)
 #: ``python -m bench ...`` in a code block's line or between backticks; ``nox -s bench -- ...``.
 COMMAND = re.compile(
     r"(?:python3? -m bench(?P<module>\.[\w.]+)?|nox -s bench --)(?P<args>[^`\n#]*)"

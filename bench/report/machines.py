@@ -141,7 +141,7 @@ def holds_line(reports: Sequence[Report]) -> str:
     return (
         f"**Across the {len(reports)} CPUs**: {len(every) - len(move)} of the {len(every)} "
         f"helpers ÷ streamlined ratios hold on every one (within {HOLDS:.0%}); {moves} "
-        f"(the table's `across CPUs` says which and how far)."
+        f"(`across CPUs` says which and how far)."
     )
 
 
@@ -214,14 +214,15 @@ def styles_lines(reports: Sequence[Report], cpus: Sequence[str], caption: str) -
             else "; ".join(f"{w} ({cpu})" for w, cpu in zip(words, cpus))
         )
         body.append([mode, *shown, instr, spread if several else "—", verdict])
-    where = "; ".join(
-        f"{n}: {', '.join(c)}" if len(c) < len(cpus) else f"{n}: all {len(cpus)}"
-        for n, c in on.items()
-    )
+    fewer: Dict[str, List[str]] = {}  # the machines of the algorithms not on every one
+    for n, c in on.items():
+        if len(c) < len(cpus):
+            fewer.setdefault(", ".join(c), []).append(n)
+    where = "; ".join(f"{', '.join(ns)}: {c} only" for c, ns in fewer.items())
+    where = f" ({where})" if where else ""
     told = (
-        f"{caption[:-1]}. A cell gives the range over the CPUs that measured it ({where}), one "
-        f"CPU's figure with its 95% rerun interval; every CPU's figure with its interval: "
-        f"[docs/study.md](docs/study.md#results):"
+        f"{caption[:-1]}. A cell: the range over the CPUs that measured it{where}, or one "
+        f"CPU's figure and 95% rerun interval; [each CPU's](docs/study.md#results):"
         if len(cpus) > 1
         else f"{caption[:-1]}. Each figure with its 95% rerun interval:"
     )

@@ -28,6 +28,8 @@ from .pages import HEADLINE
 DOCS = ROOT / "docs"
 README = ROOT / "README.md"
 STUDY = DOCS / "study.md"
+#: The ``nox -s bytecode`` run's page (docs/study.md links to it: its 1,000 lines are the study's).
+INSTRUCTIONS = DOCS / "instructions.md"
 COLUMNS = DOCS / "columns.md"
 FIGURES = DOCS / "bench"
 
@@ -167,8 +169,8 @@ def docs_main(argv: Sequence[str]) -> int:
         if newest_report is not None
         else None,
         pages.memory_section(memory) if memory else None,
-        pages.bytecode_section(*bytecode) if bytecode else None,
     ]
+    instructions = [pages.bytecode_section(*bytecode) if bytecode else None]
     readme_sections = [
         readme.glance_section(across),
         readme.answer_section(across, f"docs/bench/{HEADLINE}"),
@@ -185,13 +187,14 @@ def docs_main(argv: Sequence[str]) -> int:
     if args.write:
         write_sections(README, sections)
         write_sections(STUDY, study)
+        write_sections(INSTRUCTIONS, instructions)
         print(
             f"{README.relative_to(ROOT)}, {STUDY.relative_to(ROOT)}: results from "
             f"{sum(len(n) for n in across.runs)} kept runs on {len(across.reports)} "
             "machines"
         )
     else:
-        print(*(s for s in [*sections, *study] if s), sep="\n\n")
+        print(*(s for s in [*sections, *study, *instructions] if s), sep="\n\n")
     return 0
 
 

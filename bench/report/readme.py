@@ -84,12 +84,9 @@ def runs_line(across: machines.Across) -> str:
     """Which kept runs the results are made of, a machine each (its run, then its rerun), and
     what was left out."""
     said = []
-    for r, cpu, names in zip(across.reports, across.cpus, across.runs):
+    for r, cpu in zip(across.reports, across.cpus):
         h = r.run.header
-        again = f" and {names[-2]}" if len(names) > 1 else ""
-        said.append(
-            f"{cpu}: {r.run.name}{again} ({h.passes} passes, {h.measure_seconds / 60:.1f} min)"
-        )
+        said.append(f"{cpu} ({h.passes} passes, {h.measure_seconds / 60:.1f} min)")
     left = f" Left out: {'; '.join(across.left_out)}." if across.left_out else ""
     efforts = "/".join(sorted({r.run.header.effort for r in across.reports}))
     return f"Kept runs ([runs/](runs/)), {efforts} effort, run and rerun: {'; '.join(said)}.{left}"
@@ -102,12 +99,12 @@ def span(values: Sequence[float]) -> str:
 
 
 def trust_lines(across: machines.Across) -> List[str]:
-    """How far to trust it: each machine's median interval, then its rerun against it, the
-    reruns' figures given once as ranges over the machines (the page grows by a CPU's name and
-    one figure a machine, not a sentence)."""
-    widths = [
-        f"±{r.trust.readme_half_width:.1%} ({cpu})" for r, cpu in zip(across.reports, across.cpus)
-    ]
+    """How far to trust it: the machines' median intervals and their reruns against them, each
+    given once as a range over the machines (the page does not grow by a machine)."""
+    half = [r.trust.readme_half_width for r in across.reports]
+    low, high = f"±{min(half):.1%}", f"±{max(half):.1%}"
+    widths = low if low == high else f"{low} to {high}"
+    widths += f" on the {len(half)} CPUs" if len(half) > 1 else f" ({across.cpus[0]})"
     reruns = [r.rerun for r in across.reports if r.rerun]
     lacking = [cpu for r, cpu in zip(across.reports, across.cpus) if not r.rerun]
     said = ""
@@ -124,7 +121,7 @@ def trust_lines(across: machines.Across) -> List[str]:
     if lacking:
         said += f"; no rerun kept yet of {', '.join(lacking)}"
     return [
-        f"**How far to trust it**: the README's median interval {', '.join(widths)}{said}.",
+        f"**How far to trust it**: the README's median interval {widths}{said}.",
         "",
         machines.holds_line(across.reports),
     ]
@@ -142,7 +139,7 @@ def readme_section(across: Optional[machines.Across]) -> str:
     jdk25 = any(c.startswith("jdk25") for r in across.reports for c in r.run.layout.columns)
     why = f"; JDK 25's `-Xint`: [JDK-8072070]({REVIEWS['8072070']})" if jdk25 else ""
     caption = (
-        f"**What the coding style costs**: helpers against streamlined, "
+        f"**What the coding style costs**: helpers ÷ streamlined, "
         f"{size_label(first.run.layout.length(LONG))}; the "
         f"JDK's [8256523]({REVIEWS['8256523']}): 4-5x under `-Xint` and Zero, none "
         f"compiled{why}:"
