@@ -114,9 +114,7 @@ class Conductor(Passes):
             count += min(int(left / extra), s.max_passes - s.least)
             self.capped = int(left / extra) >= s.max_passes - s.least
         whole = {round(k * (count - 1) / (s.least - 1)) for k in range(1, s.least)}
-        live = {
-            k: {m for m in ms if m[1] not in self.skipped[m[0]]} for k, ms in self.members.items()
-        }
+        live = self.live()
         for p in range(1, count):
             if p in whole:
                 self.plan.append({k: set(live[k]) for k in self.groups})
@@ -127,6 +125,12 @@ class Conductor(Passes):
             f"plan: {count} passes over {s.stretches} stretches of time: every group in "
             f"{s.least}, the README's {len(self.readme)} cases in each"
         )
+
+    def live(self) -> Dict[GroupKey, Set[Member]]:
+        """Each group's cases, those left out for their time (``skipped``) aside."""
+        return {
+            k: {m for m in ms if m[1] not in self.skipped[m[0]]} for k, ms in self.members.items()
+        }
 
     def whole(self, p: int) -> bool:
         """Whether planned pass ``p`` takes every group (not only the README's cases)."""
@@ -296,17 +300,8 @@ class Conductor(Passes):
         (2026-12-06, Xeon 6/207), and a plan of four passes left a sixth of the budget unspent
         and the README's ratios without a process in every stretch."""
         s = self.settings
-        readme = {
-            k: ms
-            for k in self.groups
-            if (
-                ms := {
-                    m
-                    for m in self.members[k]
-                    if m in self.readme and m[1] not in self.skipped[m[0]]
-                }
-            )
-        }
+        live = self.live()
+        readme = {k: ms for k in self.groups if (ms := live[k] & self.readme)}
         while readme and not self.stop and not self.sure():
             if len(self.done) >= s.max_passes:
                 self.capped = True
@@ -334,9 +329,7 @@ class Conductor(Passes):
         # (``where_spread``), cheaper than a whole pass; the share of the budget is the ceiling.
         count = s.max_passes
         self.capped = more >= s.max_passes - 1
-        live = {
-            k: {m for m in ms if m[1] not in self.skipped[m[0]]} for k, ms in self.members.items()
-        }
+        live = self.live()
         # Every other group, those with the README's other cases (the buys table) first.
         rest = sorted(
             (k for k in self.groups if live[k] - self.lead),
