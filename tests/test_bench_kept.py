@@ -203,6 +203,9 @@ def test_the_run_line_names_the_modes_a_quick_run_left_unsettled() -> None:
     assert header.stop_reason.endswith(
         "not settled to the promise: pypy8 ±14.0%, jdk17-zero ±11.0%"
     )
+    assert "the README's median ±8.0%" in header.stop_reason
+    styles = store.Header("quick", {}, "", "", 1, 1, 3, 0, stop=stop, study="styles")
+    assert "the ratios' median ±8.0% within the run" in styles.stop_reason  # no README there
 
 
 def test_code_declared_to_measure_the_same_keeps_the_runs_before_it(

@@ -233,9 +233,9 @@ class Header:
         open_ = s.get("unsettled") or {}
         said = ", ".join(f"{m} ±{w:.1%}" for m, w in open_.items())
         left = f"; not settled to the promise: {said}" if open_ else ""
+        whose = "the README's" if self.study_name == "bench" else "the ratios'"
         return (
-            f"{STOPS.get(s['rule'], s['rule'])}, the README's median {reached} within the "
-            f"run{aim}{left}"
+            f"{STOPS.get(s['rule'], s['rule'])}, {whose} median {reached} within the run{aim}{left}"
         )
 
     @property
