@@ -4,28 +4,11 @@ as it was is only as good as this)."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-from types import ModuleType
-
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+from conftest import source_tool
 
-
-def _tool() -> ModuleType:
-    spec = importlib.util.spec_from_file_location(
-        "compare_machine_code", ROOT / "tools" / "compare_machine_code.py"
-    )
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-tool = _tool()
+tool = source_tool("compare_machine_code.py")
 
 #: The same two functions, once at the start of a file and once after other code (objdump -dr
 #: --no-show-raw-insn): x86-64 with a call and a RIP-relative load, RISC-V with its local labels
