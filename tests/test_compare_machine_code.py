@@ -68,3 +68,12 @@ def test_a_changed_instruction_or_relocation_differs(arch: str, change: str) -> 
 def test_instructions_count_neither_relocations_nor_labels() -> None:
     assert tool.instructions(tool.functions(X86_FIRST)["f"]) == 4
     assert tool.instructions(tool.functions(RISCV_FIRST)["f"]) == 4
+
+
+def test_a_difference_in_numbers_only_is_told_from_one_in_registers() -> None:
+    moved = ["mov    0x1b48(%rdi),%rax", "lw\ta5,-1288(s0)", "ldr\tx0, [x1, #16]"]
+    displaced = ["mov    0x1ad8(%rdi),%rax", "lw\ta5,-1208(s0)", "ldr\tx0, [x1, #24]"]
+    other_register = ["mov    0x1b48(%rdi),%rbx", "lw\ta4,-1288(s0)", "ldr\tx0, [x2, #16]"]
+    assert tool._shape(moved) == tool._shape(displaced)
+    for a, b in zip(moved, other_register):
+        assert tool._shape([a]) != tool._shape([b])

@@ -184,9 +184,19 @@ def build(tree: Tree, arch: Arch, out: Path) -> Dict[str, Tuple[str, List[str]]]
 class Comparison:
     """One architecture's functions before and after."""
 
-    identical: int = 0
+    counts: Counter[str] = field(default_factory=Counter)  # identical, differ, new, gone
     lines: List[str] = field(default_factory=list)  # one a function that is not identical, or moved
     differing: Dict[str, Tuple[List[str], List[str]]] = field(default_factory=dict)
+    files: Dict[str, bool] = field(
+        default_factory=dict
+    )  # whether each file's functions are all identical
+
+    def summary(self) -> str:
+        kinds = ", ".join(f"{self.counts[k]} {k}" for k in ("identical", "differ", "new", "gone"))
+        other = sorted(f for f, all_same in self.files.items() if not all_same)
+        same = len(self.files) - len(other)
+        files = f"all identical in {same} of {len(self.files)} files"
+        return f"{kinds}; {files}" + (f", not in {', '.join(other)}" if other else "")
 
 
 def compare(before: Tree, after: Tree, arch: Arch, out: Path) -> Comparison:
@@ -198,18 +208,31 @@ def compare(before: Tree, after: Tree, arch: Arch, out: Path) -> Comparison:
             f" (was in {was})" if was and now and was != now else ""
         )
         if function not in old or function not in new:
-            state = "new" if function in new else "gone"
-            result.lines.append(f"{where}: {state}, {instructions(a or b)} instructions")
+            kind = "new" if function in new else "gone"
+            result.lines.append(f"{where}: {kind}, {instructions(a or b)} instructions")
         elif a != b:
+            kind = "differ"
+            numbers = " (in numbers only)" if _shape(a) == _shape(b) else ""
             result.lines.append(
-                f"{where}: differs, {instructions(a)} -> {instructions(b)} instructions"
+                f"{where}: differs{numbers}, {instructions(a)} -> {instructions(b)} instructions"
             )
             result.differing[function] = (a, b)
         else:
-            result.identical += 1
+            kind = "identical"
             if was != now:
                 result.lines.append(f"{where}: identical")
+        result.counts[kind] += 1
+        for name in {was, now} - {""}:
+            result.files[name] = result.files.get(name, True) and kind == "identical"
     return result
+
+
+_NUMBER = re.compile(r"(?<![\w.%])-?(0x[0-9a-f]+|\d+)\b")
+
+
+def _shape(lines: Sequence[str]) -> List[str]:
+    """``lines`` with every number (offset, displacement, immediate) written ``N``."""
+    return [_NUMBER.sub("N", line) for line in lines]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -227,8 +250,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         after = extract(args.after, work / "after-tree")
         for arch in [ARCHES[a] for a in args.arch or ARCHES]:
             result = compare(before, after, arch, work / "objects")
-            differ = len(result.differing)
-            print(f"{arch.name}: {result.identical} functions identical, {differ} differ")
+            print(f"{arch.name}: {result.summary()}")
             for line in result.lines:
                 print("  " + line)
             for function in args.show:
