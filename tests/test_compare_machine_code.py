@@ -77,3 +77,14 @@ def test_a_difference_in_numbers_only_is_told_from_one_in_registers() -> None:
     assert tool._shape(moved) == tool._shape(displaced)
     for a, b in zip(moved, other_register):
         assert tool._shape([a]) != tool._shape([b])
+
+
+@pytest.mark.parametrize(
+    "padding",
+    ["nop", "xchg   %ax,%ax", "data16 cs nopw 0x0(%rax,%rax,1)", "nopl   0x0(%rax,%rax,1)"],
+)
+def test_the_padding_after_a_function_is_not_its_code(padding: str) -> None:
+    padded = X86_FIRST + f"      16:\t{padding}\n"
+    assert tool.functions(padded) == tool.functions(X86_FIRST)
+    inside = X86_FIRST.replace("      15:\tret", f"      15:\t{padding}\n      16:\tret")
+    assert tool.functions(inside) != tool.functions(X86_FIRST)

@@ -61,15 +61,16 @@ _ADDRESS = re.compile(r"^\s*[0-9a-f]+:\s*")
 _TARGET = re.compile(r"\b[0-9a-f]+ <")
 _COMMENT = re.compile(r"\s+(#|//)\s.*$")
 _LABEL = re.compile(r"\.L\w+")
+_PADDING = re.compile(r"^((data16|cs)\s+)*(nop\w*|xchg\s+%ax,%ax)\b|^\.\.\.$")
 
 
 def functions(dump: str) -> Functions:
     """Each function of ``objdump -dr --no-show-raw-insn`` output, its lines without what the
     function's place gives them: the address at their start or before a named target (``call
     1f40 <f+0x10>``: ``call <f+0x10>``), objdump's comments (RISC-V's ``# 1af8 <g+0x314>``
-    names whatever lies at an offset), and GCC's local labels' numbers (RISC-V keeps them as
-    symbols, numbered through the file, and objdump heads a block at each as if it were a
-    function), which are numbered again in each function."""
+    names whatever lies at an offset), the no-ops that align the next function, and GCC's
+    local labels' numbers (RISC-V keeps them as symbols, numbered through the file, and
+    objdump heads a block at each as if it were a function), numbered again in each one."""
     result: Functions = {}
     lines: List[str] = []
     for line in dump.splitlines():
@@ -80,7 +81,16 @@ def functions(dump: str) -> Functions:
             lines = result.setdefault(header.group(1), [])
         elif result and line.strip():
             lines.append(_COMMENT.sub("", _TARGET.sub("<", _ADDRESS.sub("", line))))
-    return {name: _local_labels(lines) for name, lines in result.items()}
+    return {name: _local_labels(_unpadded(lines)) for name, lines in result.items()}
+
+
+def _unpadded(lines: List[str]) -> List[str]:
+    """``lines`` without the no-ops after the function's last instruction, which align the
+    function after it and so depend on where this one ends."""
+    end = len(lines)
+    while end and _PADDING.match(lines[end - 1]):
+        end -= 1
+    return lines[:end]
 
 
 def _local_labels(lines: List[str]) -> List[str]:
