@@ -5,16 +5,20 @@ a generated constant) is checked by this: each commit's C files, taken from git 
 compiled one by one with the flags an extension build of this CPython uses (its ``CFLAGS``
 and ``CCSHARED``, then ``_build.py``'s ``COMPILE_ARGS``: what ``pip install .`` runs), for
 x86-64, AArch64 and RISC-V (Debian's gcc-aarch64-linux-gnu and gcc-riscv64-linux-gnu), each
-object disassembled (``objdump -dr``), and the functions compared with their addresses left
-out (jumps and calls by symbol and offset, relocations by name). The foreign architectures
+object disassembled (``objdump -dr``), and the functions compared with what their place in
+the file gives them left out (``functions``: addresses, jumps and calls by symbol and offset,
+relocations by name). A function that moved to another file is compared with itself. The
+foreign architectures
 compile what both bridges share (``KERNEL_SOURCES``) and the cffi bridge's C; the C-API
 bridge's files need this CPython's headers and are compiled for x86-64 only.
 
     python tools/compare_machine_code.py BEFORE [AFTER]          # AFTER: HEAD
     python tools/compare_machine_code.py BEFORE AFTER --arch aarch64 --show many_new_scheduler
 
-Prints, per architecture, how many functions are identical and each one that differs, is new
-or is gone, with its instruction counts (``--show NAME``: the differing lines of that function).
+Prints, per architecture, how many functions are identical, differ, are new or gone, and in
+which files every function is identical; then each function that is not (or moved), with its
+instruction counts and whether it differs in numbers only (offsets, displacements,
+immediates); ``--show NAME``: the differing lines of that function.
 """
 
 from __future__ import annotations
