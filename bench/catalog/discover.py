@@ -219,15 +219,7 @@ def _in_bin(folder: Path) -> List[Path]:
         )
     except OSError:
         return []
-    return [folder / n for n in names if _runnable(folder / n)]
-
-
-def _runnable(path: Path) -> bool:
-    return path.is_file() and os.access(path, os.X_OK)
-
-
-def _version_key(name: str) -> Tuple[int, ...]:
-    return tuple(int(x) for x in re.findall(r"\d+", name))
+    return [folder / n for n in names if modes.executable(folder / n)]
 
 
 def _installs(root: Path) -> List[Path]:
@@ -236,7 +228,7 @@ def _installs(root: Path) -> List[Path]:
         kids = [p for p in root.iterdir() if (p / "bin").is_dir()]
     except OSError:
         return []
-    return [p / "bin" for p in sorted(kids, key=lambda p: _version_key(p.name), reverse=True)]
+    return [p / "bin" for p in sorted(kids, key=lambda p: modes.version_key(p.name), reverse=True)]
 
 
 def uv_root() -> Path:
@@ -314,7 +306,7 @@ def candidates() -> Tuple[List[Candidate], List[str]]:
     path = [Path(d) for d in os.environ.get("PATH", "").split(os.pathsep) if d]
     add("PATH", list(dict.fromkeys(path)), "PATH")
     built = modes.freethreaded_prefix() / "bin" / "python3.13t"
-    if _runnable(built):
+    if modes.executable(built):
         out.append(Candidate("built", str(built), (str(built),)))
     else:
         empty.append(
@@ -398,13 +390,13 @@ def pyenv_shim(c: Candidate) -> Optional[Tuple[Optional[str], str]]:
     for version in [*versions, "system"]:
         if version == "system":
             for folder in os.environ.get("PATH", "").split(os.pathsep):
-                if folder and Path(folder) != shims and _runnable(Path(folder) / name):
+                if folder and Path(folder) != shims and modes.executable(Path(folder) / name):
                     return str(Path(folder) / name), ""
             continue
         install = root / "versions" / version
         if not install.is_dir():
             return None
-        if _runnable(install / "bin" / name):
+        if modes.executable(install / "bin" / name):
             return str(install / "bin" / name), ""
     return None, NOT_SELECTED + ", ".join(versions)
 
@@ -567,7 +559,7 @@ def given(label: str, path: str) -> Tuple[List[modes.Mode], Found]:
         candidate = Candidate(suite, path, (str(modes.entry_script(suite)), there))
     else:
         where = shutil.which(path) if os.sep not in path else path
-        if not where or not _runnable(Path(where)):
+        if not where or not modes.executable(Path(where)):
             raise ValueError(f"--python {label}={path}: no such program")
         candidate = Candidate("--python", os.path.abspath(where), (os.path.abspath(where),))
     facts, why = probe(candidate.argv)

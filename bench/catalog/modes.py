@@ -277,11 +277,13 @@ def _pyenv_root() -> Path:
     return Path(os.environ.get("PYENV_ROOT") or Path.home() / ".pyenv")
 
 
-def _version_key(name: str) -> Tuple[int, ...]:
+def version_key(name: str) -> Tuple[int, ...]:
+    """The numbers in a name, for sorting versions (``3.9.2`` before ``3.11.0``)."""
     return tuple(int(part) for part in re.findall(r"\d+", name))
 
 
-def _executable(path: Path) -> bool:
+def executable(path: Path) -> bool:
+    """Whether ``path`` is a file this user may run."""
     return path.is_file() and os.access(path, os.X_OK)
 
 
@@ -300,7 +302,7 @@ def _find_pyenv(row: Interpreter) -> Tuple[Optional[List[str]], str]:
     exact = re.compile(re.escape(row.label) + r"(\.\d+)?")
     names = sorted(
         (path.name for path in versions.glob(row.label + "*") if exact.fullmatch(path.name)),
-        key=_version_key,
+        key=version_key,
     )
     programs = [versions / name / "bin" / row.program for name in reversed(names)]
     why = f"no {row.program} in {versions} (pyenv install {row.label}) nor on PATH"
@@ -309,7 +311,7 @@ def _find_pyenv(row: Interpreter) -> Tuple[Optional[List[str]], str]:
 
 def _first(programs: List[Path], program: str, why: str) -> Tuple[Optional[List[str]], str]:
     """The first of ``programs`` that can run, else ``program`` on PATH, else (None, why)."""
-    found = next((str(p) for p in programs if _executable(p)), None) or _on_path(program)
+    found = next((str(p) for p in programs if executable(p)), None) or _on_path(program)
     return ([found], "") if found else (None, why)
 
 
@@ -358,9 +360,9 @@ def find(label: str) -> Tuple[Optional[List[str]], str]:
     tree, entry = tree_path(row.where), entry_script(row.where)
     inside = Path("/usr/bin") / row.program
     make = f"as root: python3 tools/debian.py ensure {row.where}"
-    if not _executable(entry):
+    if not executable(entry):
         return None, f"no {row.where} tree at {tree} ({make})"
-    if not _executable(tree / inside.relative_to("/")):
+    if not executable(tree / inside.relative_to("/")):
         return None, f"no {inside} in {tree} ({make})"
     return [*launcher(row), str(inside)], ""
 
@@ -368,7 +370,7 @@ def find(label: str) -> Tuple[Optional[List[str]], str]:
 def jdk_home(row: Interpreter, root: Path = Path("/")) -> Optional[Path]:
     """The JDK of ``row`` under ``root`` (a tree, or the host): /usr/lib/jvm/<program>-<arch>."""
     found = sorted((root / "usr/lib/jvm").glob(f"{row.program}-*"))
-    return next((p for p in found if _executable(p / "bin" / "java")), None)
+    return next((p for p in found if executable(p / "bin" / "java")), None)
 
 
 def _find_jdk(row: Interpreter) -> Tuple[Optional[List[str]], str]:
@@ -380,7 +382,7 @@ def _find_jdk(row: Interpreter) -> Tuple[Optional[List[str]], str]:
         return ([str(home / "bin" / "java")], "") if home else (None, why)
     tree = tree_path(row.where)
     make = f"as root: python3 tools/debian.py ensure {row.where}"
-    if not _executable(entry_script(row.where)):
+    if not executable(entry_script(row.where)):
         return None, f"no {row.where} tree at {tree} ({make})"
     home = jdk_home(row, tree)
     if home is None:
