@@ -212,6 +212,13 @@ def test_python_labels_are_checked_against_what_the_interpreter_is(home: Path) -
         discover.given("3.11-jit", str(p311))
     with pytest.raises(ValueError, match="no such program"):
         discover.given("x", str(home / "nothing"))
+    with pytest.raises(ValueError, match="a folder, not a program"):
+        discover.given("x", str(home / "bin"))
+    (home / "text").write_text("not a program")
+    with pytest.raises(ValueError, match="not executable"):
+        discover.given("x", str(home / "text"))
+    with pytest.raises(ValueError, match="no Python interpreter: it did not answer"):
+        discover.given("x", "/bin/true")
     (mode,), _ = discover.given("mine", str(p311))
     assert (mode.label, mode.interpreter, mode.jit) == ("mine", "mine", False)
     # the oldest Python the worker runs is a mode like any other; an older one, one line

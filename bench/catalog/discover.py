@@ -568,11 +568,11 @@ def given(label: str, path: str) -> Tuple[List[modes.Mode], Found]:
     else:
         where = shutil.which(path) if os.sep not in path else path
         if not where or not _runnable(Path(where)):
-            raise ValueError(f"--python {label}={path}: no such program")
+            raise ValueError(f"--python {label}={path}: {not_a_program(where or path)}")
         candidate = Candidate("--python", os.path.abspath(where), (os.path.abspath(where),))
     facts, why = probe(candidate.argv)
     if facts is None:
-        raise ValueError(f"--python {label}={path}: it {why}")
+        raise ValueError(f"--python {label}={path}: no Python interpreter: it {why}")
     base, suffix = label, ""
     for s in JIT_SUFFIXES:
         if label.endswith(s):
@@ -616,6 +616,17 @@ def given(label: str, path: str) -> Tuple[List[modes.Mode], Found]:
     if pypy:
         return [modes.Mode(label, inner, {}, (), None, modes.COMPILED, True)], found
     return [modes.Mode(label, inner, {}, (), None, modes.INTERPRETED)], found
+
+
+def not_a_program(path: str) -> str:
+    """Why ``path`` (of ``--python``) cannot be run: a folder, a file without the right to
+    run it, or nothing there (a name not on PATH)."""
+    at = Path(path)
+    if at.is_dir():
+        return "a folder, not a program (give the interpreter in it: bin/python3.X)"
+    if at.is_file():
+        return "not executable (give the path of a Python interpreter)"
+    return "no such program" + ("" if os.sep in path else " on PATH")
 
 
 def listing(result: Search, took: float) -> List[str]:
