@@ -183,6 +183,13 @@ def test_a_tree_interpreter_runs_through_the_entry_script(home: Path) -> None:
     assert f"Debian tree trixie-{other}: {other}'s, run by emulation here, not searched" in (
         found_all.empty
     )
+    # a tree of this machine without an interpreter (bullseye's, a C toolchain) is named
+    entry = root / "enter-bullseye"
+    entry.write_text(f'#!/bin/sh\nexec "{root}/bullseye$@"\n')
+    entry.chmod(0o755)
+    (root / "bullseye" / "usr" / "bin").mkdir(parents=True)
+    said = f"Debian tree bullseye: no python3.X nor pypy3 in {root / 'bullseye' / 'usr' / 'bin'}"
+    assert said in discover.search().empty
 
 
 def test_a_jit_off_by_default_is_asked_for_as_the_worker_asks_for_it(

@@ -329,6 +329,8 @@ def candidates() -> Tuple[List[Candidate], List[str]]:
             continue
         tree, entry = modes.tree_path(suite), modes.entry_script(suite)
         inside = [p for p in _in_bin(tree / "usr" / "bin") if p.name != "python3"]
+        if not inside:
+            empty.append(f"Debian tree {suite}: no python3.X nor pypy3 in {tree / 'usr' / 'bin'}")
         out.extend(
             Candidate(suite, str(p), (str(entry), "/" + str(p.relative_to(tree)))) for p in inside
         )
