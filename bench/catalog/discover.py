@@ -20,13 +20,13 @@ label is its mode; a later find of the same label is listed as not used):
 
 Every candidate is asked what it is by one small program (``PROBE``: implementation, version,
 free-threaded or not, whether a JIT is built in and comes on with ``PYTHON_JIT=1``), all at
-once in threads, and the answers are kept in the per-user cache keyed by path, size and mtime,
-so a second look costs no process. Two finds of one interpreter (a symlink, a shim, a venv of
-it) are one: the same real ``sys.executable`` and version. Labels: ``3.12``, ``3.13t`` (a
-free-threaded build), ``pypy3`` (PyPy 7) and ``pypy8`` (PyPy 8) as in the study's table, a
-second PyPy of one major by its Python (``pypy3.10``). Modes: each CPython's label (its JIT
-off), ``LABEL-jit`` where ``sys._jit.is_available()`` and the JIT is on under
-``PYTHON_JIT=1``; each PyPy's label (its JIT on) and ``LABEL-nojit`` (``--jit off``).
+once in threads, and the answers are kept in the per-user cache keyed by file, size and mtime,
+so a second look costs no process. Two finds of one interpreter (a symlink, a hard link, a
+shim, a venv of it) are one: the same file as ``sys.executable`` and the same answers.
+Labels: ``3.12``, ``3.13t`` (a free-threaded build), ``pypy3`` (PyPy 7) and ``pypy8`` (PyPy 8)
+as in the study's table, a second PyPy of one major by its Python (``pypy3.10``). Modes: each
+CPython's label (its JIT off), ``LABEL-jit`` where ``sys._jit.is_available()`` and the JIT is
+on under ``PYTHON_JIT=1``; each PyPy's label (its JIT on) and ``LABEL-nojit`` (``--jit off``).
 Standard library only; nothing is made, nothing needs root.
 """
 
@@ -211,11 +211,12 @@ def _data_home() -> Path:
 
 
 def _in_bin(folder: Path) -> List[Path]:
-    """The interpreters' names in a bin folder, python3.X before python3 (the same binary)."""
+    """The interpreters' names in a bin folder, python3.Xt before python3.X (a free-threaded
+    install's two names of one binary: the first find names it) before python3."""
     try:
         names = sorted(
             (p.name for p in folder.iterdir() if NAMES.fullmatch(p.name)),
-            key=lambda n: (n in ("python3", "pypy3"), n),
+            key=lambda n: (n in ("python3", "pypy3"), not n.endswith("t"), n),
         )
     except OSError:
         return []
@@ -349,17 +350,19 @@ def cache_file() -> Path:
 
 
 def _key(c: Candidate) -> Optional[str]:
-    """The cache's key of a candidate: its real path, size and mtime (a shim of asdf's or
-    mise's: its path and the working folder, what decides what it runs). Two candidates of one
-    key are one binary (a symlink, ``/bin`` and ``/usr/bin``): asked once."""
+    """The cache's key of a candidate: the file it is (``identity``: a symlink's target, one
+    file under each of its hard links), size and mtime (a shim of asdf's or mise's: its path
+    and the working folder, what decides what it runs). Two candidates of one key are one
+    binary (a symlink, ``/bin`` and ``/usr/bin``, ``python3.13`` and ``python3.13t``): asked
+    once."""
     if c.shim:
         return f"shim {c.path} {os.getcwd()}"
     try:
-        real = os.path.realpath(c.path)
-        st = os.stat(real)
+        st = os.stat(c.path)
     except OSError:
         return None
-    return f"{' '.join(c.argv[:-1])} {real} {st.st_size} {st.st_mtime_ns}"
+    file = f"{st.st_dev}:{st.st_ino}"
+    return f"{' '.join(c.argv[:-1])} {file} {st.st_size} {st.st_mtime_ns}"
 
 
 #: Why a shim of pyenv's is not used: the versions pyenv selects have no such program.
@@ -501,6 +504,16 @@ def probe_all(found: Sequence[Candidate]) -> List[Tuple[Optional[Dict[str, Any]]
     return answers
 
 
+def identity(path: str) -> str:
+    """A binary's identity: its device and inode, so that hard links to it (a free-threaded
+    install's ``python3.13`` and ``python3.13t``) are one; its path where it cannot be read."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return path
+    return f"{st.st_dev}:{st.st_ino}"
+
+
 def label_of(facts: Mapping[str, Any]) -> str:
     """ "3.12", "3.13t", "pypy3" (PyPy 7), "pypy8" (PyPy 8)."""
     major, minor = facts["version"][:2]
@@ -532,8 +545,8 @@ def search() -> Search:
         same = (
             f"{c.source}:{facts['executable']}"
             if c.source not in HOST_SOURCES
-            else facts["executable"],
-            json.dumps(facts),
+            else identity(facts["executable"]),
+            json.dumps({k: v for k, v in facts.items() if k != "executable"}),
         )
         if same in seen:
             result.skipped.append((c, SAME + seen[same]))
