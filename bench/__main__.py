@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import os
 import sys
 from importlib import import_module
 from pathlib import Path
@@ -279,8 +280,21 @@ def entry() -> None:
             f"{PACKAGE} styles --help says more."
         )
         sys.exit(0 if argv in ([], ["-h"], ["--help"]) else 2)
-    sys.exit(main(argv))
+    sys.exit(piped(argv))
+
+
+def piped(argv: Sequence[str]) -> int:
+    """``main``, its output read by a program that may stop reading (``--list-modes | head``):
+    then the rest goes nowhere and the exit is 1, without a traceback (the recipe of Python's
+    documentation of SIGPIPE)."""
+    try:
+        status = main(argv)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
+    return status
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(piped(sys.argv[1:]))

@@ -99,6 +99,8 @@ def test_a_missing_file_and_inputs_that_are_not_a_tuple_are_said(
 ) -> None:
     with pytest.raises(styles.ConventionError, match="no such file"):
         styles.load(tmp_path / "nothing.py")
+    with pytest.raises(styles.ConventionError, match="a folder; give the styles file in it"):
+        styles.load(tmp_path)
     found = styles.load(good(tmp_path).parent / "mine.py")
 
     def not_a_tuple(n: int) -> Any:  # what a user's file may well do
@@ -116,6 +118,36 @@ def test_a_missing_file_and_inputs_that_are_not_a_tuple_are_said(
     argv = ["styles", str(path), "--python", f"a={sys.executable}", "--results", str(tmp_path)]
     assert entry.main(argv) == 2 and not (tmp_path / "styles").exists()
     assert capsys.readouterr().out == f"bench styles: {path}: {said}\n"
+
+
+@pytest.mark.parametrize(
+    ("extra", "said"),
+    [(["--budget", "-1"], "argument --budget: '-1': give seconds above 0"),
+     (["--budget", "nan"], "argument --budget: 'nan': give seconds above 0"),
+     (["--promise", "-0.1"], "argument --promise: '-0.1': give a half-width of 0 or more"),
+     (["--format", "xml"], "argument --format: invalid choice: 'xml'"),
+     (["--results", "FILE"], "no results folder can be made there (Not a directory: "),
+     ([], "the styles file is missing (or --list-modes)")],
+    ids=["budget-negative", "budget-nan", "promise-negative", "format", "results-a-file",
+         "no-file"],
+)  # fmt: skip
+def test_a_bad_command_line_is_one_line_saying_what_to_change(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], extra: List[str], said: str
+) -> None:
+    path = good(tmp_path)
+    given = [str(path) if x == "FILE" else x for x in extra]
+    argv = ["styles", *([str(path)] if extra else []), "--python", f"a={sys.executable}",
+            "--results", str(tmp_path / "results"), *given]  # fmt: skip
+    with pytest.raises(SystemExit) as stop:
+        entry.main(argv)
+    out = capsys.readouterr()
+    code = stop.value.code
+    text = out.out + out.err + (code if isinstance(code, str) else "")
+    assert code not in (0, None) and said in text
+    assert len(text.strip().splitlines()) == 1 and "Traceback" not in text
+    assert not (tmp_path / "results" / "styles").is_dir() or not any(
+        (tmp_path / "results" / "styles").iterdir()
+    )
 
 
 def test_every_style_is_checked_against_the_baseline_at_every_size(tmp_path: Path) -> None:
@@ -471,6 +503,47 @@ def test_a_float_that_differs_in_its_last_digits_is_shown_where_and_equal_names_
     assert said == "at size 8 the file's EQUAL(result, baseline) raises TypeError: no"
     with pytest.raises(styles.ConventionError, match="EQUAL must be a function"):
         styles.load(write(tmp_path, FLOATS + "EQUAL = 3\n"))
+
+
+@pytest.mark.parametrize(
+    ("body", "said"),
+    [("pass", "None (a return missing?)"), ("return 'yes'", "'yes'"),
+     ("return [True, False]", "[True, False]")],
+    ids=["none", "string", "list"],
+)  # fmt: skip
+def test_an_equal_that_returns_no_bool_is_named_not_read_as_an_answer(
+    tmp_path: Path, body: str, said: str
+) -> None:
+    found = styles.load(write(tmp_path, FLOATS + f"\ndef EQUAL(a, b):\n    {body}\n"))
+    why = styles.failures(found)["fsum"]
+    assert why.startswith(f"at size 8 the file's EQUAL(result, baseline) returns {said}, ")
+    assert "not True or False: make it return a bool" in why
+
+
+def test_a_numpy_bool_from_equal_is_an_answer(tmp_path: Path) -> None:
+    # a 0-d value of kind "b", as numpy.isclose(a, b).all() returns (numpy.bool_)
+    flag = """
+class Kind:
+    kind = "b"
+
+
+class Flag:
+    dtype, shape = Kind(), ()
+
+    def __init__(self, value):
+        self.value = value
+
+    def __bool__(self):
+        return self.value
+
+
+def EQUAL(a, b):
+    return Flag(all(math.isclose(x, y) for x, y in zip(a, b)))
+"""
+    assert styles.failures(styles.load(write(tmp_path, FLOATS + flag))) == {}
+    never = flag.replace("Flag(all(", "Flag(not all(")
+    said = styles.failures(styles.load(write(tmp_path, FLOATS + never)))["fsum"]
+    assert said.startswith("at size 8 EQUAL(result, baseline) says it differs: ")
 
 
 def test_a_result_that_equal_cannot_compare_asks_for_equal(tmp_path: Path) -> None:

@@ -288,8 +288,12 @@ def test_compare_says_each_ratios_change_and_whether_it_moved_beyond_both_interv
     found, _ = styles_compare.compare(styles_compare.summary(a), styles_compare.summary(c))
     assert [r["moved"] for r in found] == [False, False]
     # folders that are not two runs of one file: one line, what to change
+    cut = tmp_path / "cut"  # a run cut short: its values never written
+    shutil.copytree(a, cut)
+    (cut / "values.json").unlink()
     for argv, said in (
         ([str(a), str(tmp_path)], "no run here (no study.json); give a run's folder"),
+        ([str(a), str(cut)], f"{cut}: not a whole styles run (FileNotFoundError: "),
         ([str(a)], "the following arguments are required: b"),
     ):
         try:

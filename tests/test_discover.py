@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
 import sys
 from pathlib import Path
 from typing import Any, Dict, List, Optional
@@ -82,6 +83,24 @@ def test_uv_pyenv_conda_and_path_each_found_once(home: Path) -> None:
     text = "\n".join(discover.listing(found, 0.1))
     assert "3.12 also at" in text and str(pypy) in text and str(ft) in text
     assert any(line.startswith("Debian trees: none") for line in found.empty)
+
+
+def test_hard_links_to_one_binary_are_one_interpreter(home: Path) -> None:
+    # a free-threaded install's python3.13 and python3.13t: one file, two names; each says
+    # its own name as sys.executable (os.path.realpath keeps a hard link's)
+    said = {"implementation": "cpython", "version": [3, 13, 5], "pypy": None,
+            "freethreaded": True, "jit_available": False, "jit_enabled": False}  # fmt: skip
+    head = json.dumps(said)[:-1] + ', "executable": '
+    folder = home / ".pyenv" / "versions" / "3.13.5t" / "bin"
+    folder.mkdir(parents=True)
+    program = folder / "python3.13t"
+    program.write_text(f'#!/bin/sh\nprintf \'%s"%s"}}\\n\' \'{head}\' "$(readlink -f "$0")"\n')
+    program.chmod(0o755)
+    os.link(program, folder / "python3.13")
+    result = discover.search()
+    assert list(result.found) == ["3.13t"] and result.found["3.13t"].candidate.path == str(program)
+    skipped = {Path(c.path).name: why for c, why in result.skipped}
+    assert skipped == {"python3.13": discover.SAME + "3.13t"}
 
 
 def test_answers_are_cached_by_path_size_and_mtime(
@@ -183,6 +202,13 @@ def test_a_tree_interpreter_runs_through_the_entry_script(home: Path) -> None:
     assert f"Debian tree trixie-{other}: {other}'s, run by emulation here, not searched" in (
         found_all.empty
     )
+    # a tree of this machine without an interpreter (bullseye's, a C toolchain) is named
+    entry = root / "enter-bullseye"
+    entry.write_text(f'#!/bin/sh\nexec "{root}/bullseye$@"\n')
+    entry.chmod(0o755)
+    (root / "bullseye" / "usr" / "bin").mkdir(parents=True)
+    said = f"Debian tree bullseye: no python3.X nor pypy3 in {root / 'bullseye' / 'usr' / 'bin'}"
+    assert said in discover.search().empty
 
 
 def test_a_jit_off_by_default_is_asked_for_as_the_worker_asks_for_it(
@@ -212,6 +238,13 @@ def test_python_labels_are_checked_against_what_the_interpreter_is(home: Path) -
         discover.given("3.11-jit", str(p311))
     with pytest.raises(ValueError, match="no such program"):
         discover.given("x", str(home / "nothing"))
+    with pytest.raises(ValueError, match="a folder, not a program"):
+        discover.given("x", str(home / "bin"))
+    (home / "text").write_text("not a program")
+    with pytest.raises(ValueError, match="not executable"):
+        discover.given("x", str(home / "text"))
+    with pytest.raises(ValueError, match="no Python interpreter: it did not answer"):
+        discover.given("x", "/bin/true")
     (mode,), _ = discover.given("mine", str(p311))
     assert (mode.label, mode.interpreter, mode.jit) == ("mine", "mine", False)
     # the oldest Python the worker runs is a mode like any other; an older one, one line
@@ -328,3 +361,19 @@ def test_the_worker_records_whether_its_jit_is_on(tmp_path: Path) -> None:
     info = launch.call(here, "core.machine.interpreter_info", tmp_path)
     assert info["version"] == interpreter_info()["version"]
     assert ("jit_enabled" in info) == hasattr(sys, "_jit")
+
+
+def test_list_modes_read_by_a_program_that_stops_reading_ends_without_a_traceback(
+    home: Path,
+) -> None:
+    fake(home / "bin" / "python3.12", [3, 12, 1])
+    listing = subprocess.Popen(
+        [sys.executable, "-m", "bench", "styles", "--list-modes"],
+        cwd=bench_package.ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert listing.stdout is not None and listing.stderr is not None
+    listing.stdout.close()  # as `| head -0` would: nothing read
+    said = listing.stderr.read().decode()
+    assert listing.wait() in (0, 1) and "Traceback" not in said and "BrokenPipe" not in said

@@ -9,7 +9,8 @@ visible; PATH the system's folders and ~/.local/bin alone), the interpreters lai
 lays out its Pythons (``~/.local/share/uv/python/cpython-3.12.1-linux-x86_64-gnu/bin/python3.12``,
 links to this machine's pyenv CPythons 3.10-3.13) and as pyenv does
 (``~/.pyenv/versions/pypy3.9-7.3.11/bin/pypy3``, a link to Debian's pypy3; the free-threaded 3.13
-where it is built, as ``~/.pyenv/versions/3.13.1t/bin/python3.13t``), and the tool installed
+where it is built, its prefix bound at ``~/.pyenv/versions/3.13.5t``, since the tmpfs hides where
+it is built), and the tool installed
 from its wheel as pipx installs it (a venv in ~/.local/share/pipx/venvs, its command linked
 into ~/.local/bin). Then, from a folder of the user's:
 
@@ -96,9 +97,10 @@ def lay_out(home: Path, found: Dict[str, str], wheel: Path) -> Dict[str, str]:
             pypy = version_of(program, "pypy_version_info")
             link = pyenv / f"pypy{version.rsplit('.', 1)[0]}-{pypy}" / "bin" / "pypy3"
             where.update({"pypy3": "pyenv", "pypy3-nojit": "pyenv"})
-        else:  # the free-threaded 3.13
-            link = pyenv / f"{version}t" / "bin" / "python3.13t"
+        else:  # the free-threaded 3.13: its whole prefix, as pyenv installs one
             where[label] = "pyenv"
+            install(Path(program).parent.parent, pyenv / f"{version}t")
+            continue
         link.parent.mkdir(parents=True, exist_ok=True)
         link.symlink_to(program)
     venv = home / ".local" / "share" / "pipx" / "venvs" / stylebench.NAME
@@ -107,6 +109,20 @@ def lay_out(home: Path, found: Dict[str, str], wheel: Path) -> Dict[str, str]:
     local.mkdir(parents=True, exist_ok=True)
     (local / stylebench.NAME).symlink_to(bin_dir / stylebench.NAME)
     return where
+
+
+def install(prefix: Path, at: Path) -> None:
+    """An interpreter's prefix (bin/, lib/) seen at ``at`` as an install of the user's: bound
+    there (``mount --bind``, in the private namespace) where it lives under the folder the
+    layout hides (the built 3.13t, under /var/cache/variants: a link to it would lead under the
+    tmpfs), else a link. CPython finds its library from where its binary is, so it runs there
+    as from its own prefix."""
+    at.parent.mkdir(parents=True, exist_ok=True)
+    if prefix.resolve().is_relative_to(HIDDEN.resolve()):
+        at.mkdir()
+        subprocess.run(["mount", "--bind", str(prefix), str(at)], check=True)
+    else:
+        at.symlink_to(prefix)
 
 
 def uv_programs() -> List[Path]:
@@ -157,9 +173,9 @@ def user_env(home: Path) -> Dict[str, str]:
 def inside(home: Path, wheel: Path) -> int:
     """In the private mount namespace: the tmpfs over the cache, the layout, the three runs."""
     found = interpreters()
+    where = lay_out(home, found, wheel)  # before the tmpfs: a prefix under it is bound first
     if HIDDEN.is_dir():
         subprocess.run(["mount", "-t", "tmpfs", "tmpfs", str(HIDDEN)], check=True)
-    where = lay_out(home, found, wheel)
     env = user_env(home)
     work = home / "work"
     work.mkdir()

@@ -20,13 +20,13 @@ label is its mode; a later find of the same label is listed as not used):
 
 Every candidate is asked what it is by one small program (``PROBE``: implementation, version,
 free-threaded or not, whether a JIT is built in and comes on with ``PYTHON_JIT=1``), all at
-once in threads, and the answers are kept in the per-user cache keyed by path, size and mtime,
-so a second look costs no process. Two finds of one interpreter (a symlink, a shim, a venv of
-it) are one: the same real ``sys.executable`` and version. Labels: ``3.12``, ``3.13t`` (a
-free-threaded build), ``pypy3`` (PyPy 7) and ``pypy8`` (PyPy 8) as in the study's table, a
-second PyPy of one major by its Python (``pypy3.10``). Modes: each CPython's label (its JIT
-off), ``LABEL-jit`` where ``sys._jit.is_available()`` and the JIT is on under
-``PYTHON_JIT=1``; each PyPy's label (its JIT on) and ``LABEL-nojit`` (``--jit off``).
+once in threads, and the answers are kept in the per-user cache keyed by file, size and mtime,
+so a second look costs no process. Two finds of one interpreter (a symlink, a hard link, a
+shim, a venv of it) are one: the same file as ``sys.executable`` and the same answers.
+Labels: ``3.12``, ``3.13t`` (a free-threaded build), ``pypy3`` (PyPy 7) and ``pypy8`` (PyPy 8)
+as in the study's table, a second PyPy of one major by its Python (``pypy3.10``). Modes: each
+CPython's label (its JIT off), ``LABEL-jit`` where ``sys._jit.is_available()`` and the JIT is
+on under ``PYTHON_JIT=1``; each PyPy's label (its JIT on) and ``LABEL-nojit`` (``--jit off``).
 Standard library only; nothing is made, nothing needs root.
 """
 
@@ -211,11 +211,12 @@ def _data_home() -> Path:
 
 
 def _in_bin(folder: Path) -> List[Path]:
-    """The interpreters' names in a bin folder, python3.X before python3 (the same binary)."""
+    """The interpreters' names in a bin folder, python3.Xt before python3.X (a free-threaded
+    install's two names of one binary: the first find names it) before python3."""
     try:
         names = sorted(
             (p.name for p in folder.iterdir() if NAMES.fullmatch(p.name)),
-            key=lambda n: (n in ("python3", "pypy3"), n),
+            key=lambda n: (n in ("python3", "pypy3"), not n.endswith("t"), n),
         )
     except OSError:
         return []
@@ -321,6 +322,8 @@ def candidates() -> Tuple[List[Candidate], List[str]]:
             continue
         tree, entry = modes.tree_path(suite), modes.entry_script(suite)
         inside = [p for p in _in_bin(tree / "usr" / "bin") if p.name != "python3"]
+        if not inside:
+            empty.append(f"Debian tree {suite}: no python3.X nor pypy3 in {tree / 'usr' / 'bin'}")
         out.extend(
             Candidate(suite, str(p), (str(entry), "/" + str(p.relative_to(tree)))) for p in inside
         )
@@ -339,17 +342,19 @@ def cache_file() -> Path:
 
 
 def _key(c: Candidate) -> Optional[str]:
-    """The cache's key of a candidate: its real path, size and mtime (a shim of asdf's or
-    mise's: its path and the working folder, what decides what it runs). Two candidates of one
-    key are one binary (a symlink, ``/bin`` and ``/usr/bin``): asked once."""
+    """The cache's key of a candidate: the file it is (``identity``: a symlink's target, one
+    file under each of its hard links), size and mtime (a shim of asdf's or mise's: its path
+    and the working folder, what decides what it runs). Two candidates of one key are one
+    binary (a symlink, ``/bin`` and ``/usr/bin``, ``python3.13`` and ``python3.13t``): asked
+    once."""
     if c.shim:
         return f"shim {c.path} {os.getcwd()}"
     try:
-        real = os.path.realpath(c.path)
-        st = os.stat(real)
+        st = os.stat(c.path)
     except OSError:
         return None
-    return f"{' '.join(c.argv[:-1])} {real} {st.st_size} {st.st_mtime_ns}"
+    file = f"{st.st_dev}:{st.st_ino}"
+    return f"{' '.join(c.argv[:-1])} {file} {st.st_size} {st.st_mtime_ns}"
 
 
 #: Why a shim of pyenv's is not used: the versions pyenv selects have no such program.
@@ -491,6 +496,16 @@ def probe_all(found: Sequence[Candidate]) -> List[Tuple[Optional[Dict[str, Any]]
     return answers
 
 
+def identity(path: str) -> str:
+    """A binary's identity: its device and inode, so that hard links to it (a free-threaded
+    install's ``python3.13`` and ``python3.13t``) are one; its path where it cannot be read."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return path
+    return f"{st.st_dev}:{st.st_ino}"
+
+
 def label_of(facts: Mapping[str, Any]) -> str:
     """ "3.12", "3.13t", "pypy3" (PyPy 7), "pypy8" (PyPy 8)."""
     major, minor = facts["version"][:2]
@@ -522,8 +537,8 @@ def search() -> Search:
         same = (
             f"{c.source}:{facts['executable']}"
             if c.source not in HOST_SOURCES
-            else facts["executable"],
-            json.dumps(facts),
+            else identity(facts["executable"]),
+            json.dumps({k: v for k, v in facts.items() if k != "executable"}),
         )
         if same in seen:
             result.skipped.append((c, SAME + seen[same]))
@@ -560,11 +575,11 @@ def given(label: str, path: str) -> Tuple[List[modes.Mode], Found]:
     else:
         where = shutil.which(path) if os.sep not in path else path
         if not where or not modes.executable(Path(where)):
-            raise ValueError(f"--python {label}={path}: no such program")
+            raise ValueError(f"--python {label}={path}: {not_a_program(where or path)}")
         candidate = Candidate("--python", os.path.abspath(where), (os.path.abspath(where),))
     facts, why = probe(candidate.argv)
     if facts is None:
-        raise ValueError(f"--python {label}={path}: it {why}")
+        raise ValueError(f"--python {label}={path}: no Python interpreter: it {why}")
     base, suffix = label, ""
     for s in JIT_SUFFIXES:
         if label.endswith(s):
@@ -608,6 +623,17 @@ def given(label: str, path: str) -> Tuple[List[modes.Mode], Found]:
     if pypy:
         return [modes.Mode(label, inner, {}, (), None, modes.COMPILED, True)], found
     return [modes.Mode(label, inner, {}, (), None, modes.INTERPRETED)], found
+
+
+def not_a_program(path: str) -> str:
+    """Why ``path`` (of ``--python``) cannot be run: a folder, a file without the right to
+    run it, or nothing there (a name not on PATH)."""
+    at = Path(path)
+    if at.is_dir():
+        return "a folder, not a program (give the interpreter in it: bin/python3.X)"
+    if at.is_file():
+        return "not executable (give the path of a Python interpreter)"
+    return "no such program" + ("" if os.sep in path else " on PATH")
 
 
 def listing(result: Search, took: float) -> List[str]:

@@ -140,6 +140,8 @@ def load_module(path: Path) -> types.ModuleType:
     neighbours); the file's own errors propagate (SyntaxError, ImportError, ...). A compiled
     twin (``<stem>.so``) is imported as an extension module of the same name."""
     path = Path(path).resolve()
+    if path.is_dir():
+        raise ConventionError(f"{path}: a folder; give the styles file in it (a .py)")
     if not path.is_file():
         raise ConventionError(f"{path}: no such file")
     name = module_name(path)
@@ -344,6 +346,22 @@ FRESH_HINT = (
 )
 
 
+def truth(value: Any) -> Optional[bool]:
+    """What an ``EQUAL`` answered: a bool, or a NumPy bool (a 0-d value of kind ``b``:
+    ``numpy.isclose(a, b).all()``); None for anything else (None itself: a ``return``
+    forgotten; an array: an ``all()`` forgotten; a string), which ``bool`` would read as an
+    answer."""
+    if isinstance(value, bool):
+        return value
+    kind = getattr(getattr(value, "dtype", None), "kind", None)
+    if kind == "b" and getattr(value, "shape", None) == ():
+        try:
+            return bool(value)
+        except Exception:
+            return None
+    return None
+
+
 def check(found: StylesFile, name: str, size: int) -> Optional[str]:
     """Why style ``name`` may not be timed at ``size`` (its result is not the baseline's, it
     raises, or it changes its inputs where they are not made fresh per call), or None: each
@@ -382,9 +400,17 @@ def check(found: StylesFile, name: str, size: int) -> Optional[str]:
         )
     if found.equal is not None:
         try:
-            agrees = bool(found.equal(got, want))
+            said = found.equal(got, want)
         except Exception as exc:
             return f"at size {size} the file's EQUAL(result, baseline) raises {raised(exc)}"
+        agrees = truth(said)
+        if agrees is None:
+            missing = " (a return missing?)" if said is None else ""
+            return (
+                f"at size {size} the file's EQUAL(result, baseline) returns {shown(said)}"
+                f"{missing}, not True or False: make it return a bool (all(...), "
+                "numpy.allclose(...))"
+            )
         if not agrees:
             return (
                 f"at size {size} EQUAL(result, baseline) says it differs: {difference(got, want)}"

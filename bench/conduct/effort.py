@@ -14,7 +14,7 @@ from typing import Dict, Optional, Tuple
 
 from ..catalog.cases import BENCHMARKS, Grid
 from ..core import stats
-from .options import Options
+from .options import Options, half_width, seconds
 
 
 @dataclass(frozen=True)
@@ -139,10 +139,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--mode", dest="effort", choices=sorted(EFFORTS), help=argparse.SUPPRESS)
     parser.add_argument("--stretches", type=int, help="override the effort's stretches")
     parser.add_argument("--least", type=int, help="override the passes every group takes")
-    parser.add_argument("--budget", type=float, help="seconds of measuring in all (the ceiling)")
+    parser.add_argument("--budget", type=seconds, help="seconds of measuring in all (the ceiling)")
     parser.add_argument(
         "--promise",
-        type=float,
+        type=half_width,
         help="the README's median half-width at which "
         "measuring stops, the between-run term included (0: the whole budget)",
     )

@@ -5,9 +5,10 @@ and the profilers read, made once from the command line by ``bench.__main__`` (`
 from __future__ import annotations
 
 import argparse
+import math
 from dataclasses import dataclass, fields
 from pathlib import Path
-from typing import Any, Dict, Optional, Tuple
+from typing import Any, Dict, NoReturn, Optional, Tuple
 
 from ..catalog.cases import BENCHMARKS
 from ..catalog.hash_study import ALGORITHMS
@@ -64,3 +65,38 @@ class Options:
     @property
     def benchmark_names(self) -> Tuple[str, ...]:
         return tuple(b for b in self.benchmarks.split(",") if b)
+
+
+# --- what the command line's values must be ---------------------------------------------------
+
+
+def seconds(text: str) -> float:
+    """``--budget``: a number of seconds above 0 (argparse says so in one line otherwise)."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not (math.isfinite(value) and value > 0):
+        raise argparse.ArgumentTypeError(f"{text!r}: give seconds above 0 (e.g. 60)")
+    return value
+
+
+def half_width(text: str) -> float:
+    """``--promise``: a median half-width, 0 or more (0.05: ±5%; 0: the whole budget)."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not (math.isfinite(value) and value >= 0):
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: give a half-width of 0 or more (0.05 for ±5%; 0: the whole budget)"
+        )
+    return value
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """A parser whose error is one line, what to change, with where the options are listed
+    (argparse's own prints its usage first: a dozen lines before the one that matters)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} ({self.prog} --help lists the options)\n")

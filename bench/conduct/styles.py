@@ -43,7 +43,7 @@ from ..catalog.styles_study import StylesStudy
 from ..store import RESULTS
 from . import launch
 from .effort import EFFORTS
-from .options import Options
+from .options import OneLineParser, Options, half_width, seconds
 
 #: What a styles run prints at its end (``--format``): its report, its summary, its ratios.
 FORMATS = ("md", "json", "csv")
@@ -59,7 +59,7 @@ def default_results() -> Path:
 
 
 def parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
+    p = OneLineParser(
         prog=f"{command_name()} styles",
         description="A user's own implementations of one function (a styles file), measured "
         "under every interpreter mode found: each style ÷ the first, with rerun intervals",
@@ -80,11 +80,12 @@ def parser() -> argparse.ArgumentParser:
         "(3.14, 3.14-jit: its JIT on, pypy3-nojit: PyPy's off, or any name)",
     )
     p.add_argument("--effort", choices=sorted(EFFORTS), default="default")
-    p.add_argument("--budget", type=float, help="seconds of measuring in all (the ceiling)")
+    p.add_argument("--budget", type=seconds, help="seconds of measuring in all (the ceiling)")
     p.add_argument(
         "--promise",
-        type=float,
-        help="the median half-width of the file's ratios at which measuring stops",
+        type=half_width,
+        help="the median half-width of the file's ratios at which measuring stops (0.05: "
+        "±5%%; 0: the whole budget)",
     )
     p.add_argument(
         "--clock",
@@ -249,6 +250,7 @@ def prepare(options: Options) -> Tuple[StylesStudy, List[Column], Dict[str, str]
     assert options.file is not None, "a styles run names its file"
     path = options.file.resolve()
     study = StylesStudy.of_file(path, load(path))
+    writable(options.results)
     try:
         columns, left = columns_of(options)
     except ValueError as exc:
@@ -280,6 +282,23 @@ def prepare(options: Options) -> Tuple[StylesStudy, List[Column], Dict[str, str]
     if options.no_count:
         study = replace(study, counters=())
     return study, columns, left
+
+
+def writable(results: Path) -> None:
+    """The results folder, made where it is missing (SystemExit, one line, where it cannot
+    be: a file in its place or on its path, no right to write there)."""
+    try:
+        (results / "styles").mkdir(parents=True, exist_ok=True)
+        probe = results / "styles" / f".writable-{os.getpid()}"
+        probe.touch()
+        probe.unlink()
+    except OSError as exc:
+        why = exc.strerror or type(exc).__name__
+        at = f": {exc.filename}" if exc.filename else ""
+        raise SystemExit(
+            f"{command_name()} styles: --results {results}: no results folder can be made "
+            f"there ({why}{at}); give a folder you can write to"
+        ) from None
 
 
 def jit_is_on(column: Column, results: Path) -> bool:

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from .. import store
+from ..conduct.options import OneLineParser
 from ..core.fmt import grid
 
 #: The CSV's columns (one row a ratio in common).
@@ -29,7 +30,7 @@ class CompareError(ValueError):
 
 
 def parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
+    p = OneLineParser(
         prog="python -m bench styles compare",
         description="Two runs of one styles file: each ratio's change and whether it moved "
         "beyond both runs' 95% intervals",
@@ -81,6 +82,11 @@ def summary(folder: Path) -> Dict[str, Any]:
         _, found = styles.summary_of(folder)
     except store.FormatError as exc:
         raise CompareError(str(exc)) from None
+    except (OSError, ValueError, KeyError, TypeError) as exc:  # a run cut short, a file edited
+        said = f"{type(exc).__name__}: {exc}"
+        raise CompareError(
+            f"{folder}: not a whole styles run ({said[:120]}); give a run that ended"
+        ) from None
     return found
 
 
