@@ -8,7 +8,7 @@ import argparse
 import math
 from dataclasses import dataclass, fields
 from pathlib import Path
-from typing import Any, Dict, NoReturn, Optional, Tuple
+from typing import Any, Dict, Optional, Tuple
 
 from ..catalog.cases import BENCHMARKS
 from ..catalog.hash_study import ALGORITHMS
@@ -92,11 +92,3 @@ def half_width(text: str) -> float:
             f"{text!r}: give a half-width of 0 or more (0.05 for ±5%; 0: the whole budget)"
         )
     return value
-
-
-class OneLineParser(argparse.ArgumentParser):
-    """A parser whose error is one line, what to change, with where the options are listed
-    (argparse's own prints its usage first: a dozen lines before the one that matters)."""
-
-    def error(self, message: str) -> NoReturn:
-        self.exit(2, f"{self.prog}: error: {message} ({self.prog} --help lists the options)\n")

@@ -40,10 +40,11 @@ from ..catalog import discover, modes, styles
 from ..catalog.columns import Column
 from ..catalog.styles import StylesFile
 from ..catalog.styles_study import StylesStudy
+from ..core.cli import OneLineParser
 from ..store import RESULTS
 from . import launch
 from .effort import EFFORTS
-from .options import OneLineParser, Options, half_width, seconds
+from .options import Options, half_width, seconds
 
 #: What a styles run prints at its end (``--format``): its report, its summary, its ratios.
 FORMATS = ("md", "json", "csv")

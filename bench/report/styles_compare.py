@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from .. import store
-from ..conduct.options import OneLineParser
+from ..core.cli import OneLineParser
 from ..core.fmt import grid
 
 #: The CSV's columns (one row a ratio in common).
