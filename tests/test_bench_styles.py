@@ -441,7 +441,8 @@ def test_every_example_follows_the_convention_and_agrees_with_its_baseline(path:
 
 def test_a_styles_run_takes_its_own_budget_unless_one_is_given() -> None:
     """The default effort's styles run measures for 450 s, not the study's 780 s (its wait is
-    promised under 10 minutes); --budget still overrides it, and quick keeps its own."""
+    promised under 10 minutes); --budget still overrides it. Quick's 110 s, not the study's
+    220 s (its headline four algorithms' cases, a styles file's its whole file)."""
     from bench.conduct import effort
 
     def settings(*words: str) -> effort.Settings:
@@ -454,7 +455,8 @@ def test_a_styles_run_takes_its_own_budget_unless_one_is_given() -> None:
     assert styled.budget == 450.0 and styled.max_passes == 3 * study.max_passes
     assert effort.settings_of(replace(run, budget=300.0), settle_modes=True).budget == 300.0
     quick = replace(run, effort="quick")
-    assert effort.settings_of(quick, True).budget == effort.EFFORTS["quick"].budget
+    assert effort.settings_of(quick, True).budget == 110.0
+    assert effort.settings_of(quick).budget == effort.EFFORTS["quick"].budget == 220.0
 
 
 FLOATS = """
