@@ -110,6 +110,39 @@ def test_a_tree_is_finished_only_with_its_stamp(tmp_path: Path) -> None:
     assert debian._missing(tmp_path, ["gcc", "python3.15"]) == ["python3.15"]
 
 
+def test_a_made_tree_whose_package_list_grew_gets_only_the_new_packages(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """ensure_tree on a finished tree (its stamp) installs what PACKAGES added since, into
+    the tree in place: no debootstrap, no tree made anew (an arm64 one takes most of an hour
+    under emulation); a complete one is returned as it is."""
+    monkeypatch.setenv(modes.DEBIAN_ROOT_ENV, str(tmp_path))
+    tree = modes.tree_path("sid-arm64")
+    (tree / debian.STAMP).parent.mkdir(parents=True)
+    (tree / debian.STAMP).write_text(json.dumps({"packages": ["python3.14"]}))
+    installed: List[List[str]] = []
+
+    def install(at: Path, suite: str, packages: List[str], log: object) -> None:
+        assert (at, suite) == (tree, "sid-arm64")
+        installed.append(list(packages))
+        held = json.loads((at / debian.STAMP).read_text())["packages"]
+        (at / debian.STAMP).write_text(json.dumps({"packages": [*held, *packages]}))
+
+    def no_command(argv: List[str], *args: object, **kwargs: object) -> None:
+        raise AssertionError(f"ran {argv}")
+
+    monkeypatch.setattr(debian, "_install", install)
+    monkeypatch.setattr(debian, "run", no_command)
+    monkeypatch.setattr(debian, "ensure_binfmt", lambda arch, log: None)
+    monkeypatch.setattr(debian, "require_root", lambda what: None)
+    monkeypatch.setitem(debian.PACKAGES, "sid-arm64", ("python3.14", "pypy3", "pypy3-dev"))
+    assert debian.ensure_tree("sid-arm64", lambda message: None) == tree
+    assert installed == [["pypy3", "pypy3-dev"]]
+    assert modes.entry_script("sid-arm64").read_text() == debian.entry_text(tree, "sid-arm64")
+    debian.ensure_tree("sid-arm64", lambda message: None)
+    assert installed == [["pypy3", "pypy3-dev"]]  # complete: nothing more
+
+
 def test_ensure_interpreter_only_finds_what_it_does_not_make(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -8,8 +8,10 @@ import os
 import shutil
 import subprocess
 import sys
+import zipfile
 from pathlib import Path
 from types import ModuleType
+from typing import Dict, List
 
 import pytest
 
@@ -259,3 +261,74 @@ def test_the_cross_compiler_script_enters_the_tree_by_chroot_alone(wheels: Modul
     assert plain.splitlines()[-1] == f'exec /bin/sh /e {wheels.CROSS_GCC} "$@"'
     assert text.splitlines()[:-1] == plain.splitlines()[:-1]
     assert '"$VARIANTS_WHEEL_WORK"' in wheels.BIND_TREE and "mount --rbind" in wheels.BIND_TREE
+
+
+def _tiny_wheel(folder: Path) -> Path:
+    """A wheel of one pure-Python module, made here (nothing downloaded)."""
+    wheel = folder / "tiny-1.0-py3-none-any.whl"
+    info = "tiny-1.0.dist-info"
+    files = {
+        "tiny.py": "X = 1\n",
+        f"{info}/METADATA": "Metadata-Version: 2.1\nName: tiny\nVersion: 1.0\n",
+        f"{info}/WHEEL": "Wheel-Version: 1.0\nGenerator: test\nRoot-Is-Purelib: true\n"
+        "Tag: py3-none-any\n",
+    }
+    files[f"{info}/RECORD"] = "".join(f"{name},,\n" for name in [*files, f"{info}/RECORD"])
+    with zipfile.ZipFile(wheel, "w") as archive:
+        for name, text in files.items():
+            archive.writestr(name, text)
+    return wheel
+
+
+@pytest.mark.parametrize("emulated", [True, False])
+def test_pip_under_emulation_really_compiles_nothing(
+    wheels: ModuleType, tmp_path: Path, emulated: bool
+) -> None:
+    """EMULATED_PIP's environment leaves what pip installs uncompiled (PIP_NO_COMPILE=1 would
+    not: pip takes its 1 as the value of ``compile``); without it pip compiles."""
+    pytest.importorskip("pip")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PIP_")}
+    env.update(wheels.EMULATED_PIP if emulated else {"PIP_DISABLE_PIP_VERSION_CHECK": "1"})
+    target = tmp_path / "target"
+    install = [sys.executable, "-m", "pip", "install", "-q", "--no-index", "--no-deps"]
+    install += ["--target", str(target), str(_tiny_wheel(tmp_path))]
+    subprocess.run(install, env=env, check=True, capture_output=True)
+    assert (target / "tiny.py").is_file()
+    assert bool(list(target.rglob("*.pyc"))) is not emulated
+
+
+def test_the_check_tools_are_installed_once_per_interpreter_and_requirements(
+    wheels: ModuleType, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An aarch64 check's pytest and hypothesis: installed by the kept environment's pip into
+    the folder beside it, again only when the requirements change or the install failed."""
+    builder = wheels.Builder(tmp_path / "out", tmp_path / "work", lambda message: None)
+    monkeypatch.setattr(builder, "pip_env", lambda label: tmp_path / "wheels" / label)
+    ran: List[List[str]] = []
+    failing = False
+
+    def run(argv: List[str], env: Dict[str, str], output: Path) -> str:
+        ran.append(argv)
+        target = Path(argv[argv.index("--target") + 1])
+        (target / "pytest").mkdir()
+        if failing:
+            raise RuntimeError("pip failed")
+        return ""
+
+    monkeypatch.setattr(builder, "run", run)
+    log = tmp_path / "log.txt"
+    tools = builder.check_tools("3.14-aarch64", ["pytest>=7", "hypothesis>=6"], log)
+    assert tools == tmp_path / "wheels" / f"3.14-aarch64{wheels.CHECK_TOOLS}"
+    assert ran[0][:2] == [
+        *wheels.launcher("3.14-aarch64"),
+        str(tmp_path / "wheels" / "3.14-aarch64" / "bin" / "python"),
+    ]
+    assert ran[0][-2:] == ["pytest>=7", "hypothesis>=6"] and (tools / "pytest").is_dir()
+    assert builder.check_tools("3.14-aarch64", ["pytest>=7", "hypothesis>=6"], log) == tools
+    assert len(ran) == 1  # kept
+    builder.check_tools("3.14-aarch64", ["pytest>=7", "hypothesis>=6,<7"], log)
+    assert len(ran) == 2 and ran[1][-1] == "hypothesis>=6,<7"
+    failing = True
+    with pytest.raises(RuntimeError, match="pip failed"):
+        builder.check_tools("3.14-aarch64", ["pytest>=8"], log)
+    assert not tools.exists()  # nothing half-installed is kept

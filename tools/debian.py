@@ -148,6 +148,7 @@ PACKAGES: Dict[str, Tuple[str, ...]] = {
     "sid-arm64": (
         *("python3.14", "python3.14-dev", "python3.14-venv"),
         *("python3.15", "python3.15-dev", "python3.15-venv"),
+        *("pypy3", "pypy3-dev", "pypy3-venv"),  # PyPy 8 (Python 3.11)
     ),
 }
 

@@ -22,7 +22,7 @@ then tagged with the lowest tag ``auditwheel show`` finds its symbols consistent
 ``auditwheel repair`` checks it against that policy.
 
 **aarch64.** A wheel per interpreter of ``ARM64``: Debian's arm64 builds of CPython 3.9,
-3.11, 3.13, 3.14, 3.15 and PyPy 7.3, each in an arm64 Debian tree (``tools/debian.py ensure
+3.11, 3.13, 3.14, 3.15, PyPy 7.3 and 8, each in an arm64 Debian tree (``tools/debian.py ensure
 bookworm-arm64``: made once, run under qemu-user through binfmt_misc). pip runs there, under
 emulation; the C is crossed, by bullseye's ``aarch64-linux-gnu-gcc`` (GCC 10, the arm64
 glibc 2.31 of ``libc6-dev-arm64-cross`` as its sysroot) through the same kind of script,
@@ -35,7 +35,8 @@ extension's bits masked out of ``AT_HWCAP`` (``MASK_C``, preloaded: no qemu 7.2 
 SHA1 and SHA2), where dispatch must fall back to NEON and portable kernels.
 
 **The check.** A fresh virtual environment of the same interpreter, the wheel installed with
-``--no-index`` (nothing can be built), pytest and hypothesis from wheels, ``PATH`` holding only
+``--no-index`` (nothing can be built), pytest and hypothesis from wheels (for aarch64 those
+of a kept folder per interpreter, ``CHECK_TOOLS``, on its path), ``PATH`` holding only
 the environment's ``bin``, then ``tools/check_wheel.py --no-compiler``: no C compiler on PATH,
 the drop-in is the native variant, ``variants.native.describe()`` (the kernels chosen), and
 the suite's quick part. A summary per wheel (tag, size, result, seconds) ends the run and
@@ -86,11 +87,18 @@ ARM64: Dict[str, Tuple[str, str]] = {
     "3.13": ("trixie-arm64", "python3.13"),
     "3.14": ("sid-arm64", "python3.14"),
     "3.15": ("sid-arm64", "python3.15"),
+    "pypy8": ("sid-arm64", "pypy3"),  # PyPy 8 (Python 3.11)
 }
 AARCH64 = "-aarch64"
-#: pip under emulation: no version check, no byte-compiling what it installs (setuptools in
-#: each isolated build, pytest and hypothesis: minutes under qemu; imports compile what they use)
-EMULATED_PIP = {"PIP_DISABLE_PIP_VERSION_CHECK": "1", "PIP_NO_COMPILE": "1"}
+#: pip under emulation: no version check, no byte-compiling what it installs (pip itself in
+#: ensurepip, setuptools in each isolated build: minutes under qemu; imports compile what they
+#: use). ``PIP_COMPILE=0``, not ``PIP_NO_COMPILE=1``: pip reads a boolean from the environment
+#: into its option's destination as it is, so PIP_NO_COMPILE=1 sets ``compile`` true.
+EMULATED_PIP = {"PIP_DISABLE_PIP_VERSION_CHECK": "1", "PIP_COMPILE": "0"}
+#: Beside each aarch64 interpreter's kept pip environment: pytest and hypothesis, installed
+#: there once (byte-compiled) and put on the check's fresh environment's path by a .pth file,
+#: not installed into each fresh environment (3 to 4 minutes a wheel under qemu).
+CHECK_TOOLS = "-check-tools"
 #: The cross compiler (in the bullseye tree) that compiles the aarch64 wheels' C.
 CROSS_GCC = "aarch64-linux-gnu-gcc"
 
@@ -400,7 +408,8 @@ class Builder:
         if not (folder / "pyvenv.cfg").exists():
             folder.mkdir(parents=True, exist_ok=True)  # for the entry script to bind
             try:
-                self.run([*self.base(label), "-m", "venv", str(folder)], bound, log)
+                venv = [*self.base(label), "-m", "venv", str(folder)]
+                self.run(venv, {**bound, **EMULATED_PIP}, log)  # ensurepip's pip uncompiled
                 upgrade = ["-m", "pip", "install", "-q", "--upgrade", "pip"]
                 self.run([*python, *upgrade], {**bound, **EMULATED_PIP}, log)
             except RuntimeError:
@@ -459,11 +468,34 @@ class Builder:
             raise ValueError(f"auditwheel repair made {wheel.name}, not a {result.tag} wheel")
         result.wheel, result.size = wheel.name, wheel.stat().st_size
 
+    def check_tools(self, label: str, wanted: Sequence[str], log: Path) -> Path:
+        """The kept folder of ``CHECK_TOOLS`` beside aarch64 interpreter ``label``'s pip
+        environment: ``wanted`` installed there from wheels by that environment's pip, once
+        (again when ``wanted`` changes, which its ``requirements.txt`` records)."""
+        pips = self.pip_env(label)
+        tools = pips.with_name(pips.name + CHECK_TOOLS)
+        record = tools / "requirements.txt"
+        if record.is_file() and record.read_text().split() == list(wanted):
+            return tools
+        shutil.rmtree(tools, ignore_errors=True)
+        tools.mkdir(parents=True)
+        pip = [*launcher(label), str(pips / "bin" / "python"), "-m", "pip", "install", "-q"]
+        pip += ["--target", str(tools), "--only-binary", ":all:", *wanted]
+        bound = binds(label, str(pips), str(tools))
+        try:
+            self.run(pip, {**bound, "PIP_DISABLE_PIP_VERSION_CHECK": "1"}, log)
+        except RuntimeError:
+            shutil.rmtree(tools, ignore_errors=True)  # installed again next time
+            raise
+        record.write_text("\n".join(wanted) + "\n")
+        return tools
+
     def _check(self, label: str, folder: Path, log: Path, result: Result) -> None:
         """A fresh environment without pip (the kept one's pip installs into it: --python)."""
         fresh = folder / "check"
         pips = self.pip_env(label)
-        bound = binds(label, str(fresh), str(pips))
+        tools = pips.with_name(pips.name + CHECK_TOOLS)
+        bound = binds(label, str(fresh), str(pips), *([str(tools)] if arm64(label) else []))
         self.run([*self.base(label), "-m", "venv", "--without-pip", str(fresh)], bound, log)
         # PATH only the environment's bin, set inside a Debian tree (its entry script needs
         # the host's PATH to enter)
@@ -472,14 +504,14 @@ class Builder:
         wanted = list(CHECK_REQUIREMENTS)
         if label in ("pypy3", f"pypy3{AARCH64}"):  # PyPy 7.3: the test extra's pin
             wanted[1] = PYPY_HYPOTHESIS
-        env = {
-            **bound,
-            "PIP_DISABLE_PIP_VERSION_CHECK": "1",
-            **(EMULATED_PIP if arm64(label) else {}),
-        }
+        env = {**bound, "PIP_DISABLE_PIP_VERSION_CHECK": "1"}
         pip = [*bare, str(pips / "bin" / "python"), "-m", "pip", "--python", python[-1]]
         pip += ["install", "-q"]
-        self.run([*pip, "--only-binary", ":all:", *wanted], env, log)
+        if arm64(label) is None:
+            self.run([*pip, "--only-binary", ":all:", *wanted], env, log)
+        else:  # the kept tools on the fresh environment's path (its site-packages' .pth)
+            (site,) = fresh.glob("lib/*/site-packages")
+            (site / "check-tools.pth").write_text(f"{self.check_tools(label, wanted, log)}\n")
         self.run([*pip, "--no-index", "--no-deps", str(self.out / result.wheel)], env, log)
         check = [str(CHECK), str(ROOT / "tests"), "--no-compiler"]
         if arm64(label) is None:
