@@ -394,6 +394,12 @@ class Builder:
             return self.work / "pip" / label
         return Path(envs.build_cache.root()) / "wheels" / label
 
+    def tools_env(self, label: str) -> Path:
+        """Where aarch64 interpreter ``label``'s kept ``CHECK_TOOLS`` are: beside its pip
+        environment."""
+        pips = self.pip_env(label)
+        return pips.with_name(pips.name + CHECK_TOOLS)
+
     def venv(self, label: str, log: Path) -> Tuple[List[str], Dict[str, str]]:
         """The kept environment of ``label`` whose pip builds and installs: (its python's
         argv, the environment that binds it). An aarch64 one gets the latest pip (Debian's
@@ -472,8 +478,7 @@ class Builder:
         """The kept folder of ``CHECK_TOOLS`` beside aarch64 interpreter ``label``'s pip
         environment: ``wanted`` installed there from wheels by that environment's pip, once
         (again when ``wanted`` changes, which its ``requirements.txt`` records)."""
-        pips = self.pip_env(label)
-        tools = pips.with_name(pips.name + CHECK_TOOLS)
+        pips, tools = self.pip_env(label), self.tools_env(label)
         record = tools / "requirements.txt"
         if record.is_file() and record.read_text().split() == list(wanted):
             return tools
@@ -494,8 +499,8 @@ class Builder:
         """A fresh environment without pip (the kept one's pip installs into it: --python)."""
         fresh = folder / "check"
         pips = self.pip_env(label)
-        tools = pips.with_name(pips.name + CHECK_TOOLS)
-        bound = binds(label, str(fresh), str(pips), *([str(tools)] if arm64(label) else []))
+        tools = [str(self.tools_env(label))] if arm64(label) else []
+        bound = binds(label, str(fresh), str(pips), *tools)
         self.run([*self.base(label), "-m", "venv", "--without-pip", str(fresh)], bound, log)
         # PATH only the environment's bin, set inside a Debian tree (its entry script needs
         # the host's PATH to enter)
