@@ -102,6 +102,22 @@ def test_entry_script_is_sh_and_names_its_tree(tmp_path: Path) -> None:
     assert f"tree='{tmp_path}/a tree'" in text
 
 
+def test_a_foreign_trees_programs_get_the_cheap_pointer_authentication(tmp_path: Path) -> None:
+    """An arm64 tree's entry gives qemu-user EMULATED_CPU unless the caller names a CPU (the
+    wheels' checks name "cortex-a53"); the host's trees set none."""
+    assert "QEMU_CPU" not in debian.entry_text(tmp_path, "sid")
+    text = debian.entry_text(tmp_path, "sid-arm64")
+    assert debian.EMULATED_CPU == "max,pauth-impdef=on"
+    # what runs before the tree is entered, its root check left out, then the CPU qemu gets
+    head = text.split("exec unshare", 1)[0].replace('"$(id -u)" != 0', "0 != 0")
+    for given, seen in ((None, debian.EMULATED_CPU), ("cortex-a53", "cortex-a53")):
+        env = {k: v for k, v in os.environ.items() if k != "QEMU_CPU"}
+        env |= {"QEMU_CPU": given} if given else {}
+        argv = ["sh", "-c", head + "sh -c 'echo \"$QEMU_CPU\"'\n"]
+        printed = subprocess.run(argv, env=env, capture_output=True, text=True, check=True)
+        assert printed.stdout.strip() == seen
+
+
 def test_a_tree_is_finished_only_with_its_stamp(tmp_path: Path) -> None:
     assert debian.stamp(tmp_path) == {}
     assert debian._missing(tmp_path, ["gcc"]) == ["gcc"]
