@@ -337,8 +337,13 @@ class Builder:
         self.cc.chmod(0o755)
         self.log(f"the extensions are compiled in the {TREE} tree ({self.glibc})")
 
-    def prepare_arm(self) -> None:
-        """The cross compiler's script and the preloaded mask, for the aarch64 wheels."""
+    def prepare_arm(self, labels: Sequence[str]) -> None:
+        """The cross compiler's script and the preloaded mask, for the aarch64 wheels, and the
+        arm64 trees of ``labels`` made or brought up to date first (their entry scripts too:
+        a kept pip environment's build would otherwise run through an older entry, and its
+        CPU, before the check's ``base`` rewrites it)."""
+        for tree in sorted({found[0] for found in map(arm64, labels) if found}):
+            debian.ensure_tree(tree, self.log)
         entry = self.work / f"enter-{TREE}"
         self.cross_cc.write_text(cc_script(entry, compiler=CROSS_GCC, chroot=modes.tree_path(TREE)))
         self.cross_cc.chmod(0o755)
@@ -579,7 +584,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     builder = Builder(args.out.absolute(), work.absolute(), debian.log_stderr)
     builder.prepare()
     if any(arm64(label) for label in chosen):
-        builder.prepare_arm()
+        builder.prepare_arm(chosen)
     with ThreadPoolExecutor(max_workers=args.jobs) as pool:
         results = list(pool.map(builder.one, chosen))
     seconds = time.monotonic() - started
