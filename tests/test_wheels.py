@@ -332,3 +332,27 @@ def test_the_check_tools_are_installed_once_per_interpreter_and_requirements(
     with pytest.raises(RuntimeError, match="pip failed"):
         builder.check_tools("3.14-aarch64", ["pytest>=8"], log)
     assert not tools.exists()  # nothing half-installed is kept
+
+
+def test_the_repaired_wheel_is_found_among_the_other_architectures(
+    wheels: ModuleType, tmp_path: Path
+) -> None:
+    """Both architectures' wheels of an interpreter share the output folder, and differ only by
+    their platform tags: nox -s wheels's first whole run failed each x86-64 wheel built after
+    its aarch64 twin ("too many values to unpack")."""
+    raw = tmp_path / "raw" / "hashlib_variants-0.1.0-cp313-cp313-linux_x86_64.whl"
+    stem = "hashlib_variants-0.1.0-cp313-cp313"
+    aarch64 = f"{stem}-manylinux2014_aarch64.manylinux_2_17_aarch64.whl"
+    x86_64 = f"{stem}-manylinux2014_x86_64.manylinux_2_17_x86_64.whl"
+    for name in (aarch64, x86_64, "hashlib_variants-0.1.0-cp313-cp313t-manylinux_2_17_x86_64.whl"):
+        (tmp_path / name).write_bytes(b"")
+    assert wheels.repaired(tmp_path, raw, "x86_64").name == x86_64
+    assert (
+        wheels.repaired(
+            tmp_path, raw.with_name(raw.name.replace("x86_64", "aarch64")), "aarch64"
+        ).name
+        == aarch64
+    )
+    (tmp_path / x86_64).unlink()
+    with pytest.raises(ValueError, match="not one x86_64 wheel"):
+        wheels.repaired(tmp_path, raw, "x86_64")

@@ -193,6 +193,19 @@ def lowest_tag(shown: str) -> str:
     return found[1]
 
 
+def repaired(out: Path, built: Path, arch: str) -> Path:
+    """The wheel ``auditwheel repair`` wrote into ``out`` from ``built`` (a wheel of ``arch``,
+    "x86_64" or "aarch64"): the same name less its platform tag, which repair replaces, and a
+    tag of ``arch`` (both architectures' wheels of one interpreter share the folder and all
+    but that tag). ValueError unless exactly one is there."""
+    name = built.name.rsplit("-", 1)[0]
+    found = sorted(out.glob(f"{name}-*_{arch}.whl"))
+    if len(found) != 1:
+        listed = ", ".join(p.name for p in found) or "none"
+        raise ValueError(f"not one {arch} wheel of {name} in {out} after repair: {listed}")
+    return found[0]
+
+
 def cc_script(
     entry: Path, suite: str = TREE, compiler: str = "gcc", chroot: Optional[Path] = None
 ) -> str:
@@ -473,8 +486,7 @@ class Builder:
         plat = result.tag if arm64(label) is None else "auto"
         repair = [*auditwheel, "repair", "--plat", plat, "-w", str(self.out), str(built)]
         self.run(repair, {}, log)
-        name = built.name.rsplit("-", 1)[0]  # less the platform tag, which repair replaces
-        (wheel,) = self.out.glob(f"{name}-*.whl")
+        wheel = repaired(self.out, built, result.arch)
         if result.tag not in wheel.name:
             raise ValueError(f"auditwheel repair made {wheel.name}, not a {result.tag} wheel")
         result.wheel, result.size = wheel.name, wheel.stat().st_size
