@@ -356,3 +356,13 @@ def test_the_repaired_wheel_is_found_among_the_other_architectures(
     (tmp_path / x86_64).unlink()
     with pytest.raises(ValueError, match="not one x86_64 wheel"):
         wheels.repaired(tmp_path, raw, "x86_64")
+
+
+def test_each_tree_has_its_own_staged_headers(wheels: ModuleType, tmp_path: Path) -> None:
+    """sid's and sid-arm64's python3.14 name the same include folder, each with its own
+    architecture's pyconfig.h: staged in one folder, the second build found the first's."""
+    builder = wheels.Builder(tmp_path, tmp_path, lambda message: None)
+    assert builder.stage_of("3.14-aarch64") == tmp_path / "headers" / "sid-arm64"
+    assert builder.stage_of("3.11-aarch64") == tmp_path / "headers" / "bookworm-arm64"
+    assert builder.stage_of("3.14-aarch64") != builder.stage_of("3.14")
+    assert builder.stage_of("3.11") == tmp_path / "headers" / "host"

@@ -404,6 +404,13 @@ class Builder:
         debian.ensure_tree(tree, self.log)
         return [*launcher(label), f"/usr/bin/{program}"]
 
+    def stage_of(self, label: str) -> Path:
+        """Where interpreter ``label``'s include folders are copied for the compiler script: a
+        folder per tree (and one for the host's), since the sid tree's and sid-arm64's
+        python3.14 both say /usr/include/python3.14, each holding its own architecture's
+        pyconfig.h (the aarch64 wheel's copy had made the x86-64 build look for x86-64's in it)."""
+        return self.stage / (tree_of(label) or "host")
+
     def pip_env(self, label: str) -> Path:
         """Where the kept environment of ``label`` is: the work folder's, or for an aarch64
         interpreter the per-user cache's (``wheels/``: nox makes its session's folder anew
@@ -445,8 +452,9 @@ class Builder:
         # the build's own environment is pip's and kept (the build itself is isolated)
         python, binds = self.venv(label, log)
         includes = self.run([*python, "-c", INCLUDES], binds, folder / "includes.txt").split()
+        stage = self.stage_of(label)
         for include in includes:
-            copy = self.stage / include.lstrip("/")
+            copy = stage / include.lstrip("/")
             if not copy.exists():
                 shutil.copytree(host_path(label, include), copy, dirs_exist_ok=True)
                 # Debian's pyconfig.h includes <x86_64-linux-gnu/python3.14/pyconfig.h>: found
@@ -458,7 +466,7 @@ class Builder:
             **binds,
             "CC": str(self.cc if arm64(label) is None else self.cross_cc),
             "VARIANTS_WHEEL_INCLUDES": ":".join(includes),
-            "VARIANTS_WHEEL_STAGE": str(self.stage),
+            "VARIANTS_WHEEL_STAGE": str(stage),
             "VARIANTS_BUILD": "default",
             "VARIANTS_REQUIRE_ALL": "1",
             "PIP_DISABLE_PIP_VERSION_CHECK": "1",
