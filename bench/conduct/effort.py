@@ -111,7 +111,7 @@ EFFORTS: Dict[str, Settings] = {
     # its quick run keeps 110 s (±6.0 % and ±5.8 % for two four-style files in 12 modes).
     "quick": Settings(
         stretches=4, least=2, max_passes=12, min_time=0.001, budget=220.0, rounds=2,
-        jit_warm=(0.01, 0.5), grid=Grid((64, 1024, 16384), batches=((4096, 8),)),
+        jit_warm=(0.05, 0.5), grid=Grid((64, 1024, 16384), batches=((4096, 8),)),
         slow_limit=0.25, jdk_budget=15.0, readme_rounds=8, promise=0.10, count=False,
         headline_first=True, styles_budget=110.0,
     ),
@@ -123,14 +123,9 @@ EFFORTS: Dict[str, Settings] = {
     # against 4.2 %): 8 and 3. Each whole pass still took 226 s and a pass of the README's
     # cases alone 57 s (a case's start and calibration cost more than its rounds), and the
     # 900 s (720 and two JDKs') bought five passes, ±5.8 % within the run: 780 s buys seven.
-    # A JIT mode's warm-up is at least its floor, then until the values settle (WINDOW twice,
-    # ten values of at least min_time: 0.01 s): of run 20261206-134702's 913 s of measuring
-    # (Xeon 6/207), warm-ups took 464 s and the values 327 s; the CPython JIT modes' and the
-    # JDK compilers' median warm-up was the floor, 0.033 s (65 s of 3.14-jit's 81): the rule
-    # found them settled at its first look. A floor of 0.01 s (quick's was 0.05) lets it end.
     "default": Settings(
         stretches=6, least=3, max_passes=48, min_time=0.001, budget=780.0, rounds=3,
-        jit_warm=(0.01, 1.0), slow_limit=0.1, readme_rounds=8, promise=0.05,
+        jit_warm=(0.03, 1.0), slow_limit=0.1, readme_rounds=8, promise=0.05,
         styles_budget=450.0,
     ),
     "rigorous": Settings(
