@@ -158,6 +158,8 @@ FOREIGN = {"arm64": "aarch64"}
 #: qemu-user-static registers its binfmt_misc handlers (``fix binary``: found from any chroot)
 #: in these files; a machine without systemd-binfmt has them written by ``ensure_binfmt``.
 BINFMT = Path("/proc/sys/fs/binfmt_misc")
+BINFMT_CONF = Path("/usr/lib/binfmt.d")
+QEMU = ("qemu-user-static",)
 #: The CPU qemu-user gives a foreign tree's programs (``QEMU_CPU``, unless the caller sets one):
 #: its default, "max", with pointer authentication's own algorithm swapped for qemu's cheap
 #: implementation-defined one. Debian builds arm64 packages with branch protection since
@@ -166,8 +168,6 @@ BINFMT = Path("/proc/sys/fs/binfmt_misc")
 #: under this (17.6 s against 2.1 s; 1.3 s with pauth off; bookworm's 3.11, built without it,
 #: 1.3 s under both). Every feature of "max" stays, pointer authentication included.
 EMULATED_CPU = "max,pauth-impdef=on"
-BINFMT_CONF = Path("/usr/lib/binfmt.d")
-QEMU = ("qemu-user-static",)
 
 
 def suite_arch(name: str) -> Tuple[str, Optional[str]]:
@@ -212,6 +212,11 @@ def require_root(what: str) -> None:
         raise TreeError(f"{what} needs root (debootstrap, mount, chroot, apt-get): run as root")
 
 
+def caller_env() -> Dict[str, str]:
+    """Our environment, with the sbin folders debootstrap, chroot and unshare live in added."""
+    return {**os.environ, "PATH": os.environ.get("PATH", "") + os.pathsep + SYSTEM_PATH}
+
+
 def run(
     argv: Sequence[str],
     log: Log,
@@ -223,8 +228,8 @@ def run(
     """Run a command, logging it; TreeError if it fails or is missing. Its output goes to
     ``output`` if given, else to our stderr (a command line's stdout holds only results)."""
     log("$ " + shlex.join(argv))
-    if env is None:  # the caller's environment, with the sbin folders debootstrap lives in
-        env = {**os.environ, "PATH": os.environ.get("PATH", "") + os.pathsep + SYSTEM_PATH}
+    if env is None:
+        env = caller_env()
     try:
         subprocess.run(
             list(argv),
@@ -515,9 +520,8 @@ def ensure_tree(suite: str = "sid", log: Log = log_stderr) -> Path:
             debootstrap += [debian_suite, str(partial), archive]
             # its second stage runs the tree's programs: under EMULATED_CPU for a foreign one
             cpu = {"QEMU_CPU": os.environ.get("QEMU_CPU", EMULATED_CPU)} if arch else {}
-            env = {**os.environ, "PATH": os.environ.get("PATH", "") + os.pathsep + SYSTEM_PATH}
             unshared = ["unshare", "--mount", "--propagation", "private", "--", *debootstrap]
-            run(unshared, log, env={**env, **cpu})
+            run(unshared, log, env={**caller_env(), **cpu})
             log(f"  debootstrap took {time.monotonic() - started:.0f} s")
             _configure(partial, suite)
             _install(partial, suite, packages, log)

@@ -27,12 +27,13 @@ bookworm-arm64``: made once, run under qemu-user through binfmt_misc). pip runs 
 emulation; the C is crossed, by bullseye's ``aarch64-linux-gnu-gcc`` (GCC 10, the arm64
 glibc 2.31 of ``libc6-dev-arm64-cross`` as its sysroot) through the same kind of script,
 entered from inside the arm64 tree. aarch64's glibc began at 2.17, so ``manylinux_2_17`` is
-the lowest tag there is for it. The check runs under qemu's ``-cpu max`` (``QEMU_CPU``:
-SHA1, SHA2 and SHA512) with ``--kernels`` (every kernel forced and checked against hashlib)
-and ``--expect`` (the kernels dispatch must choose, ``CPUS``), then twice more without the
-quick tests: on ``cortex-a53`` (no SHA512 extension) and on ``cortex-a53`` with the crypto
-extension's bits masked out of ``AT_HWCAP`` (``MASK_C``, preloaded: no qemu 7.2 model lacks
-SHA1 and SHA2), where dispatch must fall back to NEON and portable kernels.
+the lowest tag there is for it. The check runs under qemu's ``-cpu max`` (``QEMU_CPU``: SHA1,
+SHA2 and SHA512; ``debian.EMULATED_CPU``, its pointer authentication made cheap) with
+``--kernels`` (every kernel forced and checked against hashlib) and ``--expect`` (the kernels
+dispatch must choose, ``CPUS``), then twice more without the quick tests: on ``cortex-a53`` (no
+SHA512 extension) and on ``cortex-a53`` with the crypto extension's bits masked out of
+``AT_HWCAP`` (``MASK_C``, preloaded: no qemu 7.2 model lacks SHA1 and SHA2), where dispatch
+must fall back to NEON and portable kernels.
 
 **The check.** A fresh virtual environment of the same interpreter, the wheel installed with
 ``--no-index`` (nothing can be built), pytest and hypothesis from wheels (for aarch64 those
