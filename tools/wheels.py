@@ -554,12 +554,12 @@ class Builder:
             preload = [f"LD_PRELOAD={self.mask}"] if masked else []
             argv = [*bare, *preload, python[-1], *check, "--kernels", "--expect", expected]
             argv += [] if tests else ["--no-tests"]
-            name = f"check-{cpu.split(',')[0]}{'-masked' if masked else ''}.txt"
+            model = cpu.split(",")[0]  # the name, less its properties ("max,pauth-impdef=on")
+            name = f"check-{model}{'-masked' if masked else ''}.txt"
             said = self.run(argv, {**env, "QEMU_CPU": cpu}, folder / name).strip().splitlines()
             if tests:
                 result.kernels, result.ran, result.tests = said[0], said[1], said[-1]
             else:
-                model = cpu.split(",")[0]
                 result.fallbacks.append(f"{model}{', crypto masked' if masked else ''}: {said[0]}")
 
 
