@@ -573,10 +573,11 @@ def test_a_million_objects_leak_nothing(native: ModuleType) -> None:
     # allocator pools and caches reach their size; PyPy's GC heap takes as long as the measured
     # run to reach its own (PyPy 8 on a Xeon 6/207 through cffi: 15 to 95 MiB more after the
     # first 170,000 rounds, then within 40 KiB over four more; 20,000 rounds left 19 MiB to grow)
-    run(170_000 if sys.implementation.name == "pypy" else 20_000)
+    measured = 170_000  # 1,020,000 calls
+    run(measured if sys.implementation.name == "pypy" else 20_000)
     gc.collect()
     before = rss_kib()
-    run(170_000)  # 1,020,000 calls
+    run(measured)
     gc.collect()
     grown = rss_kib() - before
     # one leaked object or state per call would be well over 100 MiB
