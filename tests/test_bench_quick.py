@@ -12,7 +12,8 @@ import math
 import random
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, Dict, List, Tuple
+from types import MappingProxyType
+from typing import Any, Dict, List, Mapping, Set, Tuple
 
 import bench_package
 import pytest
@@ -42,6 +43,7 @@ class Fake:
     def __init__(self, spread: Dict[str, float]) -> None:
         self.clock, self.spread, self.rng = 0.0, spread, random.Random(5)
         self.asked: List[Tuple[str, str]] = []  # (mode, case) of every value, in order
+        self.warm: Dict[Tuple[str, str], Tuple[float, ...]] = {}  # (mode, case): jit_warm asked
 
     def worker(self, column: Column, results: Path, log: Any) -> Any:
         machine, label = self, column.label
@@ -55,6 +57,7 @@ class Fake:
                     out = {}
                     for entry in request["cases"]:
                         name = entry["name"]
+                        machine.warm[(label, name)] = tuple(request["jit_warm"])
                         spread = machine.spread.get(label, 0.01)
                         self.speed[name] = math.exp(machine.rng.gauss(0, spread))
                         machine.clock += PREPARE
@@ -73,12 +76,17 @@ class Fake:
         return Worker()
 
 
-def columns(labels: str = "abc") -> List[Column]:
+def columns(
+    labels: str = "abc", jits: Mapping[str, Mapping[str, str]] = MappingProxyType({})
+) -> List[Column]:
+    """Fake columns, those in ``jits`` under a JIT (their environment: ``modes.JIT_ON`` for
+    CPython's)."""
     names = [Case(b, alg, v, n).name for b in ("digest", "getAndDigest")
              for alg in ("md5", "sha256") for n in (64, 1024, 16384) for v in TRUE]  # fmt: skip
     variants = {v: VariantInfo(v, KINDS.get(v, "reference"), v) for v in TRUE}
     listing = Listing({"implementation": "CPython", "version": "3.11.7"}, variants, tuple(names))
-    return [Column(modes.Mode(x, x, {}, (), None, ""), "python", listing) for x in labels]
+    return [Column(modes.Mode(x, x, jits.get(x, {}), (), None, "", x in jits), "python", listing)
+            for x in labels]  # fmt: skip
 
 
 def quick(
@@ -87,14 +95,15 @@ def quick(
     budget: float,
     spread: Dict[str, float],
     name: str = "quick",
+    jits: Mapping[str, Mapping[str, str]] = MappingProxyType({}),
 ) -> Tuple[conductor.Conductor, Dict[str, Any], Fake]:
     fake = Fake(spread)
     monkeypatch.setattr(launch, "worker", fake.worker)
     settings = replace(effort.EFFORTS[name], budget=budget, jdk_budget=0.0, slow_limit=None)
     folder = tmp_path / "run"
     folder.mkdir()
-    run = conductor.Conductor(HashStudy(), columns(), settings, folder, tmp_path, io.StringIO(),
-                              lambda: fake.clock)  # fmt: skip
+    run = conductor.Conductor(HashStudy(), columns(jits=jits), settings, folder, tmp_path,
+                              io.StringIO(), lambda: fake.clock)  # fmt: skip
     return run, run.run(), fake
 
 
@@ -211,6 +220,26 @@ def test_the_default_effort_measures_every_case_in_pass_0_and_records_no_unsettl
     assert not run.by_headline and run.lead == run.readme
     assert all(c.runs[0].number == 0 for cases in run.data.values() for c in cases.values())
     assert "unsettled" not in outcome["stop"] and "headline_cases" not in outcome["plan"]
+
+
+def test_the_default_effort_warms_cpython_jit_from_its_own_floor_and_the_rest_to_a_lower_cap(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Under CPython's JIT the warm-up's floor is ``cpython_jit_least``; outside the README's
+    cases every JIT's is capped at ``others_jit_most``; the README's cases keep ``jit_warm``'s."""
+    s = effort.EFFORTS["default"]
+    assert s.cpython_jit_least is not None and s.others_jit_most is not None
+    assert s.cpython_jit_least < s.jit_warm[0] and s.others_jit_most < s.jit_warm[1]
+    jits = {"a": dict(modes.JIT_ON), "b": {}}  # CPython's JIT, another (PyPy's); c: none
+    run, _, fake = quick(tmp_path, monkeypatch, 300.0, {}, name="default", jits=jits)
+    assert [c.mode.cpython_jit for c in run.columns] == [True, False, False]
+    (least, most), floor, cap = s.jit_warm, s.cpython_jit_least, s.others_jit_most
+    want = {("a", True): (floor, most), ("a", False): (floor, cap),
+            ("b", True): (least, most), ("b", False): (least, cap)}  # fmt: skip
+    seen: Dict[Tuple[str, bool], Set[Tuple[float, ...]]] = {}
+    for (label, name), warm in fake.warm.items():
+        seen.setdefault((label, (label, name) in run.lead), set()).add(warm)
+    assert {k: v for k, v in seen.items() if k[0] != "c"} == {k: {v} for k, v in want.items()}
 
 
 def test_the_readme_says_which_algorithms_a_kept_run_measured_and_invents_none(

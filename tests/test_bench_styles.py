@@ -440,7 +440,7 @@ def test_every_example_follows_the_convention_and_agrees_with_its_baseline(path:
 
 
 def test_a_styles_run_takes_its_own_budget_unless_one_is_given() -> None:
-    """The default effort's styles run measures for 450 s, not the study's 780 s (its wait is
+    """The default effort's styles run measures for 450 s, not the study's 640 s (its wait is
     promised under 10 minutes); --budget still overrides it. Quick's 110 s, not the study's
     220 s (its headline four algorithms' cases, a styles file's its whole file)."""
     from bench.conduct import effort
@@ -449,7 +449,7 @@ def test_a_styles_run_takes_its_own_budget_unless_one_is_given() -> None:
         return effort.settings_of(Options.of(entry.parse(["run", *words])))
 
     study = settings()
-    assert study.budget == 780.0 and not study.settle_modes
+    assert study.budget == 640.0 and not study.settle_modes
     run = Options.of(entry.parse(["run"]))
     styled = effort.settings_of(run, settle_modes=True)
     assert styled.budget == 450.0 and styled.max_passes == 3 * study.max_passes

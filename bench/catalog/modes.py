@@ -66,6 +66,11 @@ class Mode:
         return self.label[len(head) :] if self.label.startswith(head) else ""
 
     @property
+    def cpython_jit(self) -> bool:
+        """Whether CPython's JIT compiles the code it runs (``PYTHON_JIT=1``)."""
+        return self.jit and self.env.get("PYTHON_JIT") == JIT_ON["PYTHON_JIT"]
+
+    @property
     def how(self) -> str:
         """How it is started, beyond its interpreter: ``PYTHON_JIT=1``, ``--jit off``."""
         return " ".join([*(f"{k}={v}" for k, v in sorted(self.env.items())), *self.args])

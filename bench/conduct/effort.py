@@ -41,6 +41,15 @@ class Settings:
     #: ``Mode.jit``; ``bench.core.timing.JIT_WARM`` is what the one-process tools take).
     jit_warm: Tuple[float, float]
     grid: Grid = field(default_factory=Grid)
+    #: CPython's JIT (``PYTHON_JIT=1``): its warm-up's least, where it differs from
+    #: ``jit_warm``'s. It compiles a trace after a few thousand backward jumps, within the
+    #: calibration's first values, and tells nothing of it: its warm-up ends on the times alone,
+    #: after ``bench.core.timing.WINDOW`` values twice, so a floor above their time only waits.
+    cpython_jit_least: Optional[float] = None
+    #: The groups outside the README's cases under a JIT: their warm-up's most, where it differs
+    #: from ``jit_warm``'s (None: the same). A case that reaches it is marked unsettled
+    #: (``warmed``), as one at ``jit_warm``'s most is.
+    others_jit_most: Optional[float] = None
     #: Cases predicted to take longer per operation are left out (None: none).
     slow_limit: Optional[float] = None
     clock: str = "cpu"
@@ -80,6 +89,16 @@ class Settings:
     #: measuring made two runs of examples/styles/helpers.py take 785 s and 685 s in all
     #: (2026-12-05, Zen 3), over the 10 minutes it promises, at ±3.1 % and ±3.2 % (±5 %).
     styles_budget: Optional[float] = None
+
+    def warm_of(self, cpython_jit: bool, lead: bool) -> Tuple[float, float]:
+        """A JIT's warm-up bounds for a group of cases: under CPython's JIT (``cpython_jit``)
+        or another, the README's cases (``lead``) or the rest."""
+        least, most = self.jit_warm
+        if cpython_jit and self.cpython_jit_least is not None:
+            least = self.cpython_jit_least
+        if not lead and self.others_jit_most is not None:
+            most = self.others_jit_most
+        return (min(least, most), most)
 
     @property
     def target(self) -> Optional[float]:
@@ -123,10 +142,16 @@ EFFORTS: Dict[str, Settings] = {
     # against 4.2 %): 8 and 3. Each whole pass still took 226 s and a pass of the README's
     # cases alone 57 s (a case's start and calibration cost more than its rounds), and the
     # 900 s (720 and two JDKs') bought five passes, ±5.8 % within the run: 780 s buys seven.
+    # A second clone's default run took 1,016 s (2026-12-06, Xeon 6/207; the issue's 15 minutes):
+    # 943 s of measuring in six passes, 374 s of it the warm-ups of the groups outside the
+    # README under a JIT. CPython's JIT's waited at the 0.03 s floor (its values settle within
+    # the calibration: 10 values take 0.01 s), PyPy's of the 1 MiB bytewise shapes and the
+    # SHA-512 shapes past 16 KiB ran to the 1 s cap: 0.01 s and 0.5 s (the README's cases keep
+    # 1 s) took 106 s off those passes, and the budget 200 s (760 s with the JDKs').
     "default": Settings(
-        stretches=6, least=3, max_passes=48, min_time=0.001, budget=780.0, rounds=3,
+        stretches=6, least=3, max_passes=48, min_time=0.001, budget=640.0, rounds=3,
         jit_warm=(0.03, 1.0), slow_limit=0.1, readme_rounds=8, promise=0.05,
-        styles_budget=450.0,
+        styles_budget=450.0, cpython_jit_least=0.01, others_jit_most=0.5, jdk_budget=60.0,
     ),
     "rigorous": Settings(
         stretches=8, least=5, max_passes=80, min_time=0.01, budget=3600.0, rounds=10,

@@ -140,6 +140,7 @@ class Passes:
         """Prepare the group's cases to measure under every mode, then its rounds."""
         started = self.now()
         members: List[Tuple[Column, Case]] = []
+        lead = bool(todo & self.lead)  # a pass takes a group's lead cases apart from the rest
         for column in self.columns:
             cases = [Case.parse(n) for (label, n) in self.members[key] if label == column.label]
             cases = [c for c in cases if (column.label, c.name) in todo]
@@ -160,7 +161,7 @@ class Passes:
                 "op": "prepare",
                 "min_time": self.settings.min_time,
                 "jit": column.mode.jit,
-                "jit_warm": list(self.settings.jit_warm),
+                "jit_warm": list(self.settings.warm_of(column.mode.cpython_jit, lead)),
                 "clock": self.settings.clock,
                 "cases": loops,
             }
