@@ -23,7 +23,7 @@ bench_package.load()
 
 from bench import store  # noqa: E402
 from bench.core import machine  # noqa: E402
-from bench.report import answers, machines, stability  # noqa: E402
+from bench.report import answers, machines, pages, stability  # noqa: E402
 from bench.report import readme as sections  # noqa: E402
 from bench.store import kept  # noqa: E402
 
@@ -149,6 +149,39 @@ def test_the_answer_leaves_out_a_run_of_other_code_and_names_it(tmp_path: Path) 
     assert "hold on every one" in section and "none moves" in section
     answer = sections.answer_section(across, "x.png")
     assert "on 2 CPUs: AMD EPYC 25/1 (Zen 3), Intel Xeon 6/167" in answer
+
+
+def test_a_mode_only_some_cpus_measured_stands_in_its_place_with_their_verdict_alone(
+    tmp_path: Path,
+) -> None:
+    """A mode a later run added (3.13t to the Xeon's) keeps its neighbours of the run that has
+    it, not the last row, and its verdict names the CPUs that measured it, no empty word for
+    the others."""
+    run = store.load(RUN)
+    fewer = [c for c in run.columns if c.label != "pypy3"]
+    measured = {k: v for k, v in run.measured.items() if k[0] != "pypy3"}
+    header = replace(run.header, machine=ZEN3, measured="sha256:one")
+    kept.write(replace(run, header=header, columns=tuple(fewer), measured=measured,
+                       name="20260101-000000"), tmp_path)  # fmt: skip
+    kept_as(tmp_path, XEON, name="20260102-000000")
+    across = machines.gather(kept.every(tmp_path), "sha256:one")
+    assert across.cpus == ["AMD EPYC 25/1 (Zen 3)", "Intel Xeon 6/167"]
+    rows = [line.split("|") for line in sections.readme_section(across).splitlines()]
+    modes = [
+        r[1].strip() for r in rows if len(r) > 3 and r[1].strip() in {c.label for c in run.columns}
+    ]
+    assert modes[:3] == ["3.11", "pypy3", "pypy3-nojit"]
+    verdict = next(r for r in rows if len(r) > 3 and r[1].strip() == "pypy3")[-2].strip()
+    assert verdict.endswith("(Intel Xeon 6/167)") and "Zen 3" not in verdict
+    assert not verdict.startswith("(")
+
+
+def test_machines_merge_their_modes_in_place_and_a_span_is_in_version_order() -> None:
+    assert machines.merged([["3.10", "3.13", "3.14", "jdk17"], ["3.13", "3.13t", "3.14"]]) == [
+        "3.10", "3.13", "3.13t", "3.14", "jdk17"]  # fmt: skip
+    assert machines.merged([["3.11", "jdk17"], ["3.11", "pypy3"]]) == ["3.11", "pypy3", "jdk17"]
+    assert pages.span_of(["3.10", "3.15", "3.13t"]) == "3.10-3.15"
+    assert pages.span_of(["pypy3-nojit", "pypy8-nojit"]) == "pypy3-nojit, pypy8-nojit"
 
 
 def test_a_machine_s_older_run_is_its_rerun(tmp_path: Path) -> None:

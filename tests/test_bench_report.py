@@ -306,19 +306,36 @@ def test_the_trust_line_and_a_rerun(calm: answers.Report, tmp_path: Path) -> Non
     assert again.rerun is not None and again.rerun.readme_inside < 1
 
 
-def test_cases_not_warmed_up_are_named_once_with_their_modes(calm: answers.Report) -> None:
+def test_cases_not_warmed_up_are_named_once_with_their_modes_and_lengths(
+    calm: answers.Report,
+) -> None:
     cold = {("pypy8", "digest/md5/helpers/64"), ("pypy8", "digest/md5/streamlined/64")}
+    cold |= {("pypy8", "digest/md5/streamlined/16384"), ("pypy8", "digest/md5/streamlined/1024")}
     cold |= {("3.14-jit", "digest/md5/helpers/64"), ("3.14-jit", "digest/sha256/native/64")}
+    cold |= {("3.14-jit", "digest/sha256/native/16384")}  # one case's lengths together, in order
+    assert all(m in calm.run.measured for m in cold)
     measured = {m: replace(x, warmed=m not in cold) for m, x in calm.run.measured.items()}
     lines = pages.modes_lines(replace(calm.run, measured=measured))
     line = next(x for x in lines if x.startswith("Not warmed up"))
     said = line.split(": ", 1)[1].rstrip(".").split("; ")
     assert sorted(said) == [
         "digest/md5/helpers/64 under 3.14-jit, pypy8",
-        "digest/md5/streamlined/64 under pypy8",
-        "digest/sha256/native/64 under 3.14-jit",
+        "digest/md5/streamlined/{64,1024,16384} under pypy8",
+        "digest/sha256/native/{64,16384} under 3.14-jit",
     ]
     assert not any(x.startswith("Not warmed up") for x in pages.modes_lines(calm.run))
+
+
+def test_the_modes_are_said_by_the_jdk_mode_each_plays_a_portable_one_s_rows_once(
+    calm: answers.Report,
+) -> None:
+    line = pages.modes_lines(calm.run)[0]
+    groups = dict(g.split("**: ", 1) for g in line.split("As the JDK's **")[1:])
+    assert "3.14 = " in groups["-Xint"] and "pypy8-nojit = " in groups["-Xint"]
+    assert "3.14-jit = " in groups["Server (JIT)"] and "pypy8 = " in groups["Server (JIT)"]
+    assert "3.14-portable = " in groups["intrinsics off"]
+    assert "as the JDK's" not in line and "rows under 3.14" not in line
+    assert line.endswith("A -portable mode's rows are under its interpreter's mode.")
 
 
 def test_a_run_reads_back_as_it_was_written(tmp_path: Path) -> None:

@@ -262,7 +262,7 @@ def raises(xs):
     assert "JDK" not in "\n".join(pages.modes_lines(replace(run, columns=tuple(played))))
     hashes = replace(run.header, study="bench", record={})
     study = replace(run, columns=tuple(played), header=hashes)
-    assert "as the JDK's -Xint" in "\n".join(pages.modes_lines(study))
+    assert "As the JDK's **-Xint**" in "\n".join(pages.modes_lines(study))
     assert "**Each style against loop**" in report and "`comprehension` against `loop`" in report
     assert not (folder / "styles.png").exists()
     # bytecode and calls per call, under each interpreter (its first mode): a loop of 32

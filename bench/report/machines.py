@@ -80,13 +80,24 @@ def gather(runs: Sequence[Run], code: str) -> Across:
 Spread = Tuple[str, str, List[Optional[Ratio]]]  # (mode, algorithm name, a figure a machine)
 
 
+def merged(orders: Sequence[Sequence[str]]) -> List[str]:
+    """The labels of every order once: the first order's, then each label another order adds
+    after the label it follows there (at the end where that is not among them), so that a mode
+    only later runs have (3.13t) stands beside its neighbours, not after the JDK's."""
+    out: List[str] = []
+    for order in orders:
+        for i, label in enumerate(order):
+            if label not in out:
+                after = order[i - 1] if i else None
+                out.insert(out.index(after) + 1 if after in out else len(out), label)
+    return out
+
+
 def spreads(reports: Sequence[Report]) -> List[Spread]:
-    """Per mode (in the first machine's order, then the others') and algorithm: each
-    machine's helpers ÷ streamlined (None where it has not the mode)."""
-    modes: Dict[str, None] = {}
-    for r in reports:
-        t = r.table("styles")
-        modes.update({row.labels[0]: None for row in (t.rows if t else ())})
+    """Per mode (in the first machine's order, a mode of another's after the one it follows
+    there: ``merged``) and algorithm: each machine's helpers ÷ streamlined (None where it has
+    not the mode)."""
+    modes = merged([[row.labels[0] for row in t.rows] for r in reports if (t := r.table("styles"))])
     out: List[Spread] = []
     for mode in modes:
         for name in NAMES.values():
@@ -207,12 +218,14 @@ def styles_lines(reports: Sequence[Report], cpus: Sequence[str], caption: str) -
         several = {n: c for n, c in by_name.items() if sum(x is not None for x in c) > 1}
         far = [f"{n} {apart(c):.2f}x" for n, c in several.items() if apart(c) > 1 + HOLDS]
         spread = "; ".join(far) + " apart" if far else f"within {HOLDS:.0%}"
-        words = [answers.mode_word(r.verdicts, mode) for r in reports]
+        said = [
+            (w, cpu) for r, cpu in zip(reports, cpus) if (w := answers.mode_word(r.verdicts, mode))
+        ]
         verdict = (
-            words[0]
-            if len(set(words)) == 1
-            else "; ".join(f"{w} ({cpu})" for w, cpu in zip(words, cpus))
-        )
+            said[0][0]
+            if len(said) == len(cpus) and len({w for w, _ in said}) == 1
+            else "; ".join(f"{w} ({cpu})" for w, cpu in said)
+        )  # a CPU without the mode says nothing of it
         body.append([mode, *shown, instr, spread if several else "—", verdict])
     fewer: Dict[str, List[str]] = {}  # the machines of the algorithms not on every one
     for n, c in on.items():

@@ -15,6 +15,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from ..catalog import comparisons
 from ..catalog.comparisons import LONG, Subject
+from ..catalog.modes import version_key
 from ..core import stats
 from ..core.fmt import grid, interval, minutes, ratio, size_label, table
 from ..profile import memory as profiled
@@ -45,20 +46,36 @@ def run_line(run: Run, brief: bool = False) -> str:
 
 def modes_lines(run: Run) -> List[str]:
     """What each mode is, what it did not measure, what was left out."""
-    said = []
+    plays_of: Dict[str, List[str]] = {}  # the JDK mode played ("": none): what each mode is
+    folded: Dict[str, str] = {}  # a mode whose rows are shown under another: that one
     for c in run.columns:
         m, facts = c.mode, c.listing.runtime
         home = run.layout.folded(c.label)
+        if home:
+            folded[m.label] = home
         # A Python mode plays a JDK mode in the study's comparison; a styles run has none.
         plays = "" if not m.jdk or run.header.study_name != "bench" else m.jdk
-        plays = plays and (
-            f"the JDK's {plays}" if m.interpreter.startswith("jdk") else f"as the JDK's {plays}"
-        )
-        parts = [m.how, plays, f"rows under {home}" if home else ""]
         gil = " (GIL enabled)" if facts.get("gil_enabled") else " (GIL disabled)"
         ft = gil if facts.get("free_threaded") else ""
-        said.append(f"{m.label} = {c.listing.title}{ft}" + "".join(f", {p}" for p in parts if p))
-    lines = ["Modes (the columns): " + "; ".join(said) + "."]
+        how = f", {m.how}" if m.how else ""
+        plays_of.setdefault(plays, []).append(f"{m.label} = {c.listing.title}{ft}{how}")
+    if list(plays_of) == [""]:
+        lines = ["Modes (the columns): " + "; ".join(plays_of[""]) + "."]
+    else:
+        groups = [f"As the JDK's **{p}**: " + "; ".join(ms) + "." for p, ms in plays_of.items()]
+        lines = ["Modes (the columns), by the JDK mode each plays (a JDK's own plays itself). "
+                 + " ".join(groups)]  # fmt: skip
+    if folded:  # said once: a -portable mode's rows are under its interpreter's
+        modes = [run.column(label).mode for label in folded]
+        own = all(m.interpreter == folded[m.label] and m.suffix for m in modes)
+        suffixes = "/".join(dict.fromkeys(f"-{m.suffix}" for m in modes))
+        lines[0] += (
+            f" A {suffixes} mode's rows are under its interpreter's mode."
+            if own
+            else " Rows under another mode's: "
+            + ", ".join(f"{a} under {b}" for a, b in folded.items())
+            + "."
+        )
     lines += [run.header.left_out_line] if run.header.left_out_line else []
     why: Dict[str, Tuple[Dict[str, None], Dict[str, None]]] = {}  # reason: (variants, modes)
     for c in run.columns:
@@ -92,7 +109,10 @@ def modes_lines(run: Run) -> List[str]:
         together: Dict[str, List[str]] = {}
         for name, where in cold.items():
             together.setdefault(", ".join(where), []).append(name)
-        said = [f"{', '.join(names)} under {where}" for where, names in together.items()]
+        said = [
+            f"{', '.join(lengths_together(names))} under {where}"
+            for where, names in together.items()
+        ]
         lines.append(
             f"Not warmed up (the JIT had not settled within the warm-up in some pass): "
             f"{'; '.join(said)}."
@@ -186,9 +206,26 @@ def styles_lines(r: Report, caption: str = "") -> List[str]:
     return [head, "", grid(header, body, len(t.spec.header), 2), ""]
 
 
+def lengths_together(names: Sequence[str]) -> List[str]:
+    """Case names with their lengths together: ``digest/sha512/helpers/{64,1024}`` for the
+    two cases of one benchmark, algorithm and variant (a name as it was where it is alone)."""
+    by: Dict[str, List[str]] = {}
+    for name in names:
+        head, _, length = name.rpartition("/")
+        by.setdefault(head, []).append(length)
+    return [
+        f"{h}/{ls[0]}" if len(ls) == 1 else f"{h}/{{{','.join(sorted(ls, key=version_key))}}}"
+        for h, ls in by.items()
+    ]
+
+
 def span_of(modes: Sequence[str]) -> str:
     """``3.10-3.15``: the first and last of the modes' labels (``a, b`` for two, and
-    ``a to z`` where a label has a hyphen of its own, as ``pypy3-nojit`` has)."""
+    ``a to z`` where a label has a hyphen of its own, as ``pypy3-nojit`` has). CPython's
+    labels in the order of their versions, as several runs' modes may not be (3.13t, only
+    later runs', after 3.15)."""
+    if all(m[:1].isdigit() for m in modes):
+        modes = sorted(modes, key=version_key)
     if len(modes) <= 2:
         return ", ".join(modes)
     joint = " to " if any("-" in m for m in (modes[0], modes[-1])) else "-"

@@ -89,7 +89,7 @@ def runs_line(across: machines.Across) -> str:
         said.append(f"{cpu} ({h.passes} passes, {h.measure_seconds / 60:.1f} min)")
     left = f" Left out: {'; '.join(across.left_out)}." if across.left_out else ""
     efforts = "/".join(sorted({r.run.header.effort for r in across.reports}))
-    return f"Kept runs ([runs/](runs/)), {efforts} effort, run and rerun: {'; '.join(said)}.{left}"
+    return f"Kept {efforts} runs ([runs/](runs/)), run and rerun: {'; '.join(said)}.{left}"
 
 
 def span(values: Sequence[float]) -> str:
