@@ -147,7 +147,9 @@ EFFORTS: Dict[str, Settings] = {
     # README under a JIT. CPython's JIT's waited at the 0.03 s floor (its values settle within
     # the calibration: 10 values take 0.01 s), PyPy's of the 1 MiB bytewise shapes and the
     # SHA-512 shapes past 16 KiB ran to the 1 s cap: 0.01 s and 0.5 s (the README's cases keep
-    # 1 s) took 106 s off those passes, and the budget 200 s (760 s with the JDKs').
+    # 1 s) took 106 s off those passes, and the budget 200 s (760 s with the JDKs'). Two clones
+    # then (same Xeon, quiet): 5 passes, 11.7 min of measuring each, ±3.0 % and ±2.7 % within
+    # the run, 99.4 % of the README's inside the other's intervals; the second 764 s in all.
     "default": Settings(
         stretches=6, least=3, max_passes=48, min_time=0.001, budget=640.0, rounds=3,
         jit_warm=(0.03, 1.0), slow_limit=0.1, readme_rounds=8, promise=0.05,
