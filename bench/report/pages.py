@@ -66,8 +66,8 @@ def modes_lines(run: Run) -> List[str]:
         lines = ["Modes (the columns), by the JDK mode each plays (a JDK's own plays itself). "
                  + " ".join(groups)]  # fmt: skip
     if folded:  # said once: a -portable mode's rows are under its interpreter's
-        modes = [run.column(label).mode for label in folded]
-        own = all(m.interpreter == folded[m.label] and m.suffix for m in modes)
+        modes = [run.column(label).mode for label in folded]  # each with a suffix: folded
+        own = all(m.interpreter == folded[m.label] for m in modes)
         suffixes = "/".join(dict.fromkeys(f"-{m.suffix}" for m in modes))
         lines[0] += (
             f" A {suffixes} mode's rows are under its interpreter's mode."
